@@ -1,0 +1,376 @@
+package pgcluster
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Config describes one cluster. Only DataDir is required.
+type Config struct {
+	DataDir         string            // holds pgdata/, run/ and server.log
+	BinDir          string            // server binaries; empty = search (see FindBinDir)
+	Port            int               // socket name and TCP port; 0 = 5432
+	ListenAddresses string            // TCP addresses; empty = Unix socket only
+	Database        string            // created on first start; empty = "draughtsdb"
+	User            string            // the cluster's superuser; empty = "draughtsdb"
+	Settings        map[string]string // extra postgresql.conf settings (tests turn fsync off)
+}
+
+// Cluster is a PostgreSQL cluster under one data directory.
+type Cluster struct {
+	cfg    Config
+	binDir string
+	runAs  *account
+}
+
+// Status describes a cluster as `db status` reports it.
+type Status struct {
+	Initialized bool
+	Running     bool
+	PID         int
+	DataDir     string
+	SocketDir   string
+	BinDir      string
+	Version     string // of the server binaries, e.g. "PostgreSQL 15.18"
+	URL         string
+}
+
+// New checks the configuration and finds the server binaries; it does not
+// touch the data directory.
+func New(cfg Config) (*Cluster, error) {
+	if cfg.DataDir == "" {
+		return nil, errors.New("pgcluster: empty data directory")
+	}
+	abs, err := filepath.Abs(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	cfg.DataDir = abs
+	if cfg.Port == 0 {
+		cfg.Port = 5432
+	}
+	if cfg.Database == "" {
+		cfg.Database = "draughtsdb"
+	}
+	if cfg.User == "" {
+		cfg.User = "draughtsdb"
+	}
+	bin, err := FindBinDir(cfg.BinDir)
+	if err != nil {
+		return nil, err
+	}
+	runAs, err := runAsAccount()
+	if err != nil {
+		return nil, err
+	}
+	return &Cluster{cfg: cfg, binDir: bin, runAs: runAs}, nil
+}
+
+func (c *Cluster) pgdata() string    { return filepath.Join(c.cfg.DataDir, "pgdata") }
+func (c *Cluster) socketDir() string { return filepath.Join(c.cfg.DataDir, "run") }
+func (c *Cluster) logFile() string   { return filepath.Join(c.cfg.DataDir, "server.log") }
+
+// DataDir returns the absolute data directory.
+func (c *Cluster) DataDir() string { return c.cfg.DataDir }
+
+// BinDir returns the directory of the server binaries in use.
+func (c *Cluster) BinDir() string { return c.binDir }
+
+// URL returns the connection URL of the cluster's database over its socket.
+func (c *Cluster) URL() string { return c.urlFor(c.cfg.Database) }
+
+func (c *Cluster) urlFor(db string) string {
+	q := url.Values{}
+	q.Set("host", c.socketDir())
+	q.Set("port", strconv.Itoa(c.cfg.Port))
+	q.Set("sslmode", "disable")
+	return (&url.URL{Scheme: "postgres", User: url.User(c.cfg.User), Path: "/" + db, RawQuery: q.Encode()}).String()
+}
+
+// Initialized reports whether initdb has run in the data directory.
+func (c *Cluster) Initialized() bool {
+	_, err := os.Stat(filepath.Join(c.pgdata(), "PG_VERSION"))
+	return err == nil
+}
+
+// Init creates the cluster (initdb). It fails if one exists already.
+func (c *Cluster) Init(ctx context.Context) error {
+	if c.Initialized() {
+		return fmt.Errorf("pgcluster: %s is initialised already", c.pgdata())
+	}
+	for _, dir := range []string{c.cfg.DataDir, c.socketDir()} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return err
+		}
+		if err := c.runAs.chown(dir); err != nil {
+			return err
+		}
+	}
+	if err := c.checkReachable(); err != nil {
+		return err
+	}
+	_ = os.RemoveAll(c.pgdata()) // a half-made pgdata from an interrupted initdb
+	args := []string{"-D", c.pgdata(), "-U", c.cfg.User, "-A", "trust", "-E", "UTF8",
+		"--locale=C", "--no-sync", "--no-instructions"}
+	if _, err := c.run(ctx, "initdb", args...); err != nil {
+		return err
+	}
+	// Our settings live in draughtsdb.conf, rewritten at each start, so a
+	// changed port or listen address takes effect without editing by hand.
+	conf := filepath.Join(c.pgdata(), "postgresql.conf")
+	f, err := os.OpenFile(conf, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString("\n# Settings managed by draughtsdb (rewritten at each start).\ninclude_if_exists 'draughtsdb.conf'\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// settings returns the server settings draughtsdb manages.
+func (c *Cluster) settings() map[string]string {
+	s := map[string]string{
+		"listen_addresses":        quote(c.cfg.ListenAddresses),
+		"port":                    strconv.Itoa(c.cfg.Port),
+		"unix_socket_directories": quote(c.socketDir()),
+		"unix_socket_permissions": "0700",
+		// Sized for bulk imports on a workstation; override in Settings.
+		"shared_buffers":       "256MB",
+		"maintenance_work_mem": "256MB",
+		"max_wal_size":         "4GB",
+		"checkpoint_timeout":   "15min",
+		"logging_collector":    "off",
+	}
+	for k, v := range c.cfg.Settings {
+		s[k] = v
+	}
+	return s
+}
+
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func (c *Cluster) writeSettings() error {
+	s := c.settings()
+	keys := make([]string, 0, len(s))
+	for k := range s {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	b.WriteString("# Written by draughtsdb at each start: edit the draughtsdb configuration instead.\n")
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s = %s\n", k, s[k])
+	}
+	path := filepath.Join(c.pgdata(), "draughtsdb.conf")
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		return err
+	}
+	return c.runAs.chown(path)
+}
+
+// Start initialises the cluster if needed, starts the server unless it is
+// running, and creates the database. It reports whether it started the
+// server (false: it was running already).
+func (c *Cluster) Start(ctx context.Context) (started bool, err error) {
+	if !c.Initialized() {
+		if err := c.Init(ctx); err != nil {
+			return false, err
+		}
+	}
+	pid, running := c.runningPID()
+	if running {
+		_ = pid
+		return false, c.ensureDatabase(ctx)
+	}
+	if err := c.writeSettings(); err != nil {
+		return false, err
+	}
+	c.removeStaleLocks()
+	// After a kill -9 the old server's backends may still hold its shared
+	// memory for a moment; the new server refuses to start until they exit.
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		_, err = c.run(ctx, "pg_ctl", "start", "-D", c.pgdata(), "-l", c.logFile(), "-w", "-t", "60", "-s")
+		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+		c.removeStaleLocks()
+	}
+	if err != nil {
+		return false, fmt.Errorf("%w\n%s", err, c.logTail(15))
+	}
+	return true, c.ensureDatabase(ctx)
+}
+
+// Stop shuts the server down ("fast" mode: sessions are ended, work is
+// rolled back, the data is flushed). Stopping a stopped cluster is a no-op.
+func (c *Cluster) Stop(ctx context.Context) (stopped bool, err error) {
+	if _, running := c.runningPID(); !running {
+		return false, nil
+	}
+	_, err = c.run(ctx, "pg_ctl", "stop", "-D", c.pgdata(), "-m", "fast", "-w", "-t", "60", "-s")
+	return err == nil, err
+}
+
+// StopImmediate kills the server without a checkpoint (for throw-away test
+// clusters: crash recovery is never needed because the data is deleted).
+func (c *Cluster) StopImmediate(ctx context.Context) error {
+	if _, running := c.runningPID(); !running {
+		return nil
+	}
+	_, err := c.run(ctx, "pg_ctl", "stop", "-D", c.pgdata(), "-m", "immediate", "-w", "-s")
+	return err
+}
+
+// Status inspects the cluster without changing it.
+func (c *Cluster) Status(ctx context.Context) (Status, error) {
+	st := Status{Initialized: c.Initialized(), DataDir: c.cfg.DataDir, SocketDir: c.socketDir(),
+		BinDir: c.binDir, URL: c.URL()}
+	st.PID, st.Running = c.runningPID()
+	out, err := exec.CommandContext(ctx, filepath.Join(c.binDir, "postgres"), "--version").Output()
+	if err != nil {
+		return st, fmt.Errorf("postgres --version: %w", err)
+	}
+	st.Version = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(out)), "postgres "))
+	return st, nil
+}
+
+// runningPID reads postmaster.pid and checks that the process it names is
+// alive and is a postgres server.
+func (c *Cluster) runningPID() (int, bool) {
+	pid, ok := c.pidFromFile()
+	if !ok {
+		return 0, false
+	}
+	return pid, isPostgresProcess(pid)
+}
+
+func (c *Cluster) pidFromFile() (int, bool) {
+	b, err := os.ReadFile(filepath.Join(c.pgdata(), "postmaster.pid"))
+	if err != nil {
+		return 0, false
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	return pid, err == nil && pid > 0
+}
+
+// isPostgresProcess reports whether pid is a live postgres process. Checking
+// the executable (not just that the pid exists) keeps a pid reused by another
+// program after a crash from being mistaken for our server.
+func isPostgresProcess(pid int) bool {
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	if err != nil {
+		// No /proc (not Linux) or no permission: fall back to "it exists".
+		if _, statErr := os.Stat("/proc/self"); statErr != nil || os.IsPermission(err) {
+			return processExists(pid)
+		}
+		return false
+	}
+	return strings.HasPrefix(filepath.Base(exe), "postgres")
+}
+
+// removeStaleLocks deletes a postmaster.pid whose server is gone, and the
+// socket lock files next to it, so a crashed cluster starts again.
+func (c *Cluster) removeStaleLocks() {
+	if pid, ok := c.pidFromFile(); ok && !isPostgresProcess(pid) {
+		_ = os.Remove(filepath.Join(c.pgdata(), "postmaster.pid"))
+		locks, _ := filepath.Glob(filepath.Join(c.socketDir(), ".s.PGSQL.*.lock"))
+		for _, l := range locks {
+			_ = os.Remove(l)
+		}
+	}
+}
+
+// ensureDatabase creates the configured database if it does not exist.
+func (c *Cluster) ensureDatabase(ctx context.Context) error {
+	conn, err := pgx.Connect(ctx, c.urlFor("postgres"))
+	if err != nil {
+		return fmt.Errorf("connect to local cluster: %w", err)
+	}
+	defer conn.Close(ctx)
+	var exists bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", c.cfg.Database).Scan(&exists); err != nil {
+		return err
+	}
+	if exists {
+		return nil
+	}
+	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{c.cfg.Database}.Sanitize())
+	var pgErr interface{ SQLState() string }
+	if errors.As(err, &pgErr) && pgErr.SQLState() == "42P04" { // created meanwhile by another process
+		return nil
+	}
+	return err
+}
+
+// run runs a server program as the server user, returning its output; a
+// failure carries the program's own words.
+func (c *Cluster) run(ctx context.Context, prog string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, filepath.Join(c.binDir, prog), args...)
+	cmd.SysProcAttr = c.runAs.sysProcAttr()
+	cmd.Dir = c.cfg.DataDir
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	if c.runAs != nil {
+		cmd.Env = append(cmd.Env, "HOME="+c.runAs.home, "USER="+c.runAs.name)
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return out.Bytes(), fmt.Errorf("%s %s: %w: %s", prog, args[0], err, strings.TrimSpace(out.String()))
+	}
+	return out.Bytes(), nil
+}
+
+// logTail returns the last n lines of the server log, for error messages.
+func (c *Cluster) logTail(n int) string {
+	b, err := os.ReadFile(c.logFile())
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return "server log (" + c.logFile() + "):\n" + strings.Join(lines, "\n")
+}
+
+// checkReachable verifies that the server user can enter the data
+// directory: a root-owned home such as /root (mode 0700) is closed to the
+// postgres user, and the server would fail with a less helpful message.
+func (c *Cluster) checkReachable() error {
+	if c.runAs == nil {
+		return nil
+	}
+	for dir := filepath.Dir(c.cfg.DataDir); ; dir = filepath.Dir(dir) {
+		st, err := os.Stat(dir)
+		if err != nil {
+			return err
+		}
+		if st.Mode().Perm()&0o001 == 0 && !ownedBy(st, c.runAs.uid) {
+			return fmt.Errorf("data directory %s: the server runs as the %q user, which cannot enter %s (mode %04o); "+
+				"choose a data directory outside it (for example /var/lib/draughtsdb)", c.cfg.DataDir, c.runAs.name, dir, st.Mode().Perm())
+		}
+		if dir == filepath.Dir(dir) {
+			return nil
+		}
+	}
+}

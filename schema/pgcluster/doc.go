@@ -1,0 +1,33 @@
+// Package pgcluster creates, starts, stops and inspects a private PostgreSQL
+// cluster built from the server binaries installed on the machine.
+//
+// It is how draughtsdb works out of the box: when no database URL is
+// configured, the command line keeps one cluster under its data directory
+// and starts it on demand. The test helper (schema/pgtest) uses the same code
+// to run one throw-away cluster per test binary.
+//
+// Layout of a data directory D:
+//
+//	D/pgdata/      the cluster (initdb), mode 0700, owned by the server user
+//	D/run/         the Unix socket directory (.s.PGSQL.<port>)
+//	D/server.log   the server's log
+//
+// The server listens on the Unix socket only, unless ListenAddresses is set.
+// Authentication is "trust": the socket directory is private (0700) to the
+// server user, so only that user (and root) can reach it.
+//
+// PostgreSQL refuses to run as root. When the calling process is root, every
+// server program (initdb, pg_ctl, postgres) is run as the "postgres" system
+// user that Debian's postgresql package creates, and the data directory is
+// handed to that user. Root then connects through the socket as usual.
+//
+// Server binaries are found, in this order, in the configured BinDir, next to
+// initdb/pg_ctl on PATH, in `pg_config --bindir`, and in the newest
+// /usr/lib/postgresql/*/bin. When none is found, FindBinDir returns
+// ErrNoServer, whose message names the package to install and the
+// alternatives.
+//
+// A postmaster.pid left behind by a crash (kill -9) is handled by the server
+// itself on the next start (it checks whether that process still lives); Start
+// retries for a few seconds while the dead server's backends drain away.
+package pgcluster

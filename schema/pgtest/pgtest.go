@@ -1,0 +1,175 @@
+// Package pgtest gives tests a real PostgreSQL: one throw-away cluster per
+// test binary, and a fresh, migrated database per test.
+//
+// Use it from a package's TestMain and a test:
+//
+//	func TestMain(m *testing.M) { pgtest.Main(m) }
+//
+//	func TestSomething(t *testing.T) {
+//		pool := pgtest.NewDB(t) // empty database with every migration applied
+//		...
+//	}
+//
+// Main runs initdb and postgres in a temporary directory (fsync off, Unix
+// socket only; as the postgres user when running as root), migrates a
+// template database once, and removes everything when the tests end. NewDB
+// copies the template (CREATE DATABASE ... TEMPLATE), which takes a few
+// milliseconds, so tests never share state.
+//
+// Without PostgreSQL server binaries, database tests are skipped with the
+// reason, except under CI=true, where that is a failure of the whole binary:
+// CI must never pass by skipping.
+package pgtest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/schema"
+	"github.com/draughtsdb/draughtsdb/schema/pgcluster"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+const templateDB = "draughtsdb_template"
+
+var (
+	cluster     *pgcluster.Cluster
+	unavailable string // why there is no cluster, when there is none
+	dbCounter   atomic.Int64
+)
+
+// Main starts the cluster, runs the tests and tears the cluster down. It
+// never returns.
+func Main(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	dir, err := setup()
+	if dir != "" {
+		defer os.RemoveAll(dir)
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			fmt.Fprintf(os.Stderr, "pgtest: CI=true and no test database could be started: %v\n", err)
+			return 1
+		}
+		unavailable = err.Error()
+	}
+	if cluster != nil {
+		defer cluster.StopImmediate(context.Background()) //nolint:errcheck
+	}
+	return m.Run()
+}
+
+func setup() (string, error) {
+	// A directory of our own (not t.TempDir, which is 0700 under a root-only
+	// parent) that the postgres user can be given when we run as root.
+	dir, err := os.MkdirTemp("", "draughtsdb-pgtest-")
+	if err != nil {
+		return "", err
+	}
+	c, err := pgcluster.New(pgcluster.Config{
+		DataDir:  dir,
+		Database: templateDB,
+		Settings: map[string]string{
+			"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
+			"shared_buffers": "128MB", "max_connections": "200",
+		},
+	})
+	if err != nil {
+		return dir, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if _, err := c.Start(ctx); err != nil {
+		return dir, err
+	}
+	cluster = c
+	pool, err := pgxpool.New(ctx, c.URL())
+	if err != nil {
+		return dir, err
+	}
+	defer pool.Close()
+	if _, err := schema.Migrate(ctx, pool); err != nil {
+		return dir, fmt.Errorf("migrate template: %w", err)
+	}
+	return dir, nil
+}
+
+// NewDB returns a pool on a new database with every migration applied. The
+// database is dropped when the test ends.
+func NewDB(t testing.TB) *pgxpool.Pool {
+	t.Helper()
+	url := NewDBURL(t)
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// NewDBURL creates a new migrated database and returns its URL, for tests
+// that hand the database to another process or open it themselves.
+func NewDBURL(t testing.TB) string {
+	t.Helper()
+	return newDB(t, templateDB)
+}
+
+// NewEmptyDBURL creates a database with no migrations applied (for tests of
+// the migration runner itself) and returns its URL.
+func NewEmptyDBURL(t testing.TB) string {
+	t.Helper()
+	return newDB(t, "template0")
+}
+
+func newDB(t testing.TB, template string) string {
+	t.Helper()
+	if cluster == nil {
+		if unavailable == "" {
+			t.Fatal("pgtest: no cluster: call pgtest.Main(m) from TestMain")
+		}
+		t.Skipf("pgtest: no PostgreSQL server to test against: %s", unavailable)
+	}
+	name := fmt.Sprintf("t%d_%s", dbCounter.Add(1), sanitize(t.Name()))
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, cluster.URL())
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	defer admin.Close(ctx)
+	ident := pgx.Identifier{name}.Sanitize()
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+ident+" TEMPLATE "+template); err != nil {
+		t.Fatalf("pgtest: create database: %v", err)
+	}
+	t.Cleanup(func() {
+		c, err := pgx.Connect(ctx, cluster.URL())
+		if err != nil {
+			return
+		}
+		defer c.Close(ctx)
+		_, _ = c.Exec(ctx, "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)")
+	})
+	return strings.Replace(cluster.URL(), "/"+templateDB+"?", "/"+name+"?", 1)
+}
+
+// sanitize makes a test name usable inside a database name (63 bytes max).
+func sanitize(s string) string {
+	b := []byte(strings.ToLower(s))
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 40 {
+		b = b[:40]
+	}
+	return string(b)
+}
