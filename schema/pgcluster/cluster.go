@@ -96,7 +96,10 @@ func (c *Cluster) urlFor(db string) string {
 	q.Set("host", c.socketDir())
 	q.Set("port", strconv.Itoa(c.cfg.Port))
 	q.Set("sslmode", "disable")
-	return (&url.URL{Scheme: "postgres", User: url.User(c.cfg.User), Path: "/" + db, RawQuery: q.Encode()}).String()
+	u := &url.URL{Scheme: "postgres", User: url.User(c.cfg.User), Path: "/" + db, RawQuery: q.Encode()}
+	// Slashes need no escaping in a query value; unescaped, the socket path
+	// stays readable for people who copy the URL into psql.
+	return strings.ReplaceAll(u.String(), "%2F", "/")
 }
 
 // Initialized reports whether initdb has run in the data directory.
@@ -249,7 +252,11 @@ func (c *Cluster) Status(ctx context.Context) (Status, error) {
 	if err != nil {
 		return st, fmt.Errorf("postgres --version: %w", err)
 	}
-	st.Version = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(out)), "postgres "))
+	// "postgres (PostgreSQL) 15.18 (Debian ...)" -> "PostgreSQL 15.18 (Debian ...)"
+	v := strings.TrimSpace(string(out))
+	v = strings.TrimPrefix(v, "postgres ")
+	v = strings.Replace(v, "(PostgreSQL)", "PostgreSQL", 1)
+	st.Version = v
 	return st, nil
 }
 

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+
+	"github.com/draughtsdb/draughtsdb/schema"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/spf13/cobra"
+)
+
+func newDBCommand(a *app) *cobra.Command {
+	db := &cobra.Command{
+		Use:   "db",
+		Short: "Manage the database: the embedded local cluster and the schema",
+		Long: `Manage the database.
+
+Without a database URL, draughtsdb keeps its own PostgreSQL cluster in the data
+directory (--data-dir, embedded.data_dir) and starts it whenever a command
+needs it; these commands start, stop and inspect it by hand. With a database
+URL (--database-url, DRAUGHTSDB_DATABASE_URL) they work on that server, and
+start/stop only report that the server is not draughtsdb's to manage.`,
+	}
+	db.AddCommand(
+		&cobra.Command{
+			Use:   "start",
+			Short: "Start the embedded cluster (create it on first use) and apply migrations; a no-op if running",
+			Args:  cobra.NoArgs,
+			RunE:  func(cmd *cobra.Command, _ []string) error { return a.dbStart(cmd.Context(), cmd.OutOrStdout()) },
+		},
+		&cobra.Command{
+			Use:   "stop",
+			Short: "Stop the embedded cluster cleanly; a no-op if it is not running",
+			Args:  cobra.NoArgs,
+			RunE:  func(cmd *cobra.Command, _ []string) error { return a.dbStop(cmd.Context(), cmd.OutOrStdout()) },
+		},
+		&cobra.Command{
+			Use:   "status",
+			Short: "Say whether the database runs, where, which server version, and which migrations are applied",
+			Args:  cobra.NoArgs,
+			RunE:  func(cmd *cobra.Command, _ []string) error { return a.dbStatus(cmd.Context(), cmd.OutOrStdout()) },
+		},
+		&cobra.Command{
+			Use:   "url",
+			Short: "Print the database URL (for psql or other tools); starts the embedded cluster if needed",
+			Args:  cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				u, err := databaseURL(cmd.Context(), a.cfg)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), u)
+				return nil
+			},
+		},
+		&cobra.Command{
+			Use:   "migrate",
+			Short: "Apply pending schema migrations (commands that use the database do this on their own)",
+			Args:  cobra.NoArgs,
+			RunE:  func(cmd *cobra.Command, _ []string) error { return a.dbMigrate(cmd.Context(), cmd.OutOrStdout()) },
+		},
+	)
+	return db
+}
+
+func (a *app) dbStart(ctx context.Context, w io.Writer) error {
+	if a.cfg.Database.URL != "" {
+		fmt.Fprintf(w, "using the configured server %s; nothing to start\n", redact(a.cfg.Database.URL))
+		return a.dbMigrate(ctx, w)
+	}
+	c, err := embeddedCluster(a.cfg)
+	if err != nil {
+		return err
+	}
+	started, err := c.Start(ctx)
+	if err != nil {
+		return fmt.Errorf("start embedded PostgreSQL in %s: %w", c.DataDir(), err)
+	}
+	if started {
+		fmt.Fprintf(w, "started the embedded PostgreSQL in %s\n", c.DataDir())
+	} else {
+		fmt.Fprintf(w, "the embedded PostgreSQL in %s is already running\n", c.DataDir())
+	}
+	return a.dbMigrate(ctx, w)
+}
+
+func (a *app) dbStop(ctx context.Context, w io.Writer) error {
+	if a.cfg.Database.URL != "" {
+		fmt.Fprintf(w, "using the configured server %s; draughtsdb does not stop servers it did not start\n", redact(a.cfg.Database.URL))
+		return nil
+	}
+	c, err := embeddedCluster(a.cfg)
+	if err != nil {
+		return err
+	}
+	stopped, err := c.Stop(ctx)
+	if err != nil {
+		return err
+	}
+	if stopped {
+		fmt.Fprintf(w, "stopped the embedded PostgreSQL in %s\n", c.DataDir())
+	} else {
+		fmt.Fprintf(w, "the embedded PostgreSQL in %s is not running\n", c.DataDir())
+	}
+	return nil
+}
+
+func (a *app) dbStatus(ctx context.Context, w io.Writer) error {
+	var dbURL string
+	if a.cfg.Database.URL != "" {
+		dbURL = a.cfg.Database.URL
+		fmt.Fprintf(w, "database:   %s (configured URL)\n", redact(dbURL))
+	} else {
+		c, err := embeddedCluster(a.cfg)
+		if err != nil {
+			return err
+		}
+		st, err := c.Status(ctx)
+		if err != nil {
+			return err
+		}
+		state := "not running"
+		switch {
+		case !st.Initialized:
+			state = "not created yet (the first command that needs it creates it)"
+		case st.Running:
+			state = fmt.Sprintf("running (pid %d)", st.PID)
+		}
+		fmt.Fprintf(w, "database:   embedded PostgreSQL, %s\n", state)
+		fmt.Fprintf(w, "data dir:   %s\n", st.DataDir)
+		fmt.Fprintf(w, "socket dir: %s\n", st.SocketDir)
+		fmt.Fprintf(w, "binaries:   %s (%s)\n", st.BinDir, st.Version)
+		fmt.Fprintf(w, "url:        %s\n", st.URL)
+		if !st.Running {
+			return nil
+		}
+		dbURL = st.URL
+	}
+	pool, err := connect(ctx, dbURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	var server string
+	if err := pool.QueryRow(ctx, "SHOW server_version").Scan(&server); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "server:     PostgreSQL %s\n", server)
+	return printMigrations(ctx, w, pool)
+}
+
+func (a *app) dbMigrate(ctx context.Context, w io.Writer) error {
+	u, err := databaseURL(ctx, a.cfg)
+	if err != nil {
+		return err
+	}
+	pool, err := connect(ctx, u)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	applied, err := schema.Migrate(ctx, pool)
+	if err != nil {
+		return err
+	}
+	for _, m := range applied {
+		fmt.Fprintf(w, "applied migration %04d_%s\n", m.Version, m.Name)
+	}
+	return printMigrations(ctx, w, pool)
+}
+
+func printMigrations(ctx context.Context, w io.Writer, pool *pgxpool.Pool) error {
+	all, err := schema.Migrations()
+	if err != nil {
+		return err
+	}
+	applied, err := schema.AppliedMigrations(ctx, pool)
+	if err != nil {
+		return err
+	}
+	done := map[int]bool{}
+	for _, m := range applied {
+		done[m.Version] = true
+	}
+	fmt.Fprintf(w, "migrations: %d applied, %d pending\n", len(applied), len(all)-len(applied))
+	for _, m := range all {
+		state := "pending"
+		for _, ap := range applied {
+			if ap.Version == m.Version {
+				state = "applied " + ap.AppliedAt.Format("2006-01-02 15:04:05")
+			}
+		}
+		fmt.Fprintf(w, "  %04d_%-24s %s\n", m.Version, m.Name, state)
+	}
+	return nil
+}
+
+// redact hides the password of a URL for printing.
+func redact(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// app is what every command receives: the effective configuration.
+type app struct {
+	configFile string
+	cfg        *Config
+}
+
+func newRootCommand() *cobra.Command {
+	a := &app{}
+	root := &cobra.Command{
+		Use:   "draughtsdb",
+		Short: "Index, verify and analyse draughts game collections in PostgreSQL",
+		Long: `draughtsdb reads PDN archives of draughts (checkers) games, replays every game
+through its own rules engine (Russian, International, English, Brazilian and
+Canadian draughts), and stores games, moves and positions in PostgreSQL for
+opening statistics, position search and engine analysis.
+
+With no database URL configured, draughtsdb runs its own PostgreSQL cluster
+from the server binaries installed on this machine and starts it on demand.
+
+Configuration: built-in defaults < config file < DRAUGHTSDB_* environment
+variables < flags. Every key is documented in configs/draughtsdb.yaml; the
+environment variable for a key is DRAUGHTSDB_ plus the key in upper case with
+dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, _, err := loadConfig(cmd, a.configFile)
+			a.cfg = cfg
+			return err
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.configFile, "config", "", "config file (default: the first of "+joinPaths(configSearchPath())+" that exists)")
+	pf.String("database-url", "", settingHelp("database.url"))
+	pf.String("data-dir", "", settingHelp("embedded.data_dir"))
+	bindFlag(pf, "database-url", "database.url")
+	bindFlag(pf, "data-dir", "embedded.data_dir")
+
+	root.AddCommand(
+		newVersionCommand(),
+		newDBCommand(a),
+		newConfigCommand(a),
+	)
+	return root
+}
+
+func joinPaths(ps []string) string {
+	s := ""
+	for i, p := range ps {
+		if i > 0 {
+			s += ", "
+		}
+		s += p
+	}
+	return s
+}

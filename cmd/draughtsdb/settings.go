@@ -1,0 +1,85 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// setting is one configuration key: its built-in default and what it means.
+// This table is the one place defaults live; configs/draughtsdb.yaml mirrors
+// it (a test keeps the two equal) and flags take their help from it.
+type setting struct {
+	key  string
+	def  any
+	help string
+}
+
+var settings = []setting{
+	{"database.url", "", "PostgreSQL URL (postgres://user:pass@host:5432/db); empty = the embedded local cluster"},
+	{"embedded.data_dir", "", "data directory of the embedded cluster; empty = $XDG_DATA_HOME/draughtsdb (~/.local/share/draughtsdb; /var/lib/draughtsdb for root)"},
+	{"embedded.bin_dir", "", "PostgreSQL server binaries; empty = search PATH, pg_config --bindir, /usr/lib/postgresql/*/bin"},
+	{"embedded.port", 5432, "port of the embedded cluster (names its Unix socket; the TCP port if listen_addresses is set)"},
+	{"embedded.listen_addresses", "", "TCP addresses the embedded cluster listens on; empty = Unix socket only"},
+	{"variant", "", "force this variant for every game (russian, international, english, brazilian, canadian); empty = per game from GameType, FEN and notation"},
+	{"workers", 0, "parallel workers for reading and replaying games; 0 = number of CPUs"},
+	{"import.batch_size", 2000, "games per database transaction when importing"},
+	{"import.opening_depth", 40, "plies of each game counted in the opening statistics tables"},
+}
+
+// Config is the effective configuration handed to the commands as a plain
+// struct; nothing below cmd/ sees viper.
+type Config struct {
+	Database struct {
+		URL string `mapstructure:"url"`
+	} `mapstructure:"database"`
+	Embedded struct {
+		DataDir         string `mapstructure:"data_dir"`
+		BinDir          string `mapstructure:"bin_dir"`
+		Port            int    `mapstructure:"port"`
+		ListenAddresses string `mapstructure:"listen_addresses"`
+	} `mapstructure:"embedded"`
+	Variant string `mapstructure:"variant"`
+	Workers int    `mapstructure:"workers"`
+	Import  struct {
+		BatchSize    int `mapstructure:"batch_size"`
+		OpeningDepth int `mapstructure:"opening_depth"`
+	} `mapstructure:"import"`
+}
+
+func settingHelp(key string) string {
+	for _, s := range settings {
+		if s.key == key {
+			return s.help
+		}
+	}
+	panic("no setting " + key)
+}
+
+// defaultDataDir is the embedded cluster's home when none is configured.
+// Root gets /var/lib/draughtsdb: the server runs as the postgres user, which
+// cannot enter /root.
+func defaultDataDir() string {
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "draughtsdb")
+	}
+	if os.Geteuid() == 0 {
+		return "/var/lib/draughtsdb"
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), "draughtsdb")
+	}
+	return filepath.Join(home, ".local", "share", "draughtsdb")
+}
+
+// configSearchPath lists the config files read when --config is not given
+// (the first that exists wins).
+func configSearchPath() []string {
+	var paths []string
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		paths = append(paths, filepath.Join(x, "draughtsdb", "draughtsdb.yaml"))
+	} else if home, err := os.UserHomeDir(); err == nil {
+		paths = append(paths, filepath.Join(home, ".config", "draughtsdb", "draughtsdb.yaml"))
+	}
+	return append(paths, "/etc/draughtsdb/draughtsdb.yaml")
+}
