@@ -1,0 +1,111 @@
+package rules
+
+import "math/bits"
+
+// bb64 is the bit set of the 8x8 (35 bits) and 10x10 (54 bits) layouts.
+// bb128 is the 12x12 layout (77 bits). Both have the same small method set
+// so that movegen_ten.go can be stamped out for every board size by
+// gen_movegen.go; the methods inline, so the uint64 copies compile to plain
+// machine operations.
+type bb64 uint64
+
+type bb128 struct{ lo, hi uint64 }
+
+// The generated generators name their bit set type after the board size.
+type (
+	bbEight  = bb64
+	bbTen    = bb64
+	bbTwelve = bb128
+)
+
+func (a bb64) and(b bb64) bb64    { return a & b }
+func (a bb64) or(b bb64) bb64     { return a | b }
+func (a bb64) xor(b bb64) bb64    { return a ^ b }
+func (a bb64) andNot(b bb64) bb64 { return a &^ b }
+func (a bb64) shl(n uint) bb64    { return a << n }
+func (a bb64) shr(n uint) bb64    { return a >> n }
+func (a bb64) any() bool          { return a != 0 }
+func (a bb64) count() int         { return bits.OnesCount64(uint64(a)) }
+func (a bb64) lowest() int        { return bits.TrailingZeros64(uint64(a)) }
+func (a bb64) dropLowest() bb64   { return a & (a - 1) }
+func (a bb64) has(i int) bool     { return uint(i) < 64 && a>>uint(i)&1 != 0 }
+func (a bb64) store() [2]uint64   { return [2]uint64{uint64(a), 0} }
+func (a bb64) with(i int) bb64    { return a | 1<<uint(i) }
+func (a bb64) without(i int) bb64 { return a &^ (1 << uint(i)) }
+func (a bb64) toggle(i int) bb64  { return a ^ 1<<uint(i) }
+
+func load64(x [2]uint64) bb64 { return bb64(x[0]) }
+
+func (a bb128) and(b bb128) bb128    { return bb128{a.lo & b.lo, a.hi & b.hi} }
+func (a bb128) or(b bb128) bb128     { return bb128{a.lo | b.lo, a.hi | b.hi} }
+func (a bb128) xor(b bb128) bb128    { return bb128{a.lo ^ b.lo, a.hi ^ b.hi} }
+func (a bb128) andNot(b bb128) bb128 { return bb128{a.lo &^ b.lo, a.hi &^ b.hi} }
+
+// shl and shr are only called with constant n < 64.
+func (a bb128) shl(n uint) bb128 { return bb128{a.lo << n, a.hi<<n | a.lo>>(64-n)} }
+func (a bb128) shr(n uint) bb128 { return bb128{a.lo>>n | a.hi<<(64-n), a.hi >> n} }
+func (a bb128) any() bool        { return a.lo|a.hi != 0 }
+func (a bb128) count() int       { return bits.OnesCount64(a.lo) + bits.OnesCount64(a.hi) }
+func (a bb128) lowest() int {
+	if a.lo != 0 {
+		return bits.TrailingZeros64(a.lo)
+	}
+	return 64 + bits.TrailingZeros64(a.hi)
+}
+func (a bb128) dropLowest() bb128 {
+	if a.lo != 0 {
+		return bb128{a.lo & (a.lo - 1), a.hi}
+	}
+	return bb128{0, a.hi & (a.hi - 1)}
+}
+func (a bb128) has(i int) bool {
+	if uint(i) >= 128 {
+		return false
+	}
+	if i < 64 {
+		return a.lo>>uint(i)&1 != 0
+	}
+	return a.hi>>uint(i-64)&1 != 0
+}
+func (a bb128) store() [2]uint64 { return [2]uint64{a.lo, a.hi} }
+func (a bb128) with(i int) bb128 {
+	if i < 64 {
+		a.lo |= 1 << uint(i)
+	} else {
+		a.hi |= 1 << uint(i-64)
+	}
+	return a
+}
+func (a bb128) without(i int) bb128 {
+	if i < 64 {
+		a.lo &^= 1 << uint(i)
+	} else {
+		a.hi &^= 1 << uint(i-64)
+	}
+	return a
+}
+func (a bb128) toggle(i int) bb128 {
+	if i < 64 {
+		a.lo ^= 1 << uint(i)
+	} else {
+		a.hi ^= 1 << uint(i-64)
+	}
+	return a
+}
+
+func load128(x [2]uint64) bb128 { return bb128{x[0], x[1]} }
+
+// Per-size constants for the generated generators: sA and sB are the two
+// diagonal shift distances (W/2 and W/2+1).
+const (
+	sAEight, sBEight   = 4, 5
+	sATen, sBTen       = 5, 6
+	sATwelve, sBTwelve = 6, 7
+)
+
+func loadEight(x [2]uint64) bbEight   { return load64(x) }
+func loadTen(x [2]uint64) bbTen       { return load64(x) }
+func loadTwelve(x [2]uint64) bbTwelve { return load128(x) }
+func bitEight(i int) bbEight          { return bb64(1) << uint(i) }
+func bitTen(i int) bbTen              { return bb64(1) << uint(i) }
+func bitTwelve(i int) bbTwelve        { return bb128{}.with(i) }

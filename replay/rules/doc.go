@@ -1,0 +1,135 @@
+// Package rules is the draughts rules engine of draughtsdb: boards and
+// square numbering, variants, positions, legal move generation, Zobrist
+// hashing, FEN, move notation, game-end helpers and perft. It is pure Go
+// with no I/O, configuration or database access.
+//
+// # Boards and squares
+//
+// Board8x8, Board10x10 and Board12x12 number their dark squares as PDN
+// does: square 1 is the first dark square of the far row seen from White
+// (b8, b10, b12), numbering runs left to right and row by row towards White;
+// a1 is dark. 8x8: b8=1, h8=4, a7=5, a1=29, g1=32. 10x10: b10=1, j10=5,
+// a9=6, a1=46, i1=50 (32-28 is d4-e5). 12x12: 1..72.
+//
+//	b.Squares() int                 number of squares
+//	b.Algebraic(sq int) string      "d4"
+//	b.ParseSquare(s string) (int, error)   "32", "08" or "d4"
+//	b.Coords(sq) (file, rank); b.SquareAt(file, rank) int
+//
+// White always sits at the bottom: its men start on the high numbers
+// (21-32 on 8x8, 31-50 on 10x10, 43-72 on 12x12) and move towards square 1;
+// Black's start on 1-12 / 1-20 / 1-30. In English checkers this is still
+// so, but Black moves first (OCA games open 9-14, 11-15 by Black).
+//
+// # Variants
+//
+// A *Variant is data: Name, GameType, Board, FirstToMove, InitialRows,
+// MenCaptureBackward, FlyingKings, MajorityCapture, Promotion
+// (PromoteAtEnd, PromoteAndContinue, PromoteEndsMove), DefaultNotation
+// (Numeric or Algebraic) and DrawKingPlies. Implemented: Russian (GT 25,
+// the default), International (20), Brazilian (26), Canadian (27) and
+// English (21). VariantByName("russian") and VariantByGameType(25) look
+// them up; Variants() lists them.
+//
+// Rules shared by all: capture is compulsory; a piece is jumped at most once
+// per chain; jumped pieces leave the board only when the chain ends and
+// block until then; a flying king may land on any empty square beyond the
+// jumped piece, but where some landing square lets the chain go on it must
+// land on one of those. Majority capture counts pieces (a king is one).
+//
+// Adding a variant: Pool, Czech and Spanish differ only in traits (Czech
+// and Spanish add a king-precedence rule, Spanish the Mirrored board);
+// Italian and Frisian need a precedence trait checked in emit; Thai and
+// Turkish need new traits (Thai: pieces removed at once; Turkish:
+// orthogonal moves, a new board kind with its own direction table). The
+// generator reads only the traits, so none of these is a rewrite.
+//
+// # Positions and moves
+//
+//	v.StartPosition() Position; NewPosition(v, side) Position
+//	ParseFEN(v, s) (Position, error); p.FEN() string; p.FENRanges() string
+//	p.Variant(), p.Board(), p.SideToMove(), p.SetSideToMove(c)
+//	p.Piece(sq) Piece; p.SetPiece(sq, pc); p.Count(c) (men, kings)
+//	p.LegalMoves(buf []Move) []Move          duplicates dropped
+//	p.AppendMoves(buf []Move, keep bool) []Move
+//	p.Play(m *Move)                           copy-make: q := p; q.Play(&m)
+//	p.Hash() uint64 (incremental); p.ComputeHash() uint64 (from scratch)
+//	p.IsLost() bool                           no legal move: side to move lost
+//
+// Position is a ~80-byte value; copy it to keep the previous position
+// (copy-make is cheaper than unmake for positions this small).
+// Move is a 64-byte value without pointers:
+//
+//	m.From(), m.To() int; m.Path(dst []int) []int   landing squares in order
+//	m.Captured(dst []int) []int                      ascending squares
+//	m.CaptureCount() int; m.IsCapture(), m.Promotes() bool
+//	m.CapturesSquare(sq) bool; m.SameAs(o *Move) bool
+//
+// Moves with the same start, end and captured set are one move ("drop").
+// With keep=true every capture order is a separate move ("keep"): like
+// dctl, whose perft counts we reproduce, a king's choice between landing
+// squares that lead on to the same captures does not make a new move.
+//
+// # Notation
+//
+//	FormatMove(m, Numeric|Algebraic, full bool) string   32-28, 28x19x10, c3:e5:g7
+//	MoveText(legal []Move, m, n) string   shortest unambiguous: start and end,
+//	                                      the full path only when another legal
+//	                                      move shares start and end
+//	Ambiguous(legal, m) bool
+//	ParseMoveText(b, s) (squares []int, capture bool, err error)
+//
+// Resolving move text against a position belongs to package replay: match
+// ParseMoveText's squares against From, To and Path (and Captured) of
+// p.LegalMoves.
+//
+// # FEN
+//
+// ParseFEN reads `W:W31-50:B1-20`: side to move, then each side's squares,
+// K marking a king, ranges, numeric or algebraic squares. It tolerates a
+// trailing '.', unordered squares, an empty side (`B:W:B1`), lidraughts'
+// `:H0:F1` suffix, spaces and surrounding quotes. Errors are *FENError
+// wrapping ErrFENSyntax, ErrFENColor, ErrFENSquare, ErrFENDuplicate or
+// ErrFENPromotionRow. FEN writes the canonical numeric form without ranges,
+// squares ascending, White's list first (`W:W31,32,...:BK1,2`); FENRanges
+// writes runs of three or more consecutive same-kind squares as ranges.
+//
+// # Zobrist hashing
+//
+// Hashes are stored in databases and must never change: see zobrist.go.
+// Keys come from splitmix64 seeded with ZobristSeed ^ board width
+// (ZobristSeed = 0x6472617567687473, "draughts"), drawn per square 1..N as
+// white man, white king, black man, black king, then the Black-to-move key.
+// One key space per board size; the variant is not hashed.
+// TestZobristGolden pins hashes per variant.
+//
+// # Game state
+//
+// p.IsLost(); Repetitions(history []uint64) int counts earlier occurrences
+// of the last hash; DrawCounter tracks the king-move draw rules (Russian:
+// 15 moves = 30 plies of king moves without capture; International: 25
+// moves each = 50 plies). These are for result checks only.
+//
+// # Perft
+//
+//	Perft(v, pos, depth, PerftOptions{Keep, NoBulk}) uint64
+//	Divide(v, pos, depth, opts) []DivideEntry{Move, Nodes}
+//
+// Bulk counting (the default) counts the legal moves at the last ply without
+// playing them; plain moves are counted with population counts.
+//
+// # Representation
+//
+// Pieces are bit sets in a padded ("ghost square") layout: square s (0-based)
+// is bit s + s/W, leaving one unused bit after every two rows. The four
+// diagonal steps are then fixed shifts (by W/2 and W/2+1: 4/5 on 8x8, 5/6
+// on 10x10, 6/7 on 12x12), and a step off the left or right edge lands on
+// a ghost bit that no set ever contains, so no edge masks are needed.
+// 8x8 needs 35 bits and 10x10 54, so both use one uint64; 12x12 needs 77
+// bits and uses a two-word struct. Go generics would dispatch the bit
+// operations through dictionaries (not inlined, several times slower), so
+// the generator is written once, for 10x10, in movegen_ten.go using small
+// methods shared by both bit-set types, and `go generate` stamps out the
+// 8x8 and 12x12 copies with their own constants. Position stores the sets
+// as [2]uint64 so one Position type serves all boards.
+package rules

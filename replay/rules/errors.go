@@ -1,0 +1,34 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors; test with errors.Is.
+var (
+	ErrUnknownVariant = errors.New("rules: unknown variant")
+	ErrSquare         = errors.New("rules: bad square")
+	// FEN errors, wrapped in a *FENError.
+	ErrFENSyntax       = errors.New("malformed FEN")
+	ErrFENColor        = errors.New("bad colour in FEN")
+	ErrFENSquare       = errors.New("square out of range in FEN")
+	ErrFENDuplicate    = errors.New("square given twice in FEN")
+	ErrFENPromotionRow = errors.New("man on its own promotion row in FEN")
+	// ErrMoveSyntax is returned by ParseMoveText.
+	ErrMoveSyntax = errors.New("rules: malformed move text")
+)
+
+// FENError reports what is wrong with a FEN string. It unwraps to one of
+// the ErrFEN* sentinels.
+type FENError struct {
+	FEN    string // the input
+	Detail string // what and where, e.g. `square 51 (board has 1-50)`
+	Err    error  // sentinel
+}
+
+func (e *FENError) Error() string {
+	return fmt.Sprintf("rules: %v: %s in %q", e.Err, e.Detail, e.FEN)
+}
+
+func (e *FENError) Unwrap() error { return e.Err }

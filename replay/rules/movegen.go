@@ -1,0 +1,40 @@
+package rules
+
+//go:generate go run gen_movegen.go
+
+// LegalMoves appends the legal moves of p to buf and returns the extended
+// slice. Moves with the same start, end and captured set are listed once
+// ("drop"). Pass a buffer with spare capacity (e.g. make([]Move, 0, 128))
+// to avoid allocation.
+func (p *Position) LegalMoves(buf []Move) []Move { return p.AppendMoves(buf, false) }
+
+// AppendMoves is LegalMoves with a choice: keep=true lists every capture
+// path separately ("keep" in perft.json).
+func (p *Position) AppendMoves(buf []Move, keep bool) []Move {
+	switch p.v.Board.id {
+	case 0:
+		return genMovesEight(p, buf, keep)
+	case 1:
+		return genMovesTen(p, buf, keep)
+	}
+	return genMovesTwelve(p, buf, keep)
+}
+
+// countMoves returns len(p.AppendMoves(nil, keep)) without building plain
+// moves; scratch is a buffer for captures.
+func (p *Position) countMoves(scratch []Move, keep bool) int {
+	switch p.v.Board.id {
+	case 0:
+		return countMovesEight(p, scratch, keep)
+	case 1:
+		return countMovesTen(p, scratch, keep)
+	}
+	return countMovesTwelve(p, scratch, keep)
+}
+
+// IsLost reports whether the side to move has no legal move, which loses
+// in every implemented variant.
+func (p *Position) IsLost() bool {
+	var buf [1]Move
+	return p.countMoves(buf[:0], false) == 0
+}

@@ -1,0 +1,95 @@
+package rules
+
+import "sort"
+
+// PerftOptions selects how Perft counts.
+type PerftOptions struct {
+	// Keep counts every capture path; the default drops moves with the
+	// same start, end and captured set ("drop" in perft.json).
+	Keep bool
+	// NoBulk plays every move of the last ply instead of counting the
+	// moves of the parent (bulk counting, the default).
+	NoBulk bool
+}
+
+// perftBufCap is the per-ply move buffer; longer lists still work (append
+// grows the slice) but allocate.
+const perftBufCap = 256
+
+type perftCtx struct {
+	opts PerftOptions
+	bufs [][]Move
+}
+
+func newPerftCtx(depth int, opts PerftOptions) *perftCtx {
+	c := &perftCtx{opts: opts, bufs: make([][]Move, depth+1)}
+	for i := range c.bufs {
+		c.bufs[i] = make([]Move, 0, perftBufCap)
+	}
+	return c
+}
+
+// Perft counts the leaf nodes of the move tree of pos to depth plies using
+// the rules of v (v must have pos's board; normally v == pos.Variant()).
+func Perft(v *Variant, pos *Position, depth int, opts PerftOptions) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	p := *pos
+	p.v = v
+	c := newPerftCtx(depth, opts)
+	return c.perft(&p, depth)
+}
+
+func (c *perftCtx) perft(p *Position, depth int) uint64 {
+	buf := c.bufs[depth][:0]
+	if depth == 1 && !c.opts.NoBulk {
+		n := p.countMoves(buf, c.opts.Keep)
+		return uint64(n)
+	}
+	moves := p.AppendMoves(buf, c.opts.Keep)
+	c.bufs[depth] = moves[:0] // keep a grown buffer
+	if depth == 1 {
+		var n uint64
+		for i := range moves {
+			q := *p
+			q.Play(&moves[i])
+			n++
+		}
+		return n
+	}
+	var n uint64
+	for i := range moves {
+		q := *p
+		q.Play(&moves[i])
+		n += c.perft(&q, depth-1)
+	}
+	return n
+}
+
+// DivideEntry is the leaf count below one root move.
+type DivideEntry struct {
+	Move  string // in v.DefaultNotation, shortest unambiguous form
+	Nodes uint64
+}
+
+// Divide returns Perft(depth-1) below every legal root move, sorted by move
+// text. The sum of the counts is Perft(depth).
+func Divide(v *Variant, pos *Position, depth int, opts PerftOptions) []DivideEntry {
+	p := *pos
+	p.v = v
+	moves := p.AppendMoves(nil, opts.Keep)
+	out := make([]DivideEntry, 0, len(moves))
+	c := newPerftCtx(depth, opts)
+	for i := range moves {
+		q := p
+		q.Play(&moves[i])
+		var n uint64 = 1
+		if depth > 1 {
+			n = c.perft(&q, depth-1)
+		}
+		out = append(out, DivideEntry{Move: MoveText(moves, &moves[i], v.DefaultNotation), Nodes: n})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Move < out[j].Move })
+	return out
+}
