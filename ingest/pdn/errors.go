@@ -1,0 +1,43 @@
+package pdn
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. Every *SyntaxError unwraps to exactly one of them, so a
+// caller can classify rejected games with errors.Is.
+var (
+	// ErrUnterminatedComment: a '{' comment that never closes before the
+	// next game's tags or the end of the input.
+	ErrUnterminatedComment = errors.New("unterminated comment")
+	// ErrUnbalancedVariation: a ')' without '(' or a '(' that is never closed.
+	ErrUnbalancedVariation = errors.New("unbalanced variation")
+	// ErrBadTag: a tag pair that is not [Name "value"].
+	ErrBadTag = errors.New("malformed tag")
+	// ErrUnexpectedToken: text in the movetext that is neither a move, a
+	// move number, an annotation nor a result.
+	ErrUnexpectedToken = errors.New("unexpected token")
+	// ErrGameTooLarge: a single game longer than MaxGameSize bytes (almost
+	// always a runaway comment); its bytes are skipped, not kept.
+	ErrGameTooLarge = errors.New("game too large")
+)
+
+// SyntaxError describes the first defect found in one game. The reader
+// returns it together with the (partial) game and then carries on with the
+// next game.
+type SyntaxError struct {
+	File   string // the name given to NewReader
+	Line   int    // 1-based line of the defect
+	Column int    // 1-based byte column of the defect
+	Game   int    // 1-based ordinal of the game in the file
+	Reason string // what is wrong, for a person
+	Err    error  // one of the Err* sentinels
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: game %d: %s", e.File, e.Line, e.Column, e.Game, e.Reason)
+}
+
+// Unwrap returns the sentinel (ErrBadTag, ...).
+func (e *SyntaxError) Unwrap() error { return e.Err }

@@ -1,0 +1,289 @@
+package pdn
+
+import (
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Reader reads games one by one from a PDN stream.
+type Reader struct {
+	src  io.Reader
+	name string
+
+	// Sliding window (see lexer.go).
+	buf       []byte
+	r, w      int
+	start     int   // buffer index of the current game's first byte
+	end       int   // buffer index just past the current game (set by finish)
+	base      int64 // file offset of buf[0]
+	gameAbs   int64 // file offset of the current game's first byte
+	line      int   // line number at r
+	gameLine  int
+	lineStart int64 // file offset of the current line's first byte
+	bol       bool  // only blanks since the last line break
+	eof       bool
+	rerr      error
+
+	ordinal   int
+	toks      []token
+	err       *SyntaxError // first defect of the current game
+	overflow  bool
+	depth     int
+	opens     [maxDepth]openParen
+	resultTag int  // index in toks of the Result tag's value, or -1
+	forceEnd  bool // an unterminated comment: the next tag starts a new game
+
+	warns                 []Warning
+	lastLine, lastCol     int32 // last movetext token
+	resultLine, resultCol int32
+	prevTags              bool // the previous game had tags
+}
+
+// NewReader returns a Reader over r. The name is used in error messages.
+func NewReader(r io.Reader, name string) *Reader {
+	return &Reader{src: r, name: name, buf: make([]byte, initialBufSize), line: 1, bol: true}
+}
+
+// Next returns the next game. At the end of the input it returns nil,
+// io.EOF. A malformed game is returned as far as it could be read together
+// with a *SyntaxError; the following call continues with the next game. Any
+// other error comes from the underlying reader and ends the stream.
+func (rd *Reader) Next() (*Game, error) {
+	if !rd.scanGame() {
+		if rd.rerr != nil {
+			return nil, rd.rerr
+		}
+		return nil, io.EOF
+	}
+	g := &Game{Ordinal: rd.ordinal, Offset: rd.gameAbs, Line: rd.gameLine}
+	if !rd.overflow {
+		rd.build(g, rd.buf[rd.start:rd.end])
+	}
+	rd.checkGame(g)
+	rd.start = rd.end
+	if rd.r < rd.start {
+		rd.r = rd.start
+	}
+	if rd.rerr != nil {
+		return g, rd.rerr
+	}
+	if rd.err != nil {
+		return g, rd.err
+	}
+	return g, nil
+}
+
+// checkGame adds the warnings that need the whole game.
+func (rd *Reader) checkGame(g *Game) {
+	if rt := g.Tag("Result"); rt != "" && g.Result != "" && rt != g.Result {
+		rd.warn(rd.resultLine, rd.resultCol, "result "+g.Result+" differs from the Result tag "+rt)
+	}
+	if len(g.Tags) == 0 && len(g.Moves) > 0 && rd.prevTags && !rd.overflow {
+		rd.warn(int32(g.Line), 1, "moves without tags after a game with tags (a stray fragment?)")
+	}
+	rd.prevTags = len(g.Tags) > 0
+	if len(rd.warns) > 0 {
+		g.Warnings = append([]Warning(nil), rd.warns...)
+	}
+}
+
+// builder turns the token list of one game into a Game.
+type builder struct {
+	rd   *Reader
+	raw  []byte
+	s    string // raw as a string when it is UTF-8
+	cp   bool   // raw is Windows-1252
+	toks []token
+	i    int
+}
+
+func (b *builder) text(t token) string {
+	if b.cp {
+		return decodeCP1252(b.raw[t.off : t.off+t.n])
+	}
+	return b.s[t.off : t.off+t.n]
+}
+
+func (rd *Reader) build(g *Game, window []byte) {
+	g.Raw = append([]byte(nil), window...)
+	b := builder{rd: rd, raw: g.Raw, toks: rd.toks}
+	if utf8.Valid(g.Raw) {
+		b.s = string(g.Raw)
+	} else {
+		b.cp = true
+		g.Windows1252 = true
+	}
+	nt, nm := 0, 0
+	for _, t := range rd.toks {
+		switch t.kind {
+		case tkTagName:
+			nt++
+		case tkMove, tkUnknown:
+			nm++
+		}
+	}
+	if nt > 0 {
+		g.Tags = make([]Tag, 0, nt)
+	}
+	// Tags come first (a tag after movetext starts the next game).
+	for b.i < len(b.toks) && (b.toks[b.i].kind == tkTagName || b.toks[b.i].kind == tkComment) {
+		t := b.toks[b.i]
+		if t.kind == tkComment {
+			g.Comments = append(g.Comments, cleanComment(b.text(t)))
+			b.i++
+			continue
+		}
+		v := b.toks[b.i+1]
+		val := b.text(v)
+		if v.esc {
+			val = unescape(val)
+		}
+		g.Tags = append(g.Tags, Tag{Name: internTag(b.text(t)), Value: val})
+		b.i += 2
+	}
+	var pre []string
+	g.Moves, pre = b.line(make([]Move, 0, nm), g)
+	g.Comments = append(g.Comments, pre...)
+}
+
+// line builds moves until a ')' or the end of the tokens.
+func (b *builder) line(moves []Move, g *Game) ([]Move, []string) {
+	var pre []string
+	num, black := 0, false
+	setup := ""
+	last := func(t token, what string) *Move {
+		if len(moves) == 0 {
+			b.rd.fail(ErrUnexpectedToken, t.line, t.col, what+" before any move")
+			return nil
+		}
+		return &moves[len(moves)-1]
+	}
+	for b.i < len(b.toks) {
+		t := b.toks[b.i]
+		b.i++
+		switch t.kind {
+		case tkTagName:
+			// Only possible after an unterminated comment swallowed a
+			// blank line; keep the tag.
+			v := b.toks[b.i]
+			b.i++
+			if g != nil {
+				g.Tags = append(g.Tags, Tag{Name: internTag(b.text(t)), Value: b.text(v)})
+			}
+		case tkComment:
+			c := cleanComment(b.text(t))
+			if len(moves) == 0 {
+				pre = append(pre, c)
+			} else {
+				n := moves[len(moves)-1].note()
+				n.Comments = append(n.Comments, c)
+			}
+		case tkNumber:
+			num, black = int(t.num), t.black
+		case tkDots:
+			black = true
+		case tkMove, tkUnknown:
+			m := Move{Text: UnknownMove, Number: num, Black: black}
+			if t.kind == tkMove {
+				m.Text = b.text(t)
+			}
+			if setup != "" {
+				m.note().Setup = setup
+				setup = ""
+			}
+			moves = append(moves, m)
+			num, black = 0, false
+		case tkSetup:
+			setup = b.text(t)
+		case tkNAG:
+			if m := last(t, "NAG"); m != nil {
+				n := m.note()
+				n.NAGs = append(n.NAGs, int(t.num))
+			}
+		case tkStrength:
+			if m := last(t, "move strength"); m != nil {
+				m.Strength += b.text(t)
+			}
+		case tkOpen:
+			m := last(t, "variation")
+			v, vpre := b.line(nil, nil)
+			if m != nil {
+				n := m.note()
+				n.Variations = append(n.Variations, Variation{Comments: vpre, Moves: v})
+			}
+		case tkClose:
+			if setup != "" {
+				moves = append(moves, Move{Note: &Note{Setup: setup}})
+			}
+			return moves, pre
+		case tkResult:
+			if g != nil {
+				g.Result = b.text(t)
+			}
+		}
+	}
+	if setup != "" {
+		moves = append(moves, Move{Note: &Note{Setup: setup}})
+	}
+	return moves, pre
+}
+
+// cleanComment trims a comment and folds its line breaks and runs of blanks
+// into single spaces: in PDN, line breaks inside comments are layout.
+func cleanComment(c string) string {
+	clean := true
+	for i := 0; i < len(c); i++ {
+		switch c[i] {
+		case '\n', '\r', '\t', '\f', '\v':
+			clean = false
+		case ' ':
+			if i == 0 || i == len(c)-1 || c[i+1] == ' ' {
+				clean = false
+			}
+		}
+	}
+	if clean {
+		return c
+	}
+	return strings.Join(strings.Fields(c), " ")
+}
+
+func unescape(v string) string {
+	var sb strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) && (v[i+1] == '"' || v[i+1] == '\\') {
+			i++
+		}
+		sb.WriteByte(v[i])
+	}
+	return sb.String()
+}
+
+// internTag returns a shared copy of the common tag names, so games kept in
+// memory do not pin their raw text through a tag name alone.
+func internTag(n string) string {
+	switch n {
+	case "Event":
+		return "Event"
+	case "Site":
+		return "Site"
+	case "Date":
+		return "Date"
+	case "Round":
+		return "Round"
+	case "White":
+		return "White"
+	case "Black":
+		return "Black"
+	case "Result":
+		return "Result"
+	case "GameType":
+		return "GameType"
+	case "FEN":
+		return "FEN"
+	case "SetUp":
+		return "SetUp"
+	}
+	return n
+}
