@@ -62,22 +62,27 @@ func (g *genTwelve) emit(to int, promotes bool) {
 	// "drop" identifies moves by start, end and captured set; "keep" also
 	// by the order of the captured pieces (as dctl does: a king's choice
 	// between landing squares that lead on to the same captures is one path).
+	// A single capture has only one path, so it needs no check.
 	fp := g.order[g.n]
 	if !g.keep {
 		fp = 0
 	}
-	for k := g.mark; k < len(g.moves); k++ {
-		m := &g.moves[k]
-		if int(m.to) == to && m.captured == c && int(m.from) == g.from && m.seq == fp {
-			return
+	if g.n > 1 {
+		for k := g.mark; k < len(g.moves); k++ {
+			m := &g.moves[k]
+			if int(m.to) == to && m.captured == c && int(m.from) == g.from && m.seq == fp {
+				return
+			}
 		}
 	}
-	m := Move{captured: c, seq: fp, from: uint8(g.from), to: uint8(to), n: uint8(g.n), board: g.board}
+	g.moves = append(g.moves, Move{})
+	m := &g.moves[len(g.moves)-1]
+	m.captured, m.seq = c, fp
+	m.from, m.to, m.n, m.board = uint8(g.from), uint8(to), uint8(g.n), g.board
 	if promotes {
 		m.flags = movePromotes
 	}
-	copy(m.path[:g.n], g.path[:g.n])
-	g.moves = append(g.moves, m)
+	m.path = g.path
 }
 
 // manCapture extends a chain of a man standing on i; it reports whether
@@ -249,7 +254,17 @@ func newGenTwelve(p *Position, moves []Move, keep bool, them, empty bbTwelve) ge
 // none.
 func capturesTwelve(p *Position, moves []Move, keep bool, us, them, kings, empty bbTwelve) []Move {
 	g := newGenTwelve(p, moves, keep, them, empty)
-	for x := us.andNot(kings); x.any(); x = x.dropLowest() {
+	// Only men with an opponent next to them and an empty square beyond
+	// can start a capture.
+	men := us.andNot(kings)
+	var movers bbTwelve
+	for d := 0; d < 4; d++ {
+		if !g.menBack && d>>1 != int(p.side) {
+			continue
+		}
+		movers = movers.or(shiftTwelve(shiftTwelve(empty, 3-d).and(them), 3-d))
+	}
+	for x := men.and(movers); x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
 		g.empty = empty.with(i)

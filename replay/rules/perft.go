@@ -38,10 +38,12 @@ func Perft(v *Variant, pos *Position, depth int, opts PerftOptions) uint64 {
 	p := *pos
 	p.v = v
 	c := newPerftCtx(depth, opts)
-	return c.perft(&p, depth)
+	return c.perft(p, depth)
 }
 
-func (c *perftCtx) perft(p *Position, depth int) uint64 {
+// perft takes the position by value: passing &q down the recursion would
+// make escape analysis move every q to the heap.
+func (c *perftCtx) perft(p Position, depth int) uint64 {
 	buf := c.bufs[depth][:0]
 	if depth == 1 && !c.opts.NoBulk {
 		n := p.countMoves(buf, c.opts.Keep)
@@ -52,7 +54,7 @@ func (c *perftCtx) perft(p *Position, depth int) uint64 {
 	if depth == 1 {
 		var n uint64
 		for i := range moves {
-			q := *p
+			q := p
 			q.Play(&moves[i])
 			n++
 		}
@@ -60,9 +62,9 @@ func (c *perftCtx) perft(p *Position, depth int) uint64 {
 	}
 	var n uint64
 	for i := range moves {
-		q := *p
+		q := p
 		q.Play(&moves[i])
-		n += c.perft(&q, depth-1)
+		n += c.perft(q, depth-1)
 	}
 	return n
 }
@@ -86,7 +88,7 @@ func Divide(v *Variant, pos *Position, depth int, opts PerftOptions) []DivideEnt
 		q.Play(&moves[i])
 		var n uint64 = 1
 		if depth > 1 {
-			n = c.perft(&q, depth-1)
+			n = c.perft(q, depth-1)
 		}
 		out = append(out, DivideEntry{Move: MoveText(moves, &moves[i], v.DefaultNotation), Nodes: n})
 	}

@@ -1,0 +1,26 @@
+package rules
+
+import "testing"
+
+func benchPerft(b *testing.B, v *Variant, depth int, opts PerftOptions) {
+	pos := v.StartPosition()
+	b.ReportAllocs()
+	var nodes uint64
+	for b.Loop() {
+		nodes += Perft(v, &pos, depth, opts)
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	b.ReportMetric(0, "ns/op")
+}
+
+func BenchmarkPerftInternational9Bulk(b *testing.B) {
+	benchPerft(b, International, 9, PerftOptions{})
+}
+func BenchmarkPerftInternational8NoBulk(b *testing.B) {
+	benchPerft(b, International, 8, PerftOptions{NoBulk: true})
+}
+func BenchmarkPerftRussian10Bulk(b *testing.B) { benchPerft(b, Russian, 10, PerftOptions{}) }
+func BenchmarkPerftRussian9NoBulk(b *testing.B) {
+	benchPerft(b, Russian, 9, PerftOptions{NoBulk: true})
+}
+func BenchmarkPerftCanadian7Bulk(b *testing.B) { benchPerft(b, Canadian, 7, PerftOptions{}) }
