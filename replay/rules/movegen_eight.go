@@ -43,8 +43,8 @@ type genEight struct {
 	n        int
 	promoted bool // a man promoted in this chain and goes on as a king
 	path     [maxPath]uint8
-	// order[k] fingerprints the first k captured squares in order.
-	order [maxPath + 1]uint64
+	// fp fingerprints the captured squares so far, in order (keep mode).
+	fp uint64
 }
 
 // emit records the chain that ends at square to.
@@ -63,7 +63,7 @@ func (g *genEight) emit(to int, promotes bool) {
 	// by the order of the captured pieces (as dctl does: a king's choice
 	// between landing squares that lead on to the same captures is one path).
 	// A single capture has only one path, so it needs no check.
-	fp := g.order[g.n]
+	fp := g.fp
 	if !g.keep {
 		fp = 0
 	}
@@ -106,7 +106,8 @@ func (g *genEight) manCapture(i int) bool {
 		g.opp = g.opp.without(t)
 		g.captured = g.captured.with(t)
 		g.path[g.n] = uint8(l)
-		g.order[g.n+1] = seqStep(g.order[g.n], t)
+		fp := g.fp
+		g.fp = seqStep(fp, t)
 		g.n++
 		if g.promoRow.has(l) {
 			switch g.promo {
@@ -127,6 +128,7 @@ func (g *genEight) manCapture(i int) bool {
 			g.emit(l, false)
 		}
 		g.n--
+		g.fp = fp
 		g.captured = g.captured.without(t)
 		g.opp = g.opp.with(t)
 	}
@@ -159,7 +161,8 @@ func (g *genEight) kingCapture(i, last int) bool {
 		found = true
 		g.opp = g.opp.without(t)
 		g.captured = g.captured.with(t)
-		g.order[g.n+1] = seqStep(g.order[g.n], t)
+		fp := g.fp
+		g.fp = seqStep(fp, t)
 		g.n++
 		if !g.flying {
 			g.path[g.n-1] = uint8(l)
@@ -184,6 +187,7 @@ func (g *genEight) kingCapture(i, last int) bool {
 			}
 		}
 		g.n--
+		g.fp = fp
 		g.captured = g.captured.without(t)
 		g.opp = g.opp.with(t)
 	}

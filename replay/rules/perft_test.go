@@ -30,32 +30,97 @@ func loadPerft(t testing.TB) []perftTable {
 	return f.Positions
 }
 
-func TestPerftQuick(t *testing.T) {
+// defaultDepth is the deepest depth per table that runs in well under a
+// second here (the whole default run of the package stays under ~20 s).
+// With DRAUGHTSDB_DEEP_PERFT=1 (and without -short) every depth whose count
+// is at most DRAUGHTSDB_DEEP_PERFT_MAX leaf nodes (default 3e8) is checked.
+var defaultDepth = map[string]int{
+	"international/initial":         9,
+	"international/AllKings":        9,
+	"international/AlmostPromotion": 7,
+	"international/FrontRows":       11,
+	"russian/initial":               10,
+	"brazilian/initial":             10,
+	"english/initial":               10,
+	"canadian/initial":              8,
+}
+
+func TestPerft(t *testing.T) {
+	deep := os.Getenv("DRAUGHTSDB_DEEP_PERFT") == "1" && !testing.Short()
+	maxNodes := uint64(3e8)
+	if s := os.Getenv("DRAUGHTSDB_DEEP_PERFT_MAX"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxNodes = n
+	}
+	ran := 0
 	for _, tb := range loadPerft(t) {
+		limit, ok := defaultDepth[tb.Variant+"/"+tb.Name]
+		if !ok {
+			continue // variant not implemented yet
+		}
 		v, err := VariantByName(tb.Variant)
 		if err != nil {
-			continue
-		}
-		if tb.FEN != nil {
-			continue
+			t.Fatal(err)
 		}
 		pos := v.StartPosition()
-		keep := tb.Duplicates == "keep"
-		for d := 1; d <= 20; d++ {
-			want, ok := tb.Perft[strconv.Itoa(d)]
-			if !ok {
-				break
+		if tb.FEN != nil {
+			if pos, err = ParseFEN(v, *tb.FEN); err != nil {
+				t.Fatal(err)
 			}
-			start := time.Now()
-			got := Perft(v, &pos, d, PerftOptions{Keep: keep})
-			if got != want {
-				t.Errorf("%s %s %s perft(%d) = %d, want %d", tb.Variant, tb.Name, tb.Duplicates, d, got, want)
-				break
+		}
+		opts := PerftOptions{Keep: tb.Duplicates == "keep"}
+		ran++
+		t.Run(tb.Variant+"/"+tb.Name+"/"+tb.Duplicates, func(t *testing.T) {
+			for d := 1; ; d++ {
+				want, ok := tb.Perft[strconv.Itoa(d)]
+				if !ok || (d > limit && !(deep && want <= maxNodes)) {
+					break
+				}
+				start := time.Now()
+				if got := Perft(v, &pos, d, opts); got != want {
+					t.Fatalf("perft(%d) = %d, want %d", d, got, want)
+				}
+				if d > limit {
+					t.Logf("deep perft(%d) = %d ok in %v", d, want, time.Since(start))
+				}
 			}
-			if time.Since(start) > 300*time.Millisecond {
-				t.Logf("%s %s %s ok to depth %d", tb.Variant, tb.Name, tb.Duplicates, d)
-				break
+		})
+	}
+	if ran != 12 {
+		t.Errorf("ran %d perft tables, want 12", ran)
+	}
+}
+
+// TestPerftNoBulk checks that playing the last ply gives the same counts
+// as bulk counting, and Divide sums to Perft.
+func TestPerftNoBulk(t *testing.T) {
+	for _, v := range Variants() {
+		pos := v.StartPosition()
+		for _, keep := range []bool{false, true} {
+			bulk := Perft(v, &pos, 6, PerftOptions{Keep: keep})
+			if nb := Perft(v, &pos, 6, PerftOptions{Keep: keep, NoBulk: true}); nb != bulk {
+				t.Errorf("%s keep=%v: no-bulk %d != bulk %d", v.Name, keep, nb, bulk)
+			}
+			var sum uint64
+			for _, e := range Divide(v, &pos, 6, PerftOptions{Keep: keep}) {
+				sum += e.Nodes
+			}
+			if sum != bulk {
+				t.Errorf("%s: divide sum %d != %d", v.Name, sum, bulk)
 			}
 		}
 	}
+	d := Divide(International, ptr(International.StartPosition()), 2, PerftOptions{})
+	if len(d) != 9 || d[0].Move != "31-26" || d[0].Nodes != 9 {
+		t.Errorf("international divide: %v", d)
+	}
+	d = Divide(Russian, ptr(Russian.StartPosition()), 1, PerftOptions{})
+	if len(d) != 7 || d[0].Move != "a3-b4" {
+		t.Errorf("russian divide: %v", d)
+	}
 }
+
+func ptr(p Position) *Position { return &p }
