@@ -509,6 +509,7 @@ func (rd *Reader) scanComment(line, col int32) {
 		case '}':
 			rd.emit(token{kind: tkComment, off: rd.rel(s), n: int32(rd.pos() - s), line: line, col: col})
 			rd.r++
+			rd.bol = false // a line break inside the comment does not start a line
 			return
 		case '\n', '\r':
 			rd.newline()

@@ -42,7 +42,12 @@ type Reader struct {
 
 // NewReader returns a Reader over r. The name is used in error messages.
 func NewReader(r io.Reader, name string) *Reader {
-	return &Reader{src: r, name: name, buf: make([]byte, initialBufSize), line: 1, bol: true}
+	return newReaderSize(r, name, initialBufSize)
+}
+
+// newReaderSize lets tests start with a tiny buffer to exercise refills.
+func newReaderSize(r io.Reader, name string, size int) *Reader {
+	return &Reader{src: r, name: name, buf: make([]byte, max(size, 16)), line: 1, bol: true}
 }
 
 // Next returns the next game. At the end of the input it returns nil,
@@ -246,7 +251,15 @@ func cleanComment(c string) string {
 	if clean {
 		return c
 	}
-	return strings.Join(strings.Fields(c), " ")
+	return strings.Join(asciiFields(c), " ")
+}
+
+// asciiFields splits on ASCII blanks only: a no-break space inside a
+// comment is text, not layout.
+func asciiFields(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v'
+	})
 }
 
 func unescape(v string) string {

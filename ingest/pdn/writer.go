@@ -1,0 +1,206 @@
+package pdn
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// MaxLineLength is the longest line the Writer produces, unless a single
+// token (a long tag or a long word in a comment) is longer on its own.
+const MaxLineLength = 80
+
+// standardTags is the Seven Tag Roster, written first and in this order.
+var standardTags = [...]string{"Event", "Site", "Date", "Round", "White", "Black", "Result"}
+
+// Writer writes games as PDN 3.0 text.
+type Writer struct {
+	w     *bufio.Writer
+	games int
+	line  []byte
+	err   error
+}
+
+// NewWriter returns a Writer that writes to w.
+func NewWriter(w io.Writer) *Writer {
+	return &Writer{w: bufio.NewWriter(w), line: make([]byte, 0, 128)}
+}
+
+var errCommentBrace = errors.New("pdn: comment contains '}'")
+
+// WriteGame writes one game and flushes it to the underlying writer.
+func (w *Writer) WriteGame(g *Game) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.games > 0 {
+		w.w.WriteByte('\n')
+	}
+	w.games++
+	for _, name := range standardTags {
+		for _, t := range g.Tags {
+			if t.Name == name {
+				w.writeTag(t)
+			}
+		}
+	}
+	for _, t := range g.Tags {
+		if !isStandardTag(t.Name) {
+			w.writeTag(t)
+		}
+	}
+	if len(g.Tags) > 0 {
+		w.w.WriteByte('\n')
+	}
+	for _, c := range g.Comments {
+		w.comment(c)
+	}
+	w.moves(g.Moves)
+	res := g.Result
+	if res == "" {
+		res = "*"
+	}
+	w.token(res, false)
+	w.flushLine()
+	if err := w.w.Flush(); err != nil && w.err == nil {
+		w.err = err
+	}
+	return w.err
+}
+
+func isStandardTag(n string) bool {
+	for _, s := range standardTags {
+		if s == n {
+			return true
+		}
+	}
+	return false
+}
+
+// NormalizeTagValue is the value the Writer writes for a tag: FEN without
+// spaces or a trailing dot, GameType in full form, others unchanged.
+func NormalizeTagValue(name, value string) string {
+	switch name {
+	case "FEN":
+		return normalizeFEN(value)
+	case "GameType":
+		return FullGameType(value)
+	}
+	return value
+}
+
+func normalizeFEN(v string) string {
+	v = strings.Join(strings.Fields(v), "")
+	return strings.TrimSuffix(v, ".")
+}
+
+func (w *Writer) writeTag(t Tag) {
+	v := NormalizeTagValue(t.Name, t.Value)
+	w.w.WriteByte('[')
+	w.w.WriteString(t.Name)
+	w.w.WriteString(` "`)
+	for i := 0; i < len(v); i++ {
+		if v[i] == '"' || v[i] == '\\' {
+			w.w.WriteByte('\\')
+		}
+		w.w.WriteByte(v[i])
+	}
+	w.w.WriteString("\"]\n")
+}
+
+func (w *Writer) moves(ms []Move) {
+	for i := range ms {
+		m := &ms[i]
+		if s := m.Setup(); s != "" {
+			w.token(`/FEN "`+normalizeFEN(s)+`"/`, false)
+		}
+		if m.Text == "" {
+			continue
+		}
+		switch {
+		case m.Number > 0 && m.Black:
+			w.token(strconv.Itoa(m.Number)+"...", false)
+		case m.Number > 0:
+			w.token(strconv.Itoa(m.Number)+".", false)
+		case m.Black:
+			w.token("...", false)
+		}
+		w.token(m.Text+m.Strength, false)
+		if m.Note == nil {
+			continue
+		}
+		for _, n := range m.Note.NAGs {
+			w.token("$"+strconv.Itoa(n), false)
+		}
+		for _, c := range m.Note.Comments {
+			w.comment(c)
+		}
+		for _, v := range m.Note.Variations {
+			w.token("(", false)
+			for _, c := range v.Comments {
+				w.comment(c)
+			}
+			w.moves(v.Moves)
+			w.appendGlued(")") // ")" sticks to what precedes it
+		}
+	}
+}
+
+// comment writes {text}, split into words so it can wrap. A word that
+// would start a line with '[' and a letter is kept on the previous line,
+// because the reader takes such a line as the next game's tags.
+func (w *Writer) comment(c string) {
+	if strings.IndexByte(c, '}') >= 0 {
+		if w.err == nil {
+			w.err = errCommentBrace
+		}
+		c = strings.ReplaceAll(c, "}", ")")
+	}
+	words := asciiFields(c)
+	if len(words) == 0 {
+		w.token("{}", false)
+		return
+	}
+	for i, wd := range words {
+		if i == 0 {
+			wd = "{" + wd
+		}
+		if i == len(words)-1 {
+			wd += "}"
+		}
+		glue := i > 0 && len(wd) > 1 && wd[0] == '[' && isLetter(wd[1])
+		w.token(wd, glue)
+	}
+}
+
+// token adds one token to the current line, wrapping before it when the
+// line would grow past MaxLineLength (unless glue forbids a break).
+func (w *Writer) token(t string, glue bool) {
+	if len(w.line) > 0 {
+		if !glue && len(w.line)+1+len(t) > MaxLineLength {
+			w.flushLine()
+		} else if w.line[len(w.line)-1] != '(' {
+			w.line = append(w.line, ' ')
+		}
+	}
+	w.line = append(w.line, t...)
+}
+
+// appendGlued adds t to the current line without a space ("...)").
+func (w *Writer) appendGlued(t string) {
+	if len(w.line)+len(t) > MaxLineLength {
+		w.flushLine()
+	}
+	w.line = append(w.line, t...)
+}
+
+func (w *Writer) flushLine() {
+	if len(w.line) == 0 {
+		return
+	}
+	w.w.Write(w.line)
+	w.w.WriteByte('\n')
+	w.line = w.line[:0]
+}
