@@ -94,6 +94,11 @@
 // squares ascending, White's list first (`W:W31,32,...:BK1,2`); FENRanges
 // writes runs of three or more consecutive same-kind squares as ranges.
 //
+// # Generated code
+//
+// movegen_eight.go and movegen_twelve.go are generated from movegen_ten.go
+// (go generate ./replay/rules); TestGeneratedUpToDate catches stale copies.
+//
 // # Zobrist hashing
 //
 // Hashes are stored in databases and must never change: see zobrist.go.
@@ -116,7 +121,19 @@
 //	Divide(v, pos, depth, opts) []DivideEntry{Move, Nodes}
 //
 // Bulk counting (the default) counts the legal moves at the last ply without
-// playing them; plain moves are counted with population counts.
+// playing them; plain moves are counted with population counts. Divide
+// writes root moves with MoveText in v.DefaultNotation (numeric for
+// International, Canadian and English; algebraic for Russian and Brazilian).
+// Perft allocates only its per-ply move buffers (about ten allocations per
+// call), never per node. Measured on a shared 2-core Xeon (go test -bench
+// Perft): International perft(9) about 90M leaf nodes/s with bulk counting,
+// 38M without; Russian perft(10) 63M and 32M.
+//
+// Tests: go test ./replay/rules runs every perft.json table of the five
+// variants (plus International AllKings, AlmostPromotion, FrontRows) to a
+// fixed depth in a few seconds; DRAUGHTSDB_DEEP_PERFT=1 goes deeper.
+// TestDCTLLegalMoves checks dctl's International rule-article positions;
+// its Italian cases are skipped until Italian is implemented.
 //
 // # Representation
 //

@@ -207,32 +207,49 @@ func sidesTwelve(p *Position) (us, them, kings, empty bbTwelve) {
 	return
 }
 
-// canCaptureTwelve is a quick bitwise test for any capture by the side to move.
+// canCaptureTwelve is a quick bitwise test for any capture by the side to
+// move, written out per direction because it runs at every node.
 func canCaptureTwelve(v *Variant, side Color, us, them, kings, empty bbTwelve) bool {
 	men := us.andNot(kings)
-	k := us.and(kings)
-	d0, d1 := 0, 4
-	if !v.MenCaptureBackward {
-		d0 = int(side) * 2
-		d1 = d0 + 2
+	var m0, m1, m2, m3 bbTwelve // pieces that may capture in directions 0..3
+	switch {
+	case v.MenCaptureBackward:
+		m0, m1, m2, m3 = men, men, men, men
+	case side == White:
+		m0, m1 = men, men
+	default:
+		m2, m3 = men, men
 	}
-	for d := 0; d < 4; d++ {
-		src := k
-		if d >= d0 && d < d1 {
-			src = src.or(men)
-		}
+	if k := us.and(kings); k.any() {
 		if v.FlyingKings {
 			// Slide the kings along empty squares first.
+			k0, k1, k2, k3 := k, k, k, k
 			for x := k; x.any(); {
-				x = shiftTwelve(x, d).and(empty)
-				src = src.or(x)
+				x = x.shr(sBTwelve).and(empty)
+				k0 = k0.or(x)
 			}
-		}
-		if shiftTwelve(shiftTwelve(src, d).and(them), d).and(empty).any() {
-			return true
+			for x := k; x.any(); {
+				x = x.shr(sATwelve).and(empty)
+				k1 = k1.or(x)
+			}
+			for x := k; x.any(); {
+				x = x.shl(sATwelve).and(empty)
+				k2 = k2.or(x)
+			}
+			for x := k; x.any(); {
+				x = x.shl(sBTwelve).and(empty)
+				k3 = k3.or(x)
+			}
+			m0, m1, m2, m3 = m0.or(k0), m1.or(k1), m2.or(k2), m3.or(k3)
+		} else {
+			m0, m1, m2, m3 = m0.or(k), m1.or(k), m2.or(k), m3.or(k)
 		}
 	}
-	return false
+	x := m0.shr(sBTwelve).and(them).shr(sBTwelve)
+	x = x.or(m1.shr(sATwelve).and(them).shr(sATwelve))
+	x = x.or(m2.shl(sATwelve).and(them).shl(sATwelve))
+	x = x.or(m3.shl(sBTwelve).and(them).shl(sBTwelve))
+	return x.and(empty).any()
 }
 
 func newGenTwelve(p *Position, moves []Move, keep bool, them, empty bbTwelve) genTwelve {
