@@ -1,0 +1,64 @@
+package replay
+
+import (
+	"strconv"
+	"strings"
+)
+
+// CleanDate writes a PDN date as YYYY.MM.DD with ?? for unknown parts. It
+// reads the forms found in real files: 1841-??-??, 1950., 1950, 2005.03.12,
+// 2005/03/12, 12.03.2005 (day first when the year comes last), and a range
+// such as 1950-1951 or 2001.05.01-2001.05.07 (its first date). ok is false
+// when nothing usable is there; the result is then "????.??.??".
+func CleanDate(s string) (clean string, ok bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.Trim(s, "?.-/ ") == "" {
+		return "????.??.??", s == "" || strings.Trim(s, "?.-/ ") == ""
+	}
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '-' || r == '/' || r == ' ' })
+	if len(fields) == 0 {
+		return "????.??.??", false
+	}
+	// Day-first dates: 12.03.2005.
+	if len(fields) >= 3 && len(fields[2]) == 4 && len(fields[0]) <= 2 {
+		fields[0], fields[2] = fields[2], fields[0]
+	}
+	// A range of years "1950-1951": keep the first.
+	if len(fields) == 2 && len(fields[0]) == 4 && len(fields[1]) == 4 {
+		fields = fields[:1]
+	}
+	year, ok := part(fields, 0, 4, 1, 9999)
+	if !ok {
+		return "????.??.??", false
+	}
+	month, okM := part(fields, 1, 2, 1, 12)
+	day, okD := part(fields, 2, 2, 1, 31)
+	if len(fields) > 1 && !okM && strings.Trim(fields[1], "?") != "" {
+		return year + ".??.??", false
+	}
+	if !okM {
+		return year + ".??.??", true
+	}
+	if !okD {
+		return year + "." + month + ".??", len(fields) < 3 || strings.Trim(fields[2], "?") == ""
+	}
+	return year + "." + month + "." + day, true
+}
+
+// part returns fields[i] zero-padded to width if it is a number in
+// [lo, hi].
+func part(fields []string, i, width, lo, hi int) (string, bool) {
+	if i >= len(fields) {
+		return strings.Repeat("?", width), false
+	}
+	f := fields[i]
+	n, err := strconv.Atoi(f)
+	if err != nil || n < lo || n > hi || len(f) > width {
+		return strings.Repeat("?", width), false
+	}
+	s := strconv.Itoa(n)
+	for len(s) < width {
+		s = "0" + s
+	}
+	return s, true
+}

@@ -1,0 +1,57 @@
+// Package replay turns parsed PDN games into verified, normalised games.
+//
+// Every move as written is resolved to exactly one legal move of the rules
+// engine (package replay/rules), or the game is rejected with a
+// *RejectError that names the ply, the move text, the position (FEN), the
+// legal moves there and a short reason. It never guesses and never
+// "repairs" a move into another one.
+//
+//	r := replay.NewReplayer(replay.Options{})   // one per goroutine
+//	var g replay.Game                           // reused between games
+//	for pg, err := range games {
+//		if err := r.Replay(pg, err, &g); err != nil {
+//			fmt.Println(replay.Reason(err), err) // "illegal move", "ply 7 \"28-22\": ..."
+//			continue
+//		}
+//		use(g.Variant, g.Moves, g.Hashes, g.Result, g.Date)
+//	}
+//
+// # Variant
+//
+// ResolveVariant decides each game's variant and records the basis: a
+// forced variant (--variant); else the GameType tag (number or full form);
+// else the Variant tag of online sites ("American/English", ...); else the
+// written squares: algebraic moves are Russian (8x8 site notation); numeric
+// squares above 50 are Canadian, above 32 International, up to 32 English,
+// except that a game opening from squares 31-35 (White's front row on
+// 10x10, as in 32-28) is International; else Russian, the default. Italian
+// tags (Bianco/Nero) and GameTypes we do not play are rejected as
+// ErrUnsupportedVariant.
+//
+// # Move text
+//
+// Numeric or algebraic squares, any separator (- x X :), "x" for a plain
+// move and "-" for a capture, only start and end, a partial or full path of
+// landing squares, leading zeros, the Russian short form "cd4" (start file
+// and end square), glued algebraic squares "c3d4", a separator and square
+// split over two tokens ("1- 6" in column-aligned files), and multi-captures
+// written hop by hop as separate moves ("e5xc3 7. c3xa1", playstrategy).
+// English games in algebraic notation name squares from Black's side, as
+// the sites that write them do (FormatMove writes them the same way).
+//
+// A text matches a legal move when start and end agree and its intermediate
+// squares are landing squares of the move, in order. No match: ErrIllegalMove,
+// with an explanation (no piece there, a capture is compulsory, the majority
+// rule, men capture only forwards, a capture that does not stop there...).
+// Several different moves match: ErrAmbiguousMove.
+//
+// # Normalisation
+//
+// A Game holds the moves (rules.Move: start, end, path, captured set) and
+// the Zobrist hash after every ply; FormatMove writes them in canonical
+// algebraic (c3:e5:g7) or numeric (28x19x10) notation. The result is the
+// Result tag (or token) in the variant's standard form (Result.Format); a
+// missing result is completed, and a contradicting one kept with a warning,
+// when the final position decides the game (no legal move). Dates become
+// YYYY.MM.DD with ?? for unknown parts (CleanDate).
+package replay

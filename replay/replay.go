@@ -1,0 +1,285 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// Options control replay.
+type Options struct {
+	// Variant, when set, is used for every game (the --variant flag).
+	Variant *rules.Variant
+}
+
+// Replayer verifies games. It keeps scratch buffers between games, so use
+// one per goroutine.
+type Replayer struct {
+	opts    Options
+	legal   []rules.Move
+	keep    []rules.Move
+	path    []int
+	mt      moveText
+	board   *rules.Board // of the game being replayed
+	variant *rules.Variant
+}
+
+// NewReplayer returns a Replayer with the given options.
+func NewReplayer(opts Options) *Replayer {
+	return &Replayer{opts: opts, legal: make([]rules.Move, 0, 64), keep: make([]rules.Move, 0, 64), path: make([]int, 0, maxSquares)}
+}
+
+// Replay verifies pg and fills out (reusing its memory). readErr is the
+// error the PDN reader returned with pg, if any: such a game is rejected as
+// ErrSyntax. A rejection is a *RejectError; out then holds the moves
+// played before the rejected one.
+//
+// The result is normalised: the Result tag (or the result token when the
+// tag is missing) in the variant's standard form; when the final position
+// decides the game (no legal move) and the result is missing or unknown, the
+// decided result is used; when they contradict, the tag is kept and a
+// warning recorded.
+func (r *Replayer) Replay(pg *pdn.Game, readErr error, out *Game) error {
+	out.reset()
+	out.PDN = pg
+	if readErr != nil {
+		var se *pdn.SyntaxError
+		detail := readErr.Error()
+		if errors.As(readErr, &se) {
+			detail = fmt.Sprintf("line %d column %d: %s", se.Line, se.Column, se.Reason)
+		}
+		return &RejectError{Err: ErrSyntax, Detail: detail, underlie: readErr}
+	}
+	v, basis, err := ResolveVariant(pg, r.opts.Variant)
+	if err != nil {
+		return &RejectError{Err: ErrUnsupportedVariant, Detail: strings.TrimPrefix(err.Error(), ErrUnsupportedVariant.Error()+": ")}
+	}
+	out.Variant, out.Basis = v, basis
+	r.board, r.variant = v.Board, v
+	pos := v.StartPosition()
+	if fen := strings.TrimSpace(pg.Tag("FEN")); fen != "" {
+		p, err := rules.ParseFEN(v, fen)
+		if err != nil {
+			return &RejectError{Err: ErrBadFEN, Detail: fmt.Sprintf("FEN tag %q: %v", fen, err), Variant: v.Name, underlie: err}
+		}
+		pos = p
+		out.StartFEN = p.FEN()
+	}
+	out.Start = pos
+
+	ply := 0
+	for i := 0; i < len(pg.Moves); i++ {
+		pm := &pg.Moves[i]
+		if setup := pm.Setup(); setup != "" {
+			p, err := rules.ParseFEN(v, setup)
+			if err != nil {
+				return &RejectError{Err: ErrBadFEN, Ply: ply + 1, Text: pm.Text, Detail: fmt.Sprintf("/FEN %q/ setup: %v", setup, err), Variant: v.Name, underlie: err}
+			}
+			pos = p
+			out.Setups = append(out.Setups, Setup{BeforePly: ply + 1, Position: p})
+		}
+		if pm.Text == "" {
+			continue
+		}
+		ply++
+		text := pm.Text
+		// Column-aligned files write "1- 6" and "28x 17": a separator at the
+		// end of one token and the square in the next.
+		if last := text[len(text)-1]; text != pdn.UnknownMove && (last == '-' || last == 'x' || last == ':') && i+1 < len(pg.Moves) && isNumber(pg.Moves[i+1].Text) {
+			text += pg.Moves[i+1].Text
+			i++
+		}
+		if pm.Text == pdn.UnknownMove {
+			return r.reject(ErrUnknownMove, &pos, ply, pm.Text, "the move was not recorded, so the game cannot be verified past it")
+		}
+		if !parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
+			return r.reject(ErrBadMoveText, &pos, ply, text, fmt.Sprintf("not a move on the %s board", v.Board.Name))
+		}
+		m, err := r.resolve(&pos, ply, text)
+		if err != nil && r.mt.capture && !r.mt.short {
+			// Some sites write a multi-capture hop by hop, as if each hop
+			// were a move of its own ("e5xc3 7. c3xa1").
+			if joined, used, ok := r.joinSplitCapture(v.Board, pg.Moves[i+1:]); ok {
+				m, err = joined, nil
+				i += used
+			}
+		}
+		if err != nil {
+			return err
+		}
+		pos.Play(&m)
+		out.Moves = append(out.Moves, m)
+		out.Hashes = append(out.Hashes, pos.Hash())
+	}
+	out.Final = pos
+	r.finishResult(pg, out)
+	date, ok := CleanDate(pg.Tag("Date"))
+	if !ok {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("date %q not understood; stored as %s", pg.Tag("Date"), date))
+	}
+	out.Date = date
+	return nil
+}
+
+func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
+	written := strings.TrimSpace(pg.Tag("Result"))
+	if written == "" {
+		written = pg.Result
+	}
+	res, ok := ParseResult(written)
+	if !ok {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("result %q is not a game result; stored as *", written))
+	}
+	if out.Final.IsLost() {
+		out.Decided = true
+		decided := WhiteWins
+		if out.Final.SideToMove() == rules.White {
+			decided = BlackWins
+		}
+		switch {
+		case res == ResultUnknown:
+			res = decided
+			out.Warnings = append(out.Warnings, fmt.Sprintf("result %q completed from the final position: %s has no legal move", written, out.Final.SideToMove()))
+		case res != decided:
+			out.Warnings = append(out.Warnings, fmt.Sprintf("result %s contradicts the final position, where %s has no legal move", res.Format(out.Variant), out.Final.SideToMove()))
+		}
+	}
+	out.Result = res
+}
+
+// resolve finds the one legal move that r.mt describes.
+func (r *Replayer) resolve(pos *rules.Position, ply int, text string) (rules.Move, error) {
+	mt := &r.mt
+	r.legal = pos.LegalMoves(r.legal[:0])
+	found, count := -1, 0
+	for i := range r.legal {
+		if r.matches(&r.legal[i]) {
+			if count == 0 {
+				found = i
+			}
+			count++
+		}
+	}
+	if count == 1 {
+		return r.legal[found], nil
+	}
+	if count > 1 {
+		var alts []string
+		for i := range r.legal {
+			if r.matches(&r.legal[i]) {
+				alts = append(alts, FormatMove(pos.Variant(), &r.legal[i], pos.Variant().DefaultNotation, true))
+			}
+		}
+		return rules.Move{}, r.reject(ErrAmbiguousMove, pos, ply, text, fmt.Sprintf("%d legal moves fit it: %s", count, strings.Join(alts, ", ")))
+	}
+	// Duplicate removal keeps one path per move; a text that names another
+	// path of the same move (same start, end and captured pieces) is still
+	// that move.
+	if mt.n > 2 {
+		r.keep = pos.AppendMoves(r.keep[:0], true)
+		var m *rules.Move
+		for i := range r.keep {
+			k := &r.keep[i]
+			if !r.matches(k) {
+				continue
+			}
+			if m != nil && !m.SameAs(k) {
+				return rules.Move{}, r.reject(ErrAmbiguousMove, pos, ply, text, "several different captures follow this path")
+			}
+			if m == nil {
+				m = k
+			}
+		}
+		if m != nil {
+			return *m, nil
+		}
+	}
+	return rules.Move{}, r.reject(ErrIllegalMove, pos, ply, text, r.explainIllegal(pos))
+}
+
+// matches reports whether legal move m fits the parsed text: same start and
+// end (or, for the Russian short form, the end and the start's file), and
+// the text's intermediate squares among m's landing squares, in order.
+func (r *Replayer) matches(m *rules.Move) bool {
+	mt := &r.mt
+	if mt.short {
+		if m.To() != mt.sq[0] {
+			return false
+		}
+		file, _ := r.board.Coords(m.From())
+		return file == mt.shortFile
+	}
+	if m.From() != mt.sq[0] || m.To() != mt.sq[mt.n-1] {
+		return false
+	}
+	if mt.n == 2 {
+		return true
+	}
+	r.path = m.Path(r.path[:0])
+	j := 0
+	for _, sq := range r.path[:max(0, len(r.path)-1)] {
+		if j < mt.n-2 && sq == mt.sq[1+j] {
+			j++
+		}
+	}
+	return j == mt.n-2
+}
+
+// reject builds a RejectError with the position and the legal moves there.
+func (r *Replayer) reject(reason error, pos *rules.Position, ply int, text, detail string) error {
+	v := pos.Variant()
+	legal := pos.LegalMoves(nil)
+	names := make([]string, len(legal))
+	for i := range legal {
+		names[i] = rules.MoveText(legal, &legal[i], v.DefaultNotation)
+	}
+	return &RejectError{Err: reason, Ply: ply, Text: text, FEN: pos.FEN(), Legal: names, Detail: detail, Variant: v.Name}
+}
+
+// joinSplitCapture extends the capture in r.mt (which matched no legal
+// move) with the hops written as the following moves, each starting where
+// the previous one ended, until exactly one legal move matches. It reports
+// how many following moves it used. r.legal must hold the position's moves.
+func (r *Replayer) joinSplitCapture(b *rules.Board, next []pdn.Move) (rules.Move, int, bool) {
+	var hop moveText
+	for j := range next {
+		if next[j].Text == "" || next[j].Setup() != "" ||
+			!parseMoveText(b, next[j].Text, algebraicRotated(r.variant), &hop) ||
+			hop.short || hop.sq[0] != r.mt.sq[r.mt.n-1] || r.mt.n+hop.n-1 > maxSquares {
+			return rules.Move{}, 0, false
+		}
+		copy(r.mt.sq[r.mt.n:], hop.sq[1:hop.n])
+		r.mt.n += hop.n - 1
+		found, count := -1, 0
+		for i := range r.legal {
+			if r.matches(&r.legal[i]) {
+				found = i
+				count++
+			}
+		}
+		switch count {
+		case 1:
+			return r.legal[found], j + 1, true
+		case 0:
+			continue
+		default:
+			return rules.Move{}, 0, false
+		}
+	}
+	return rules.Move{}, 0, false
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,179 @@
+package replay
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// Basis says how a game's variant was decided; it is recorded with the game.
+type Basis string
+
+const (
+	BasisForced     Basis = "forced"      // --variant or the configuration
+	BasisGameType   Basis = "GameType"    // the GameType tag
+	BasisVariantTag Basis = "Variant tag" // the Variant tag of online sites
+	BasisFEN        Basis = "FEN"         // the squares in the FEN tag
+	BasisMoves      Basis = "notation"    // the squares and notation of the moves
+	BasisDefault    Basis = "default"     // nothing told: Russian, the project's default
+)
+
+// gameTypeNames names GameType numbers that draughtsdb does not play yet,
+// for the rejection message.
+var gameTypeNames = map[int]string{
+	22: "italian", 23: "pool", 24: "spanish", 28: "shashki?", 29: "czech", 30: "turkish",
+	31: "thai", 40: "frisian", 96: "breakthrough", 97: "frysk", 98: "antidraughts",
+}
+
+// ResolveVariant decides the variant of g:
+//
+//  1. forced, when not nil;
+//  2. the GameType tag (its number, in either the short or the full form);
+//  3. the FEN tag: algebraic squares mean 8x8 (Russian); a square above 50
+//     means 12x12 (Canadian), above 32 10x10 (International), else numeric
+//     8x8, which is English (the only numeric 8x8 community among ours);
+//  4. the moves: the same rules on the squares written in the main line;
+//  5. Russian.
+//
+// Italian tag names (Bianco, Nero) mark an Italian game, which is reported
+// as unsupported rather than misread as English.
+func ResolveVariant(g *pdn.Game, forced *rules.Variant) (*rules.Variant, Basis, error) {
+	if forced != nil {
+		return forced, BasisForced, nil
+	}
+	if gt := strings.TrimSpace(g.Tag("GameType")); gt != "" {
+		num, _, _ := strings.Cut(gt, ",")
+		n, err := strconv.Atoi(strings.TrimSpace(num))
+		if err != nil {
+			return nil, BasisGameType, fmt.Errorf("%w: GameType %q is not a number", ErrUnsupportedVariant, gt)
+		}
+		v, err := rules.VariantByGameType(n)
+		if err != nil {
+			name := gameTypeNames[n]
+			if name == "" {
+				name = "unknown"
+			}
+			return nil, BasisGameType, fmt.Errorf("%w: GameType %d (%s)", ErrUnsupportedVariant, n, name)
+		}
+		return v, BasisGameType, nil
+	}
+	if name := strings.TrimSpace(g.Tag("Variant")); name != "" {
+		if v, ok := variantTagNames[strings.ToLower(name)]; ok {
+			if v == nil {
+				return nil, BasisVariantTag, fmt.Errorf("%w: Variant tag %q", ErrUnsupportedVariant, name)
+			}
+			return v, BasisVariantTag, nil
+		}
+	}
+	if g.Tag("Bianco") != "" || g.Tag("Nero") != "" {
+		return nil, BasisGameType, fmt.Errorf("%w: Italian tags (Bianco/Nero) without a GameType: Italian draughts is not supported yet", ErrUnsupportedVariant)
+	}
+	var texts []string
+	for i := range g.Moves {
+		if t := g.Moves[i].Text; t != "" && t != pdn.UnknownMove {
+			texts = append(texts, t)
+		}
+	}
+	fromMoves := inferBoard(texts)
+	fromFEN := inferBoard(fenSquares(g.Tag("FEN")))
+	switch {
+	case fromMoves.algebraic:
+		// Algebraic squares are the 8x8 site notation: Russian.
+		return rules.Russian, BasisMoves, nil
+	case fromMoves.any || fromFEN.any:
+		basis := BasisMoves
+		if fromFEN.maxSq > fromMoves.maxSq || !fromMoves.any {
+			basis = BasisFEN
+		}
+		if fromFEN.algebraic {
+			return rules.Russian, basis, nil
+		}
+		switch maxSq := max(fromMoves.maxSq, fromFEN.maxSq); {
+		case maxSq > 50:
+			return rules.Canadian, basis, nil
+		case maxSq > 32:
+			return rules.International, basis, nil
+		}
+		// Numeric squares up to 32: English, where Black moves first from
+		// squares 9-12. A game that opens from 31-35 (White's front row on
+		// 10x10, as in 32-28) is International with small square numbers.
+		if !fromFEN.any && fromMoves.firstFrom >= 31 {
+			return rules.International, BasisMoves, nil
+		}
+		return rules.English, basis, nil
+	}
+	return rules.Russian, BasisDefault, nil
+}
+
+// variantTagNames maps the Variant tag written by online sites to our
+// variants; nil marks a known variant that is not supported yet.
+var variantTagNames = map[string]*rules.Variant{
+	"american/english": rules.English, "english": rules.English, "american": rules.English, "checkers": rules.English,
+	"russian": rules.Russian, "brazilian": rules.Brazilian, "international": rules.International,
+	"standard": rules.International, "canadian": rules.Canadian,
+	"frisian": nil, "frysk": nil, "frysk!": nil, "antidraughts": nil, "breakthrough": nil, "italian": nil,
+	"pool": nil, "spanish": nil, "czech": nil, "thai": nil, "turkish": nil,
+}
+
+// fenSquares returns the square tokens of a FEN ("W:W31-50,K3:B1" ->
+// 31, 50, 3, 1).
+func fenSquares(fen string) []string {
+	var out []string
+	for i, part := range strings.Split(strings.Trim(fen, "\" ."), ":") {
+		if i == 0 || part == "" {
+			continue
+		}
+		switch part[0] {
+		case 'W', 'B', 'w', 'b':
+			part = part[1:]
+		default:
+			continue // H0, F1 and other suffixes
+		}
+		for _, sq := range strings.FieldsFunc(part, func(r rune) bool { return r == ',' || r == '-' }) {
+			out = append(out, strings.TrimLeft(strings.TrimSpace(sq), "Kk"))
+		}
+	}
+	return out
+}
+
+// boardHints are what written squares say about the board.
+type boardHints struct {
+	any       bool // some square was written
+	algebraic bool // some square was algebraic (c3)
+	maxSq     int  // the largest numeric square
+	firstFrom int  // the first numeric square of the first token
+}
+
+// inferBoard reads square tokens (moves or FEN squares).
+func inferBoard(tokens []string) boardHints {
+	var h boardHints
+	for ti, t := range tokens {
+		n, first := 0, true
+		for i := 0; i <= len(t); i++ {
+			var c byte
+			if i < len(t) {
+				c = t[i]
+			}
+			switch {
+			case c >= '0' && c <= '9':
+				n = n*10 + int(c-'0')
+			case c >= 'a' && c <= 'l' && i+1 < len(t) && (t[i+1] >= '0' && t[i+1] <= '9' || t[i+1] >= 'a' && t[i+1] <= 'l'):
+				h.algebraic, h.any = true, true
+			default:
+				if n > 0 {
+					h.any = true
+					h.maxSq = max(h.maxSq, n)
+					if ti == 0 && first {
+						h.firstFrom = n
+					}
+					first = false
+				}
+				n = 0
+			}
+		}
+	}
+	return h
+}
