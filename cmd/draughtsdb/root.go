@@ -46,6 +46,7 @@ dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL).`,
 		newVersionCommand(),
 		newDBCommand(a),
 		newConfigCommand(a),
+		newValidateCommand(a),
 	)
 	return root
 }

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/ingest"
+	"github.com/draughtsdb/draughtsdb/ingest/source"
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/spf13/cobra"
+)
+
+// validateSummary is what validate reports (and prints with --json).
+type validateSummary struct {
+	Files            int            `json:"files"`
+	FilesFailed      int            `json:"files_failed"`
+	GamesRead        int            `json:"games_read"`
+	Accepted         int            `json:"accepted"`
+	Rejected         int            `json:"rejected"`
+	RejectedByReason map[string]int `json:"rejected_by_reason"`
+	Warnings         int            `json:"warnings"`
+	Plies            int            `json:"plies"`
+	Seconds          float64        `json:"seconds"`
+	GamesPerSecond   float64        `json:"games_per_second"`
+}
+
+func newValidateCommand(a *app) *cobra.Command {
+	var (
+		jsonOut bool
+		rejects string
+		quiet   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "validate [flags] PATH...",
+		Short: "Replay every game of PDN files through the rules engine and report the rejected ones (no database)",
+		Long: `Read PDN files (plain, .gz, .zip, directories searched recursively, or - for
+standard input), replay every game through the rules engine and print one line
+per rejected game:
+
+  file:line game N ply P "move": reason: explanation
+
+then a summary: files, games read, accepted, rejected by reason, plies,
+seconds and games per second. Nothing is written to the database.
+
+The exit status is 0 when every input was read (rejected games included), and
+1 when an input could not be read.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := variantFlag(a.cfg.Variant)
+			if err != nil {
+				return err
+			}
+			return runValidate(cmd, args, a.cfg.Workers, v, jsonOut, rejects, quiet)
+		},
+	}
+	f := cmd.Flags()
+	f.String("variant", "", settingHelp("variant"))
+	f.Int("workers", 0, settingHelp("workers"))
+	f.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object on standard output (rejections still go to standard error)")
+	f.StringVar(&rejects, "rejects", "", "write every rejected game, byte for byte as read, to this PDN file")
+	f.BoolVar(&quiet, "quiet", false, "no progress bar and no per-game lines; only the summary")
+	bindFlag(f, "variant", "variant")
+	bindFlag(f, "workers", "workers")
+	return cmd
+}
+
+// variantFlag turns a configured variant name into a forced variant (nil
+// when empty: decide per game).
+func variantFlag(name string) (*rules.Variant, error) {
+	if name == "" {
+		return nil, nil
+	}
+	return rules.VariantByName(name)
+}
+
+func runValidate(cmd *cobra.Command, paths []string, workers int, forced *rules.Variant, jsonOut bool, rejectsPath string, quiet bool) error {
+	start := time.Now()
+	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	srcs, expandErrs := source.Expand(paths)
+	sum := validateSummary{RejectedByReason: map[string]int{}}
+	for _, e := range expandErrs {
+		fmt.Fprintf(errOut, "draughtsdb: %v\n", e)
+		sum.FilesFailed++
+	}
+	var rejects io.Writer
+	if rejectsPath != "" {
+		f, err := os.Create(rejectsPath)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		rejects = f
+	}
+	lines := errOut
+	if jsonOut || quiet {
+		lines = io.Discard
+		if jsonOut && !quiet {
+			lines = errOut
+		}
+	}
+	var total int64
+	for _, s := range srcs {
+		total += max(s.Size, 0)
+	}
+	bar := newProgress(total, "validating", quiet || jsonOut)
+	err := ingest.Run(cmd.Context(), srcs, ingest.Config{Workers: workers, Replay: replay.Options{Variant: forced}}, func(ev *ingest.Event) error {
+		switch ev.Kind {
+		case ingest.SourceStart:
+			sum.Files++
+			bar.describe(ev.Source.Name)
+		case ingest.SourceEnd:
+			if ev.Err != nil {
+				sum.FilesFailed++
+				fmt.Fprintf(errOut, "draughtsdb: %s: %v\n", ev.Source.Name, ev.Err)
+			}
+			bar.sourceDone(ev.Source.Size)
+		case ingest.Games:
+			bar.set(ev.Consumed)
+			for i := range ev.Items {
+				it := &ev.Items[i]
+				sum.GamesRead++
+				if it.Game != nil {
+					sum.Accepted++
+					sum.Plies += it.Game.Plies()
+					sum.Warnings += len(it.Game.Warnings)
+					continue
+				}
+				sum.Rejected++
+				sum.RejectedByReason[replay.Reason(it.Reject)]++
+				fmt.Fprintln(lines, rejectLine(ev.Source.Name, it))
+				if rejects != nil {
+					if err := writeRaw(rejects, it.PDN.Raw); err != nil {
+						return fmt.Errorf("write %s: %w", rejectsPath, err)
+					}
+				}
+			}
+		}
+		return nil
+	})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	if sum.Seconds > 0 {
+		sum.GamesPerSecond = float64(sum.GamesRead) / sum.Seconds
+	}
+	if jsonOut {
+		enc := json.NewEncoder(out)
+		if err := enc.Encode(sum); err != nil {
+			return err
+		}
+	} else {
+		printValidateSummary(out, &sum)
+	}
+	if sum.FilesFailed > 0 {
+		return &exitError{code: 1, msg: fmt.Sprintf("%d input(s) could not be read", sum.FilesFailed)}
+	}
+	return nil
+}
+
+// rejectLine is "file:line game N ply P "move": reason: detail".
+func rejectLine(name string, it *ingest.Item) string {
+	sep := " "
+	if re, ok := it.Reject.(*replay.RejectError); ok && re.Ply == 0 {
+		sep = ": "
+	}
+	return fmt.Sprintf("%s:%d game %d%s%v", name, it.PDN.Line, it.PDN.Ordinal, sep, it.Reject)
+}
+
+// writeRaw writes a game's bytes as read, followed by a blank line so the
+// next game starts cleanly.
+func writeRaw(w io.Writer, raw []byte) error {
+	if _, err := w.Write(raw); err != nil {
+		return err
+	}
+	sep := "\n\n"
+	if bytes.HasSuffix(raw, []byte("\n")) {
+		sep = "\n"
+	}
+	_, err := io.WriteString(w, sep)
+	return err
+}
+
+func printValidateSummary(w io.Writer, s *validateSummary) {
+	fmt.Fprintf(w, "files:     %d (%d could not be read)\n", s.Files, s.FilesFailed)
+	fmt.Fprintf(w, "games:     %d read, %d accepted, %d rejected", s.GamesRead, s.Accepted, s.Rejected)
+	if s.GamesRead > 0 {
+		fmt.Fprintf(w, " (%.2f%% accepted)", 100*float64(s.Accepted)/float64(s.GamesRead))
+	}
+	fmt.Fprintln(w)
+	reasons := make([]string, 0, len(s.RejectedByReason))
+	for r := range s.RejectedByReason {
+		reasons = append(reasons, r)
+	}
+	sort.Slice(reasons, func(i, j int) bool { return s.RejectedByReason[reasons[i]] > s.RejectedByReason[reasons[j]] })
+	for _, r := range reasons {
+		fmt.Fprintf(w, "  rejected: %-22s %d\n", r, s.RejectedByReason[r])
+	}
+	fmt.Fprintf(w, "plies:     %d (%d warnings)\n", s.Plies, s.Warnings)
+	fmt.Fprintf(w, "time:      %.2f s, %.0f games/s\n", s.Seconds, s.GamesPerSecond)
+}

@@ -1,0 +1,232 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/ingest/source"
+	"github.com/draughtsdb/draughtsdb/replay"
+)
+
+// Item is one game after replay.
+type Item struct {
+	PDN     *pdn.Game
+	Game    *replay.Game // nil when rejected
+	Reject  error        // a *replay.RejectError when rejected
+	ReadErr error        // the reader's error for this game, if any
+}
+
+// EventKind tells what an Event carries.
+type EventKind int
+
+const (
+	SourceStart EventKind = iota // a source was opened
+	Games                        // a batch of replayed games
+	SourceEnd                    // a source was read to its end (or failed: Err)
+)
+
+// Event is what the sink receives, in input order.
+type Event struct {
+	Kind     EventKind
+	Source   *source.Source
+	Items    []Item // Games
+	Consumed int64  // bytes of the source consumed so far (for progress)
+	// SourceEnd: Err is why the source failed (nil: read completely), SHA256
+	// the hash of its PDN text.
+	Err    error
+	SHA256 string
+	Games  int // SourceEnd: games read from the source
+}
+
+// Config sets up a pipeline run.
+type Config struct {
+	Workers   int // replay workers; <= 0 means the number of CPUs
+	BatchSize int // games per batch; <= 0 means 256
+	Replay    replay.Options
+	// Skip, when set, returns how many leading games of a source to skip
+	// without replaying them (they are still read): a resumed import skips
+	// what it had committed.
+	Skip func(*source.Source) int
+}
+
+type job struct {
+	seq   int
+	ev    Event
+	games []*pdn.Game
+	errs  []error
+	done  chan struct{}
+}
+
+// Run streams srcs through replay and calls sink with every event in input
+// order. It stops at the first sink error or when ctx is done, and returns
+// that error; a source that cannot be read is reported to the sink as a
+// SourceEnd with Err, and the run goes on.
+func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Event) error) error {
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	batch := cfg.BatchSize
+	if batch <= 0 {
+		batch = 256
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	ordered := make(chan *job, 4*workers) // jobs in input order, for the collector
+	work := make(chan *job, 4*workers)    // jobs with games, for the workers
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := replay.NewReplayer(cfg.Replay)
+			var scratch replay.Game
+			for j := range work {
+				j.ev.Items = make([]Item, len(j.games))
+				for i, pg := range j.games {
+					it := Item{PDN: pg, ReadErr: j.errs[i]}
+					if err := r.Replay(pg, j.errs[i], &scratch); err != nil {
+						it.Reject = err
+					} else {
+						it.Game = scratch.Clone()
+					}
+					j.ev.Items[i] = it
+				}
+				close(j.done)
+			}
+		}()
+	}
+
+	var readErr error
+	go func() {
+		defer close(ordered)
+		defer close(work)
+		readErr = readAll(ctx, srcs, batch, cfg.Skip, ordered, work)
+	}()
+
+	var sinkErr error
+	for j := range ordered {
+		<-j.done
+		if sinkErr != nil {
+			continue // drain so the reader and workers can finish
+		}
+		if err := sink(&j.ev); err != nil {
+			sinkErr = err
+			cancel()
+		}
+	}
+	wg.Wait()
+	if sinkErr != nil {
+		return sinkErr
+	}
+	if readErr != nil {
+		return readErr
+	}
+	return ctx.Err()
+}
+
+// readAll reads every source in order, cutting its games into jobs.
+func readAll(ctx context.Context, srcs []*source.Source, batch int, skip func(*source.Source) int, ordered, work chan<- *job) error {
+	seq := 0
+	emit := func(j *job, withGames bool) error {
+		j.seq = seq
+		seq++
+		j.done = make(chan struct{})
+		select {
+		case ordered <- j:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if !withGames {
+			close(j.done)
+			return nil
+		}
+		select {
+		case work <- j:
+			return nil
+		case <-ctx.Done():
+			close(j.done)
+			return ctx.Err()
+		}
+	}
+	for _, src := range srcs {
+		if err := emit(&job{ev: Event{Kind: SourceStart, Source: src}}, false); err != nil {
+			return err
+		}
+		n, sha, consumed, err := readSource(ctx, src, batch, skip, emit)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := emit(&job{ev: Event{Kind: SourceEnd, Source: src, Err: err, SHA256: sha, Games: n, Consumed: consumed}}, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readSource reads one source. It returns the games read, the SHA-256 of
+// the text and the error that ended it early, if any.
+func readSource(ctx context.Context, src *source.Source, batch int, skip func(*source.Source) int, emit func(*job, bool) error) (int, string, int64, error) {
+	rd, err := src.Open()
+	if err != nil {
+		return 0, "", 0, err
+	}
+	defer rd.Close()
+	toSkip := 0
+	if skip != nil {
+		toSkip = skip(src)
+	}
+	pr := pdn.NewReader(rd, src.Name)
+	n := 0
+	j := &job{ev: Event{Kind: Games, Source: src}}
+	flush := func() error {
+		if len(j.games) == 0 {
+			return nil
+		}
+		j.ev.Consumed = rd.Consumed()
+		err := emit(j, true)
+		j = &job{ev: Event{Kind: Games, Source: src}}
+		return err
+	}
+	for {
+		g, err := pr.Next()
+		if err == io.EOF {
+			break
+		}
+		var se *pdn.SyntaxError
+		if err != nil && !errors.As(err, &se) {
+			// An I/O or decompression error: the source ends here.
+			if ferr := flush(); ferr != nil {
+				return n, "", rd.Consumed(), ferr
+			}
+			return n, "", rd.Consumed(), fmt.Errorf("%s: %w", src.Name, err)
+		}
+		if g == nil {
+			continue
+		}
+		n++
+		if n <= toSkip {
+			continue
+		}
+		j.games = append(j.games, g)
+		j.errs = append(j.errs, err)
+		if len(j.games) == batch {
+			if err := flush(); err != nil {
+				return n, "", rd.Consumed(), err
+			}
+		}
+		if ctx.Err() != nil {
+			return n, "", rd.Consumed(), ctx.Err()
+		}
+	}
+	if err := flush(); err != nil {
+		return n, "", rd.Consumed(), err
+	}
+	return n, rd.SHA256(), rd.Consumed(), nil
+}
