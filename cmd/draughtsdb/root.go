@@ -47,6 +47,7 @@ dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL).`,
 		newDBCommand(a),
 		newConfigCommand(a),
 		newValidateCommand(a),
+		newPerftCommand(),
 	)
 	return root
 }
