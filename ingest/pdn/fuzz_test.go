@@ -2,9 +2,11 @@ package pdn
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 // fuzzSeeds are small snippets of the shared files and of every form the
@@ -32,6 +34,9 @@ func FuzzReader(f *testing.F) {
 		f.Add([]byte(s), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
+		// A hang is a bug too: crash the worker so the input is kept.
+		watchdog := time.AfterFunc(5*time.Second, func() { panic(fmt.Sprintf("reader hangs on %q", data)) })
+		defer watchdog.Stop()
 		var src io.Reader = bytes.NewReader(data)
 		if mode&1 != 0 {
 			src = iotest.OneByteReader(src)
