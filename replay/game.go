@@ -20,6 +20,9 @@ type Game struct {
 	Moves  []rules.Move
 	Hashes []uint64
 	Setups []Setup
+	// Tokens[i] is the index in PDN.Moves of the (first) token written for
+	// ply i+1, so comments and NAGs can follow the normalised moves.
+	Tokens []int32
 	// Final is the position after the last move.
 	Final rules.Position
 	// Result is normalised (see Replayer.Replay); Decided reports that the
@@ -44,7 +47,7 @@ func (g *Game) Plies() int { return len(g.Moves) }
 
 // reset empties g for reuse, keeping its slices' memory.
 func (g *Game) reset() {
-	*g = Game{Moves: g.Moves[:0], Hashes: g.Hashes[:0], Setups: g.Setups[:0], Warnings: g.Warnings[:0]}
+	*g = Game{Moves: g.Moves[:0], Hashes: g.Hashes[:0], Setups: g.Setups[:0], Tokens: g.Tokens[:0], Warnings: g.Warnings[:0]}
 }
 
 // Clone returns a copy of g that shares nothing mutable with it, for
@@ -54,6 +57,7 @@ func (g *Game) Clone() *Game {
 	c.Moves = append([]rules.Move(nil), g.Moves...)
 	c.Hashes = append([]uint64(nil), g.Hashes...)
 	c.Setups = append([]Setup(nil), g.Setups...)
+	c.Tokens = append([]int32(nil), g.Tokens...)
 	c.Warnings = append([]string(nil), g.Warnings...)
 	return &c
 }

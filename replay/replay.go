@@ -98,6 +98,7 @@ func (r *Replayer) Replay(pg *pdn.Game, readErr error, out *Game) error {
 		if !parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
 			return r.reject(ErrBadMoveText, &pos, ply, text, fmt.Sprintf("not a move on the %s board", v.Board.Name))
 		}
+		token := int32(i)
 		m, err := r.resolve(&pos, ply, text)
 		if err != nil && r.mt.capture && !r.mt.short {
 			// Some sites write a multi-capture hop by hop, as if each hop
@@ -113,6 +114,7 @@ func (r *Replayer) Replay(pg *pdn.Game, readErr error, out *Game) error {
 		pos.Play(&m)
 		out.Moves = append(out.Moves, m)
 		out.Hashes = append(out.Hashes, pos.Hash())
+		out.Tokens = append(out.Tokens, token)
 	}
 	out.Final = pos
 	r.finishResult(pg, out)

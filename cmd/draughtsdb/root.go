@@ -48,6 +48,7 @@ dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL).`,
 		newConfigCommand(a),
 		newValidateCommand(a),
 		newPerftCommand(),
+		newNormalizeCommand(a),
 	)
 	return root
 }
