@@ -73,7 +73,9 @@ func (rd *Reader) fill() bool {
 		rd.toks = rd.toks[:0]
 		rd.start = rd.r
 	}
-	if rd.start > 0 {
+	// Slide only when the buffer is full, so a game read in small pieces
+	// is copied O(log n) times, not once per read.
+	if rd.w == len(rd.buf) && rd.start > 0 {
 		n := copy(rd.buf, rd.buf[rd.start:rd.w])
 		rd.base += int64(rd.start)
 		rd.r -= rd.start
@@ -603,8 +605,6 @@ func (rd *Reader) scanSetup(line, col int32) bool {
 	return true
 }
 
-var standardResults = [...]string{"1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0"}
-
 // scanWord lexes a move, a move number or a result. It reports true when a
 // result ended the game.
 func (rd *Reader) scanWord(line, col int32) bool {
@@ -687,13 +687,9 @@ func quote(w []byte) string {
 // only when it equals the game's Result tag, because "4-6" is also a
 // well-formed numeric move.
 func (rd *Reader) isResult(w []byte) bool {
-	switch len(w) {
-	case 1, 3, 7:
-		for _, r := range standardResults {
-			if string(w) == r {
-				return true
-			}
-		}
+	switch string(w) {
+	case "1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0":
+		return true
 	}
 	if rd.resultTag < 0 || rd.resultTag >= len(rd.toks) || rd.overflow {
 		return false

@@ -178,12 +178,19 @@ func (w *Writer) comment(c string) {
 // token adds one token to the current line, wrapping before it when the
 // line would grow past MaxLineLength (unless glue forbids a break).
 func (w *Writer) token(t string, glue bool) {
-	if len(w.line) > 0 {
-		if !glue && len(w.line)+1+len(t) > MaxLineLength {
+	if len(w.line) > 0 && len(w.line)+1+len(t) > MaxLineLength {
+		if !glue {
 			w.flushLine()
-		} else if w.line[len(w.line)-1] != '(' {
-			w.line = append(w.line, ' ')
+		} else if i := strings.LastIndexByte(string(w.line), ' '); i > 0 {
+			// Carry the previous word along, so t does not start a line.
+			carry := append([]byte(nil), w.line[i+1:]...)
+			w.line = w.line[:i]
+			w.flushLine()
+			w.line = append(w.line, carry...)
 		}
+	}
+	if len(w.line) > 0 && w.line[len(w.line)-1] != '(' {
+		w.line = append(w.line, ' ')
 	}
 	w.line = append(w.line, t...)
 }

@@ -1,0 +1,191 @@
+package pdn
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func readString(t *testing.T, s string) readResult {
+	t.Helper()
+	return readAll(t, strings.NewReader(s), "test.pdn")
+}
+
+func TestForms(t *testing.T) {
+	tests := []struct {
+		name, in string
+		moves    []string // main line of each game, joined by " "
+		results  []string
+	}{
+		{"numeric with numbers", "1. 32-28 19-23 2. 28x19 14x23 1-0", []string{"32-28 19-23 28x19 14x23"}, []string{"1-0"}},
+		{"algebraic paths and short", "1. c3-d4 f6-g5 2. f2xd4xf6xh8 cd4 3. e3:c5:a7 0-1", []string{"c3-d4 f6-g5 f2xd4xf6xh8 cd4 e3:c5:a7"}, []string{"0-1"}},
+		{"glued number and leading zeros", "01.34-29 18-22 02. 32-28 1/2-1/2", []string{"34-29 18-22 32-28"}, []string{"1/2-1/2"}},
+		{"black numbers", "1... 7-12 2. 8x17 1. ... 18-23 *", []string{"7-12 8x17 18-23"}, []string{"*"}},
+		{"unknown moves", "1. - - 2. -- 32-28 2-0", []string{"-- -- -- 32-28"}, []string{"2-0"}},
+		{"international results", "1. 32-28 1-1\n1. 33-29 0-2\n1. 34-30 0-0", []string{"32-28", "33-29", "34-30"}, []string{"1-1", "0-2", "0-0"}},
+		{"match score only with its tag", "[Result \"4-6\"]\n1. 13-19 4-6\n\n[Result \"*\"]\n1. 4-6 7-11 *", []string{"13-19", "4-6 7-11"}, []string{"4-6", "*"}},
+		{"no terminator before tags", "[Event \"a\"]\n1. 32-28\n[Event \"b\"]\n1. 33-29 *", []string{"32-28", "33-29"}, []string{"", "*"}},
+		{"tag-only games split on blank line", "[Event \"a\"]\\n[Site \"x\"]\n\n[GameType \"20\"]\n1. 32-28 2-0", []string{"", "32-28"}, []string{"", "2-0"}},
+		{"fen-only one-line games", "[FEN \"W:W31-50:B1-20\"] *\n[FEN \"B:W1:B2\"] *", []string{"", ""}, []string{"*", "*"}},
+		{"line comment at line start only", "% header\n1. 32-28 19-23 *", []string{"32-28 19-23"}, []string{"*"}},
+		{"CR only line ends and BOM", "\xef\xbb\xbf[Event \"x\"]\r\r1. 32-28\r*\r", []string{"32-28"}, []string{"*"}},
+		{"strength variants", "1. 32-28!? 19-23(?) 2. 28x19!! *", []string{"32-28 19-23 28x19"}, []string{"*"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := readString(t, tc.in)
+			if len(res.errs) > 0 {
+				t.Fatalf("errors: %v", res.errs[0])
+			}
+			var moves, results []string
+			for _, g := range res.games {
+				moves = append(moves, strings.Join(g.MainLine(), " "))
+				results = append(results, g.Result)
+			}
+			if !reflect.DeepEqual(moves, tc.moves) || !reflect.DeepEqual(results, tc.results) {
+				t.Errorf("moves %q results %q, want %q %q", moves, results, tc.moves, tc.results)
+			}
+		})
+	}
+}
+
+func TestAnnotationsAndVariations(t *testing.T) {
+	in := `[Event "e"]
+{before} 1. 32-28 $1 {good} (1. 33-29? {alt} (1. 34-30)) 19-23!? /FEN "W:W31:B1."/ 2. 28x19 *`
+	res := readString(t, in)
+	if len(res.errs) > 0 {
+		t.Fatal(res.errs[0])
+	}
+	g := res.games[0]
+	if !reflect.DeepEqual(g.Comments, []string{"before"}) {
+		t.Errorf("pre-game comments %q", g.Comments)
+	}
+	m := g.Moves[0]
+	if m.Number != 1 || m.Black || !reflect.DeepEqual(m.NAGs(), []int{1}) || !reflect.DeepEqual(m.Comments(), []string{"good"}) {
+		t.Errorf("move 1: %+v %+v", m, m.Note)
+	}
+	v := m.Variations()
+	if len(v) != 1 || v[0].Moves[0].Text != "33-29" || v[0].Moves[0].Strength != "?" || len(v[0].Moves[0].Variations()) != 1 {
+		t.Errorf("variation: %+v", v)
+	}
+	if g.Moves[1].Strength != "!?" || g.Moves[2].Setup() != "W:W31:B1." || g.Moves[2].Number != 2 {
+		t.Errorf("moves 2-3: %+v %+v", g.Moves[1], g.Moves[2])
+	}
+}
+
+func TestWindows1252AndRaw(t *testing.T) {
+	in := "[White \"Bert\xe8 \x80\"]\n1. 32-28 *\n\n[White \"Bert\xc3\xa8\"]\n1. 33-29 *\n"
+	res := readString(t, in)
+	if len(res.games) != 2 || len(res.errs) > 0 {
+		t.Fatalf("%d games %v", len(res.games), res.errs)
+	}
+	if g := res.games[0]; g.Tag("White") != "Bertè €" || !g.Windows1252 {
+		t.Errorf("cp1252 game: %q %v", g.Tag("White"), g.Windows1252)
+	}
+	if g := res.games[1]; g.Tag("White") != "Bertè" || g.Windows1252 {
+		t.Errorf("utf-8 game: %q", g.Tag("White"))
+	}
+	var all []byte
+	for _, g := range res.games {
+		if !bytes.Equal(g.Raw, []byte(in)[g.Offset:g.Offset+int64(len(g.Raw))]) {
+			t.Errorf("game %d Raw %q not at offset %d", g.Ordinal, g.Raw, g.Offset)
+		}
+		all = append(all, g.Raw...)
+	}
+	if string(all) != strings.Replace(in, "*\n\n[", "*\n[", 1) {
+		t.Errorf("Raw bytes %q", all)
+	}
+	if res.games[1].Line != 4 {
+		t.Errorf("second game line %d", res.games[1].Line)
+	}
+}
+
+func TestErrorsAndResync(t *testing.T) {
+	tests := []struct {
+		name, in string
+		sentinel error
+		line     int
+		reason   string
+		games    int
+	}{
+		{"unterminated comment", "[Event \"a\"]\n1. 32-28 {oops\n19-23\n[Event \"b\"]\n1. 33-29 *", ErrUnterminatedComment, 2, "not closed before the next game", 2},
+		{"comment to EOF", "1. 32-28 {oops", ErrUnterminatedComment, 1, "never closed", 1},
+		{"stray close", "1. 32-28 ) 19-23 *\n1. 33-29 *", ErrUnbalancedVariation, 1, "without a matching '('", 2},
+		{"open variation", "1. 32-28 (19-23 1-0\n\n[Event \"b\"]\n1. 33-29 *", ErrUnbalancedVariation, 1, "not closed", 2},
+		{"bad tag", "[Event a]\n1. 32-28 *\n[Event \"b\"]\n1. 33-29 *", ErrBadTag, 1, "double quotes", 2},
+		{"unclosed tag value", "[Event \"a]\n1. 32-28 *\n1. 33-29 *", ErrBadTag, 1, "not closed", 2},
+		{"junk token", "1. 32-28 hello! *\n1. 33-29 *", ErrUnexpectedToken, 1, `unexpected "hello"`, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := readString(t, tc.in)
+			if len(res.errs) != 1 {
+				t.Fatalf("errors %v", res.errs)
+			}
+			e := res.errs[0]
+			if !errors.Is(e, tc.sentinel) || e.Line != tc.line || !strings.Contains(e.Reason, tc.reason) || e.File != "test.pdn" {
+				t.Errorf("got %v (line %d), want %v line %d %q", e, e.Line, tc.sentinel, tc.line, tc.reason)
+			}
+			if len(res.games) != tc.games {
+				t.Errorf("%d games, want %d", len(res.games), tc.games)
+			}
+		})
+	}
+}
+
+type failingReader struct{ n int }
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	if f.n == 0 {
+		return 0, errors.New("disk on fire")
+	}
+	f.n--
+	return copy(p, "1. 32-28 *\n"), nil
+}
+
+func TestReadErrorEndsStream(t *testing.T) {
+	rd := NewReader(&failingReader{n: 1}, "x")
+	var err error
+	for i := 0; i < 5 && err == nil; i++ {
+		_, err = rd.Next()
+	}
+	if err == nil || err == io.EOF || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestWriterFormat(t *testing.T) {
+	in := `[Black "b"][GameType "20"][Event "e"][FEN "W:W31,32 :B1,2."][White "w \"q\""]
+1. 32-28 {` + strings.Repeat("word ", 30) + `[see 1] [%eval 1]} 19-23 *`
+	res := readString(t, in)
+	var buf bytes.Buffer
+	if err := NewWriter(&buf).WriteGame(res.games[0]); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	want := "[Event \"e\"]\n[White \"w \\\"q\\\"\"]\n[Black \"b\"]\n[GameType \"20,W,10,10,N2,0\"]\n[FEN \"W:W31,32:B1,2\"]\n\n1. 32-28 {word"
+	if !strings.HasPrefix(out, want) {
+		t.Errorf("got\n%s\nwant prefix\n%s", out, want)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if len(l) > MaxLineLength {
+			t.Errorf("long line %q", l)
+		}
+		if len(l) > 1 && l[0] == '[' && isLetter(l[1]) && !strings.Contains(l, "\"]") {
+			t.Errorf("comment line starts with a tag-like '[': %q", l)
+		}
+	}
+	roundTrip(t, "writer", res.games)
+}
+
+func TestFullGameType(t *testing.T) {
+	for in, want := range map[string]string{"20": "20,W,10,10,N2,0", "21": "21,B,8,8,N1,0", "25": "25,W,8,8,A0,0",
+		"26": "26,W,8,8,A0,0", "27": "27,W,12,12,N2,0", " 20 ": "20,W,10,10,N2,0", "97": "97", "20,W,10,10,N1,0": "20,W,10,10,N1,0"} {
+		if got := FullGameType(in); got != want {
+			t.Errorf("FullGameType(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
