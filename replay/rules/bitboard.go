@@ -34,7 +34,13 @@ func (a bb64) with(i int) bb64    { return a | 1<<uint(i) }
 func (a bb64) without(i int) bb64 { return a &^ (1 << uint(i)) }
 func (a bb64) toggle(i int) bb64  { return a ^ 1<<uint(i) }
 
-func load64(x [2]uint64) bb64 { return bb64(x[0]) }
+// Loads and stores go through pointers element by element: [2]uint64 is
+// not SSA-able, so passing or building it by value spills it to the stack
+// (and a 16-byte reload of two 8-byte stores stalls store forwarding).
+func load64(x *[2]uint64) bb64 { return bb64(x[0]) }
+
+// put stores a into x (the high word of a 64-bit layout is always 0).
+func (a bb64) put(x *[2]uint64) { x[0], x[1] = uint64(a), 0 }
 
 func (a bb128) and(b bb128) bb128    { return bb128{a.lo & b.lo, a.hi & b.hi} }
 func (a bb128) or(b bb128) bb128     { return bb128{a.lo | b.lo, a.hi | b.hi} }
@@ -93,7 +99,9 @@ func (a bb128) toggle(i int) bb128 {
 	return a
 }
 
-func load128(x [2]uint64) bb128 { return bb128{x[0], x[1]} }
+func load128(x *[2]uint64) bb128 { return bb128{x[0], x[1]} }
+
+func (a bb128) put(x *[2]uint64) { x[0], x[1] = a.lo, a.hi }
 
 // Per-size constants for the generated generators: sA and sB are the two
 // diagonal shift distances (W/2 and W/2+1).
@@ -103,9 +111,37 @@ const (
 	sATwelve, sBTwelve = 6, 7
 )
 
-func loadEight(x [2]uint64) bbEight   { return load64(x) }
-func loadTen(x [2]uint64) bbTen       { return load64(x) }
-func loadTwelve(x [2]uint64) bbTwelve { return load128(x) }
-func bitEight(i int) bbEight          { return bb64(1) << uint(i) }
-func bitTen(i int) bbTen              { return bb64(1) << uint(i) }
-func bitTwelve(i int) bbTwelve        { return bb128{}.with(i) }
+func loadEight(x *[2]uint64) bbEight   { return load64(x) }
+func loadTen(x *[2]uint64) bbTen       { return load64(x) }
+func loadTwelve(x *[2]uint64) bbTwelve { return load128(x) }
+func bitEight(i int) bbEight           { return bb64(1) << uint(i) }
+func bitTen(i int) bbTen               { return bb64(1) << uint(i) }
+func bitTwelve(i int) bbTwelve         { return bb128{}.with(i) }
+
+// Per-size board masks as constants (checked against the Board tables by
+// TestBoardMaskConstants) so that the generators need no loads through
+// Position.v.
+func validEight() bbEight   { return 0x7fbfdfeff }
+func validTen() bbTen       { return 0x3ff7feffdffbff }
+func validTwelve() bbTwelve { return bb128{0xfff7ffbffdffefff, 0x1ffe} }
+
+func promoRowEight(c Color) bbEight {
+	if c == White {
+		return 0xf
+	}
+	return 0x780000000
+}
+
+func promoRowTen(c Color) bbTen {
+	if c == White {
+		return 0x1f
+	}
+	return 0x3e000000000000
+}
+
+func promoRowTwelve(c Color) bbTwelve {
+	if c == White {
+		return bb128{0x3f, 0}
+	}
+	return bb128{0, 0x1f80}
+}

@@ -58,7 +58,6 @@ func (g *genEight) emit(to int, promotes bool) {
 			g.moves = g.moves[:g.mark]
 		}
 	}
-	c := g.captured.store()
 	// "drop" identifies moves by start, end and captured set; "keep" also
 	// by the order of the captured pieces (as dctl does: a king's choice
 	// between landing squares that lead on to the same captures is one path).
@@ -70,14 +69,15 @@ func (g *genEight) emit(to int, promotes bool) {
 	if g.n > 1 {
 		for k := g.mark; k < len(g.moves); k++ {
 			m := &g.moves[k]
-			if int(m.to) == to && m.captured == c && int(m.from) == g.from && m.seq == fp {
+			if int(m.to) == to && loadEight(&m.captured) == g.captured && int(m.from) == g.from && m.seq == fp {
 				return
 			}
 		}
 	}
 	g.moves = append(g.moves, Move{})
 	m := &g.moves[len(g.moves)-1]
-	m.captured, m.seq = c, fp
+	g.captured.put(&m.captured)
+	m.seq = fp
 	m.from, m.to, m.n, m.board = uint8(g.from), uint8(to), uint8(g.n), g.board
 	if promotes {
 		m.flags = movePromotes
@@ -197,58 +197,82 @@ func (g *genEight) kingCapture(i, last int) bool {
 // sidesEight returns the pieces of the side to move, the opponent's and the
 // empty squares.
 func sidesEight(p *Position) (us, them, kings, empty bbEight) {
-	w, b := loadEight(p.white), loadEight(p.black)
-	kings = loadEight(p.kings)
+	w, b := loadEight(&p.white), loadEight(&p.black)
+	kings = loadEight(&p.kings)
 	us, them = w, b
 	if p.side == Black {
 		us, them = b, w
 	}
-	empty = loadEight(p.v.Board.valid).andNot(w.or(b))
+	empty = validEight().andNot(w.or(b))
 	return
 }
 
-// canCaptureEight is a quick bitwise test for any capture by the side to
-// move, written out per direction because it runs at every node.
-func canCaptureEight(v *Variant, side Color, us, them, kings, empty bbEight) bool {
-	men := us.andNot(kings)
-	var m0, m1, m2, m3 bbEight // pieces that may capture in directions 0..3
-	switch {
-	case v.MenCaptureBackward:
-		m0, m1, m2, m3 = men, men, men, men
-	case side == White:
-		m0, m1 = men, men
-	default:
-		m2, m3 = men, men
+// menJumpsEight returns, per direction, the men that can capture in that
+// direction: an opponent next to them and an empty square beyond.
+func menJumpsEight(menBack bool, side Color, men, them, empty bbEight) (j0, j1, j2, j3 bbEight) {
+	if menBack || side == White {
+		j0 = men.and(them.and(empty.shl(sBEight)).shl(sBEight))
+		j1 = men.and(them.and(empty.shl(sAEight)).shl(sAEight))
 	}
-	if k := us.and(kings); k.any() {
-		if v.FlyingKings {
-			// Slide the kings along empty squares first.
-			k0, k1, k2, k3 := k, k, k, k
-			for x := k; x.any(); {
-				x = x.shr(sBEight).and(empty)
-				k0 = k0.or(x)
-			}
-			for x := k; x.any(); {
-				x = x.shr(sAEight).and(empty)
-				k1 = k1.or(x)
-			}
-			for x := k; x.any(); {
-				x = x.shl(sAEight).and(empty)
-				k2 = k2.or(x)
-			}
-			for x := k; x.any(); {
-				x = x.shl(sBEight).and(empty)
-				k3 = k3.or(x)
-			}
-			m0, m1, m2, m3 = m0.or(k0), m1.or(k1), m2.or(k2), m3.or(k3)
-		} else {
-			m0, m1, m2, m3 = m0.or(k), m1.or(k), m2.or(k), m3.or(k)
+	if menBack || side == Black {
+		j2 = men.and(them.and(empty.shr(sAEight)).shr(sAEight))
+		j3 = men.and(them.and(empty.shr(sBEight)).shr(sBEight))
+	}
+	return
+}
+
+// kingsCanCaptureEight reports whether any of the kings k can capture.
+func kingsCanCaptureEight(flying bool, k, them, empty bbEight) bool {
+	k0, k1, k2, k3 := k, k, k, k
+	if flying {
+		// Slide the kings along empty squares first.
+		for x := k; x.any(); {
+			x = x.shr(sBEight).and(empty)
+			k0 = k0.or(x)
+		}
+		for x := k; x.any(); {
+			x = x.shr(sAEight).and(empty)
+			k1 = k1.or(x)
+		}
+		for x := k; x.any(); {
+			x = x.shl(sAEight).and(empty)
+			k2 = k2.or(x)
+		}
+		for x := k; x.any(); {
+			x = x.shl(sBEight).and(empty)
+			k3 = k3.or(x)
 		}
 	}
-	x := m0.shr(sBEight).and(them).shr(sBEight)
-	x = x.or(m1.shr(sAEight).and(them).shr(sAEight))
-	x = x.or(m2.shl(sAEight).and(them).shl(sAEight))
-	x = x.or(m3.shl(sBEight).and(them).shl(sBEight))
+	x := k0.shr(sBEight).and(them).shr(sBEight)
+	x = x.or(k1.shr(sAEight).and(them).shr(sAEight))
+	x = x.or(k2.shl(sAEight).and(them).shl(sAEight))
+	x = x.or(k3.shl(sBEight).and(them).shl(sBEight))
+	return x.and(empty).any()
+}
+
+// menContinueEight reports whether some man capture given by j0..j3 might go
+// on after its first jump. It is exact for men that stay men: from the
+// landing square l the only jump that could land on the vacated start
+// square goes straight back over the piece just jumped, and that jump is
+// not found here because the start square is not in empty. A man that
+// would go on as a king (PromoteAndContinue) is reported as going on.
+func menContinueEight(v *Variant, side Color, j0, j1, j2, j3, them, empty bbEight) bool {
+	l := j0.shr(2 * sBEight).or(j1.shr(2 * sAEight)).or(j2.shl(2 * sAEight)).or(j3.shl(2 * sBEight))
+	switch v.Promotion {
+	case PromoteAndContinue:
+		if l.and(promoRowEight(side)).any() {
+			return true
+		}
+	case PromoteEndsMove:
+		l = l.andNot(promoRowEight(side))
+	}
+	var x bbEight
+	if v.MenCaptureBackward || side == White {
+		x = l.shr(sBEight).and(them).shr(sBEight).or(l.shr(sAEight).and(them).shr(sAEight))
+	}
+	if v.MenCaptureBackward || side == Black {
+		x = x.or(l.shl(sAEight).and(them).shl(sAEight)).or(l.shl(sBEight).and(them).shl(sBEight))
+	}
 	return x.and(empty).any()
 }
 
@@ -267,25 +291,15 @@ func newGenEight(p *Position, moves []Move, keep bool, them, empty bbEight) genE
 		board:    v.Board.id,
 		opp:      them,
 		empty:    empty,
-		promoRow: loadEight(v.Board.promotionRow(p.side)),
+		promoRow: promoRowEight(p.side),
 	}
 }
 
 // capturesEight appends all legal captures; it appends nothing if there are
-// none.
-func capturesEight(p *Position, moves []Move, keep bool, us, them, kings, empty bbEight) []Move {
+// none. movers are the men that can start a capture (menJumpsEight).
+func capturesEight(p *Position, moves []Move, keep bool, us, them, kings, empty, movers bbEight) []Move {
 	g := newGenEight(p, moves, keep, them, empty)
-	// Only men with an opponent next to them and an empty square beyond
-	// can start a capture.
-	men := us.andNot(kings)
-	var movers bbEight
-	for d := 0; d < 4; d++ {
-		if !g.menBack && d>>1 != int(p.side) {
-			continue
-		}
-		movers = movers.or(shiftEight(shiftEight(empty, 3-d).and(them), 3-d))
-	}
-	for x := men.and(movers); x.any(); x = x.dropLowest() {
+	for x := us.andNot(kings).and(movers); x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
 		g.empty = empty.with(i)
@@ -300,19 +314,66 @@ func capturesEight(p *Position, moves []Move, keep bool, us, them, kings, empty 
 	return g.moves
 }
 
+// singleCapturesEight appends the captures j0..j3 when each of them is a
+// single jump of a man (menContinueEight false, no king capture), in the order
+// capturesEight would produce them.
+func singleCapturesEight(moves []Move, keep bool, side Color, board uint8, j0, j1, j2, j3 bbEight) []Move {
+	promoRow := promoRowEight(side)
+	for x := j0.or(j1).or(j2).or(j3); x.any(); x = x.dropLowest() {
+		i := x.lowest()
+		for d := 0; d < 4; d++ {
+			var j bbEight
+			switch d {
+			case 0:
+				j = j0
+			case 1:
+				j = j1
+			case 2:
+				j = j2
+			default:
+				j = j3
+			}
+			if !j.has(i) {
+				continue
+			}
+			t := i + deltaEight[d&3]
+			l := t + deltaEight[d&3]
+			moves = append(moves, Move{})
+			m := &moves[len(moves)-1]
+			bitEight(t).put(&m.captured)
+			if keep {
+				m.seq = seqStep(0, t)
+			}
+			m.from, m.to, m.n, m.board = uint8(i), uint8(l), 1, board
+			if promoRow.has(l) {
+				m.flags = movePromotes
+			}
+			m.path[0] = uint8(l)
+		}
+	}
+	return moves
+}
+
 // genMovesEight appends the legal moves of p to moves.
 func genMovesEight(p *Position, moves []Move, keep bool) []Move {
 	us, them, kings, empty := sidesEight(p)
 	v := p.v
-	if canCaptureEight(v, p.side, us, them, kings, empty) {
-		return capturesEight(p, moves, keep, us, them, kings, empty)
+	men := us.andNot(kings)
+	k := us.and(kings)
+	j0, j1, j2, j3 := menJumpsEight(v.MenCaptureBackward, p.side, men, them, empty)
+	jm := j0.or(j1).or(j2).or(j3)
+	kc := k.any() && kingsCanCaptureEight(v.FlyingKings, k, them, empty)
+	if kc || jm.any() {
+		if !kc && !menContinueEight(v, p.side, j0, j1, j2, j3, them, empty) {
+			return singleCapturesEight(moves, keep, p.side, v.Board.id, j0, j1, j2, j3)
+		}
+		return capturesEight(p, moves, keep, us, them, kings, empty, jm)
 	}
 	board := v.Board.id
-	promoRow := loadEight(v.Board.promotionRow(p.side))
-	men := us.andNot(kings)
+	promoRow := promoRowEight(p.side)
 	fwd := int(p.side) * 2
 	for d := fwd; d < fwd+2; d++ {
-		back := -deltaEight[d]
+		back := -deltaEight[d&3]
 		for x := shiftEight(men, d).and(empty); x.any(); x = x.dropLowest() {
 			i := x.lowest()
 			m := Move{from: uint8(i + back), to: uint8(i), board: board}
@@ -322,7 +383,7 @@ func genMovesEight(p *Position, moves []Move, keep bool) []Move {
 			moves = append(moves, m)
 		}
 	}
-	for x := us.and(kings); x.any(); x = x.dropLowest() {
+	for x := k; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		for d := 0; d < 4; d++ {
 			dl := deltaEight[d]
@@ -337,18 +398,25 @@ func genMovesEight(p *Position, moves []Move, keep bool) []Move {
 	return moves
 }
 
-// countMovesEight returns the number of legal moves of p. Plain moves are
-// counted with population counts; captures are generated into scratch.
+// countMovesEight returns the number of legal moves of p. Plain moves and
+// single man captures are counted with population counts; other captures
+// are generated into scratch.
 func countMovesEight(p *Position, scratch []Move, keep bool) int {
 	us, them, kings, empty := sidesEight(p)
 	v := p.v
-	if canCaptureEight(v, p.side, us, them, kings, empty) {
-		return len(capturesEight(p, scratch[:0], keep, us, them, kings, empty))
-	}
 	men := us.andNot(kings)
+	k := us.and(kings)
+	j0, j1, j2, j3 := menJumpsEight(v.MenCaptureBackward, p.side, men, them, empty)
+	jm := j0.or(j1).or(j2).or(j3)
+	kc := k.any() && kingsCanCaptureEight(v.FlyingKings, k, them, empty)
+	if kc || jm.any() {
+		if !kc && !menContinueEight(v, p.side, j0, j1, j2, j3, them, empty) {
+			return j0.count() + j1.count() + j2.count() + j3.count()
+		}
+		return len(capturesEight(p, scratch[:0], keep, us, them, kings, empty, jm))
+	}
 	fwd := int(p.side) * 2
 	n := shiftEight(men, fwd).and(empty).count() + shiftEight(men, fwd+1).and(empty).count()
-	k := us.and(kings)
 	if !k.any() {
 		return n
 	}
@@ -361,6 +429,59 @@ func countMovesEight(p *Position, scratch []Move, keep bool) int {
 				n += x.count()
 			}
 		}
+	}
+	return n
+}
+
+// playEight is Play without the Zobrist hash, for perft: the hash of the
+// result is left stale.
+func playEight(p *Position, m *Move) {
+	from, to := bitEight(int(m.from)), bitEight(int(m.to))
+	captured := loadEight(&m.captured)
+	w, b, k := loadEight(&p.white), loadEight(&p.black), loadEight(&p.kings)
+	if k.and(from).any() || m.flags&movePromotes != 0 {
+		k = k.andNot(from).or(to)
+	}
+	k = k.andNot(captured)
+	if p.side == White {
+		w = w.andNot(from).or(to)
+		b = b.andNot(captured)
+	} else {
+		b = b.andNot(from).or(to)
+		w = w.andNot(captured)
+	}
+	w.put(&p.white)
+	b.put(&p.black)
+	k.put(&p.kings)
+	p.side ^= 1
+}
+
+// perftEight is perft for one board size; it takes the position by value
+// (passing &q down the recursion would move every q to the heap).
+func (c *perftCtx) perftEight(p Position, depth int) uint64 {
+	buf := c.bufs[depth][:0]
+	if depth == 1 && !c.opts.NoBulk {
+		return uint64(countMovesEight(&p, buf, c.opts.Keep))
+	}
+	moves := genMovesEight(&p, buf, c.opts.Keep)
+	c.bufs[depth] = moves[:0] // keep a grown buffer
+	if depth == 1 {
+		// Play every move (that is what NoBulk measures); sink keeps the
+		// compiler from dropping the dead positions.
+		var s uint64
+		for i := range moves {
+			q := p
+			playEight(&q, &moves[i])
+			s += q.white[0] ^ q.black[0] ^ q.kings[0]
+		}
+		c.sink += s
+		return uint64(len(moves))
+	}
+	var n uint64
+	for i := range moves {
+		q := p
+		playEight(&q, &moves[i])
+		n += c.perftEight(q, depth-1)
 	}
 	return n
 }

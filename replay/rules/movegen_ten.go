@@ -56,7 +56,6 @@ func (g *genTen) emit(to int, promotes bool) {
 			g.moves = g.moves[:g.mark]
 		}
 	}
-	c := g.captured.store()
 	// "drop" identifies moves by start, end and captured set; "keep" also
 	// by the order of the captured pieces (as dctl does: a king's choice
 	// between landing squares that lead on to the same captures is one path).
@@ -68,14 +67,15 @@ func (g *genTen) emit(to int, promotes bool) {
 	if g.n > 1 {
 		for k := g.mark; k < len(g.moves); k++ {
 			m := &g.moves[k]
-			if int(m.to) == to && m.captured == c && int(m.from) == g.from && m.seq == fp {
+			if int(m.to) == to && loadTen(&m.captured) == g.captured && int(m.from) == g.from && m.seq == fp {
 				return
 			}
 		}
 	}
 	g.moves = append(g.moves, Move{})
 	m := &g.moves[len(g.moves)-1]
-	m.captured, m.seq = c, fp
+	g.captured.put(&m.captured)
+	m.seq = fp
 	m.from, m.to, m.n, m.board = uint8(g.from), uint8(to), uint8(g.n), g.board
 	if promotes {
 		m.flags = movePromotes
@@ -195,58 +195,82 @@ func (g *genTen) kingCapture(i, last int) bool {
 // sidesTen returns the pieces of the side to move, the opponent's and the
 // empty squares.
 func sidesTen(p *Position) (us, them, kings, empty bbTen) {
-	w, b := loadTen(p.white), loadTen(p.black)
-	kings = loadTen(p.kings)
+	w, b := loadTen(&p.white), loadTen(&p.black)
+	kings = loadTen(&p.kings)
 	us, them = w, b
 	if p.side == Black {
 		us, them = b, w
 	}
-	empty = loadTen(p.v.Board.valid).andNot(w.or(b))
+	empty = validTen().andNot(w.or(b))
 	return
 }
 
-// canCaptureTen is a quick bitwise test for any capture by the side to
-// move, written out per direction because it runs at every node.
-func canCaptureTen(v *Variant, side Color, us, them, kings, empty bbTen) bool {
-	men := us.andNot(kings)
-	var m0, m1, m2, m3 bbTen // pieces that may capture in directions 0..3
-	switch {
-	case v.MenCaptureBackward:
-		m0, m1, m2, m3 = men, men, men, men
-	case side == White:
-		m0, m1 = men, men
-	default:
-		m2, m3 = men, men
+// menJumpsTen returns, per direction, the men that can capture in that
+// direction: an opponent next to them and an empty square beyond.
+func menJumpsTen(menBack bool, side Color, men, them, empty bbTen) (j0, j1, j2, j3 bbTen) {
+	if menBack || side == White {
+		j0 = men.and(them.and(empty.shl(sBTen)).shl(sBTen))
+		j1 = men.and(them.and(empty.shl(sATen)).shl(sATen))
 	}
-	if k := us.and(kings); k.any() {
-		if v.FlyingKings {
-			// Slide the kings along empty squares first.
-			k0, k1, k2, k3 := k, k, k, k
-			for x := k; x.any(); {
-				x = x.shr(sBTen).and(empty)
-				k0 = k0.or(x)
-			}
-			for x := k; x.any(); {
-				x = x.shr(sATen).and(empty)
-				k1 = k1.or(x)
-			}
-			for x := k; x.any(); {
-				x = x.shl(sATen).and(empty)
-				k2 = k2.or(x)
-			}
-			for x := k; x.any(); {
-				x = x.shl(sBTen).and(empty)
-				k3 = k3.or(x)
-			}
-			m0, m1, m2, m3 = m0.or(k0), m1.or(k1), m2.or(k2), m3.or(k3)
-		} else {
-			m0, m1, m2, m3 = m0.or(k), m1.or(k), m2.or(k), m3.or(k)
+	if menBack || side == Black {
+		j2 = men.and(them.and(empty.shr(sATen)).shr(sATen))
+		j3 = men.and(them.and(empty.shr(sBTen)).shr(sBTen))
+	}
+	return
+}
+
+// kingsCanCaptureTen reports whether any of the kings k can capture.
+func kingsCanCaptureTen(flying bool, k, them, empty bbTen) bool {
+	k0, k1, k2, k3 := k, k, k, k
+	if flying {
+		// Slide the kings along empty squares first.
+		for x := k; x.any(); {
+			x = x.shr(sBTen).and(empty)
+			k0 = k0.or(x)
+		}
+		for x := k; x.any(); {
+			x = x.shr(sATen).and(empty)
+			k1 = k1.or(x)
+		}
+		for x := k; x.any(); {
+			x = x.shl(sATen).and(empty)
+			k2 = k2.or(x)
+		}
+		for x := k; x.any(); {
+			x = x.shl(sBTen).and(empty)
+			k3 = k3.or(x)
 		}
 	}
-	x := m0.shr(sBTen).and(them).shr(sBTen)
-	x = x.or(m1.shr(sATen).and(them).shr(sATen))
-	x = x.or(m2.shl(sATen).and(them).shl(sATen))
-	x = x.or(m3.shl(sBTen).and(them).shl(sBTen))
+	x := k0.shr(sBTen).and(them).shr(sBTen)
+	x = x.or(k1.shr(sATen).and(them).shr(sATen))
+	x = x.or(k2.shl(sATen).and(them).shl(sATen))
+	x = x.or(k3.shl(sBTen).and(them).shl(sBTen))
+	return x.and(empty).any()
+}
+
+// menContinueTen reports whether some man capture given by j0..j3 might go
+// on after its first jump. It is exact for men that stay men: from the
+// landing square l the only jump that could land on the vacated start
+// square goes straight back over the piece just jumped, and that jump is
+// not found here because the start square is not in empty. A man that
+// would go on as a king (PromoteAndContinue) is reported as going on.
+func menContinueTen(v *Variant, side Color, j0, j1, j2, j3, them, empty bbTen) bool {
+	l := j0.shr(2 * sBTen).or(j1.shr(2 * sATen)).or(j2.shl(2 * sATen)).or(j3.shl(2 * sBTen))
+	switch v.Promotion {
+	case PromoteAndContinue:
+		if l.and(promoRowTen(side)).any() {
+			return true
+		}
+	case PromoteEndsMove:
+		l = l.andNot(promoRowTen(side))
+	}
+	var x bbTen
+	if v.MenCaptureBackward || side == White {
+		x = l.shr(sBTen).and(them).shr(sBTen).or(l.shr(sATen).and(them).shr(sATen))
+	}
+	if v.MenCaptureBackward || side == Black {
+		x = x.or(l.shl(sATen).and(them).shl(sATen)).or(l.shl(sBTen).and(them).shl(sBTen))
+	}
 	return x.and(empty).any()
 }
 
@@ -265,25 +289,15 @@ func newGenTen(p *Position, moves []Move, keep bool, them, empty bbTen) genTen {
 		board:    v.Board.id,
 		opp:      them,
 		empty:    empty,
-		promoRow: loadTen(v.Board.promotionRow(p.side)),
+		promoRow: promoRowTen(p.side),
 	}
 }
 
 // capturesTen appends all legal captures; it appends nothing if there are
-// none.
-func capturesTen(p *Position, moves []Move, keep bool, us, them, kings, empty bbTen) []Move {
+// none. movers are the men that can start a capture (menJumpsTen).
+func capturesTen(p *Position, moves []Move, keep bool, us, them, kings, empty, movers bbTen) []Move {
 	g := newGenTen(p, moves, keep, them, empty)
-	// Only men with an opponent next to them and an empty square beyond
-	// can start a capture.
-	men := us.andNot(kings)
-	var movers bbTen
-	for d := 0; d < 4; d++ {
-		if !g.menBack && d>>1 != int(p.side) {
-			continue
-		}
-		movers = movers.or(shiftTen(shiftTen(empty, 3-d).and(them), 3-d))
-	}
-	for x := men.and(movers); x.any(); x = x.dropLowest() {
+	for x := us.andNot(kings).and(movers); x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
 		g.empty = empty.with(i)
@@ -298,19 +312,66 @@ func capturesTen(p *Position, moves []Move, keep bool, us, them, kings, empty bb
 	return g.moves
 }
 
+// singleCapturesTen appends the captures j0..j3 when each of them is a
+// single jump of a man (menContinueTen false, no king capture), in the order
+// capturesTen would produce them.
+func singleCapturesTen(moves []Move, keep bool, side Color, board uint8, j0, j1, j2, j3 bbTen) []Move {
+	promoRow := promoRowTen(side)
+	for x := j0.or(j1).or(j2).or(j3); x.any(); x = x.dropLowest() {
+		i := x.lowest()
+		for d := 0; d < 4; d++ {
+			var j bbTen
+			switch d {
+			case 0:
+				j = j0
+			case 1:
+				j = j1
+			case 2:
+				j = j2
+			default:
+				j = j3
+			}
+			if !j.has(i) {
+				continue
+			}
+			t := i + deltaTen[d&3]
+			l := t + deltaTen[d&3]
+			moves = append(moves, Move{})
+			m := &moves[len(moves)-1]
+			bitTen(t).put(&m.captured)
+			if keep {
+				m.seq = seqStep(0, t)
+			}
+			m.from, m.to, m.n, m.board = uint8(i), uint8(l), 1, board
+			if promoRow.has(l) {
+				m.flags = movePromotes
+			}
+			m.path[0] = uint8(l)
+		}
+	}
+	return moves
+}
+
 // genMovesTen appends the legal moves of p to moves.
 func genMovesTen(p *Position, moves []Move, keep bool) []Move {
 	us, them, kings, empty := sidesTen(p)
 	v := p.v
-	if canCaptureTen(v, p.side, us, them, kings, empty) {
-		return capturesTen(p, moves, keep, us, them, kings, empty)
+	men := us.andNot(kings)
+	k := us.and(kings)
+	j0, j1, j2, j3 := menJumpsTen(v.MenCaptureBackward, p.side, men, them, empty)
+	jm := j0.or(j1).or(j2).or(j3)
+	kc := k.any() && kingsCanCaptureTen(v.FlyingKings, k, them, empty)
+	if kc || jm.any() {
+		if !kc && !menContinueTen(v, p.side, j0, j1, j2, j3, them, empty) {
+			return singleCapturesTen(moves, keep, p.side, v.Board.id, j0, j1, j2, j3)
+		}
+		return capturesTen(p, moves, keep, us, them, kings, empty, jm)
 	}
 	board := v.Board.id
-	promoRow := loadTen(v.Board.promotionRow(p.side))
-	men := us.andNot(kings)
+	promoRow := promoRowTen(p.side)
 	fwd := int(p.side) * 2
 	for d := fwd; d < fwd+2; d++ {
-		back := -deltaTen[d]
+		back := -deltaTen[d&3]
 		for x := shiftTen(men, d).and(empty); x.any(); x = x.dropLowest() {
 			i := x.lowest()
 			m := Move{from: uint8(i + back), to: uint8(i), board: board}
@@ -320,7 +381,7 @@ func genMovesTen(p *Position, moves []Move, keep bool) []Move {
 			moves = append(moves, m)
 		}
 	}
-	for x := us.and(kings); x.any(); x = x.dropLowest() {
+	for x := k; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		for d := 0; d < 4; d++ {
 			dl := deltaTen[d]
@@ -335,18 +396,25 @@ func genMovesTen(p *Position, moves []Move, keep bool) []Move {
 	return moves
 }
 
-// countMovesTen returns the number of legal moves of p. Plain moves are
-// counted with population counts; captures are generated into scratch.
+// countMovesTen returns the number of legal moves of p. Plain moves and
+// single man captures are counted with population counts; other captures
+// are generated into scratch.
 func countMovesTen(p *Position, scratch []Move, keep bool) int {
 	us, them, kings, empty := sidesTen(p)
 	v := p.v
-	if canCaptureTen(v, p.side, us, them, kings, empty) {
-		return len(capturesTen(p, scratch[:0], keep, us, them, kings, empty))
-	}
 	men := us.andNot(kings)
+	k := us.and(kings)
+	j0, j1, j2, j3 := menJumpsTen(v.MenCaptureBackward, p.side, men, them, empty)
+	jm := j0.or(j1).or(j2).or(j3)
+	kc := k.any() && kingsCanCaptureTen(v.FlyingKings, k, them, empty)
+	if kc || jm.any() {
+		if !kc && !menContinueTen(v, p.side, j0, j1, j2, j3, them, empty) {
+			return j0.count() + j1.count() + j2.count() + j3.count()
+		}
+		return len(capturesTen(p, scratch[:0], keep, us, them, kings, empty, jm))
+	}
 	fwd := int(p.side) * 2
 	n := shiftTen(men, fwd).and(empty).count() + shiftTen(men, fwd+1).and(empty).count()
-	k := us.and(kings)
 	if !k.any() {
 		return n
 	}
@@ -359,6 +427,59 @@ func countMovesTen(p *Position, scratch []Move, keep bool) int {
 				n += x.count()
 			}
 		}
+	}
+	return n
+}
+
+// playTen is Play without the Zobrist hash, for perft: the hash of the
+// result is left stale.
+func playTen(p *Position, m *Move) {
+	from, to := bitTen(int(m.from)), bitTen(int(m.to))
+	captured := loadTen(&m.captured)
+	w, b, k := loadTen(&p.white), loadTen(&p.black), loadTen(&p.kings)
+	if k.and(from).any() || m.flags&movePromotes != 0 {
+		k = k.andNot(from).or(to)
+	}
+	k = k.andNot(captured)
+	if p.side == White {
+		w = w.andNot(from).or(to)
+		b = b.andNot(captured)
+	} else {
+		b = b.andNot(from).or(to)
+		w = w.andNot(captured)
+	}
+	w.put(&p.white)
+	b.put(&p.black)
+	k.put(&p.kings)
+	p.side ^= 1
+}
+
+// perftTen is perft for one board size; it takes the position by value
+// (passing &q down the recursion would move every q to the heap).
+func (c *perftCtx) perftTen(p Position, depth int) uint64 {
+	buf := c.bufs[depth][:0]
+	if depth == 1 && !c.opts.NoBulk {
+		return uint64(countMovesTen(&p, buf, c.opts.Keep))
+	}
+	moves := genMovesTen(&p, buf, c.opts.Keep)
+	c.bufs[depth] = moves[:0] // keep a grown buffer
+	if depth == 1 {
+		// Play every move (that is what NoBulk measures); sink keeps the
+		// compiler from dropping the dead positions.
+		var s uint64
+		for i := range moves {
+			q := p
+			playTen(&q, &moves[i])
+			s += q.white[0] ^ q.black[0] ^ q.kings[0]
+		}
+		c.sink += s
+		return uint64(len(moves))
+	}
+	var n uint64
+	for i := range moves {
+		q := p
+		playTen(&q, &moves[i])
+		n += c.perftTen(q, depth-1)
 	}
 	return n
 }

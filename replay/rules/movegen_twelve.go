@@ -58,7 +58,6 @@ func (g *genTwelve) emit(to int, promotes bool) {
 			g.moves = g.moves[:g.mark]
 		}
 	}
-	c := g.captured.store()
 	// "drop" identifies moves by start, end and captured set; "keep" also
 	// by the order of the captured pieces (as dctl does: a king's choice
 	// between landing squares that lead on to the same captures is one path).
@@ -70,14 +69,15 @@ func (g *genTwelve) emit(to int, promotes bool) {
 	if g.n > 1 {
 		for k := g.mark; k < len(g.moves); k++ {
 			m := &g.moves[k]
-			if int(m.to) == to && m.captured == c && int(m.from) == g.from && m.seq == fp {
+			if int(m.to) == to && loadTwelve(&m.captured) == g.captured && int(m.from) == g.from && m.seq == fp {
 				return
 			}
 		}
 	}
 	g.moves = append(g.moves, Move{})
 	m := &g.moves[len(g.moves)-1]
-	m.captured, m.seq = c, fp
+	g.captured.put(&m.captured)
+	m.seq = fp
 	m.from, m.to, m.n, m.board = uint8(g.from), uint8(to), uint8(g.n), g.board
 	if promotes {
 		m.flags = movePromotes
@@ -197,58 +197,82 @@ func (g *genTwelve) kingCapture(i, last int) bool {
 // sidesTwelve returns the pieces of the side to move, the opponent's and the
 // empty squares.
 func sidesTwelve(p *Position) (us, them, kings, empty bbTwelve) {
-	w, b := loadTwelve(p.white), loadTwelve(p.black)
-	kings = loadTwelve(p.kings)
+	w, b := loadTwelve(&p.white), loadTwelve(&p.black)
+	kings = loadTwelve(&p.kings)
 	us, them = w, b
 	if p.side == Black {
 		us, them = b, w
 	}
-	empty = loadTwelve(p.v.Board.valid).andNot(w.or(b))
+	empty = validTwelve().andNot(w.or(b))
 	return
 }
 
-// canCaptureTwelve is a quick bitwise test for any capture by the side to
-// move, written out per direction because it runs at every node.
-func canCaptureTwelve(v *Variant, side Color, us, them, kings, empty bbTwelve) bool {
-	men := us.andNot(kings)
-	var m0, m1, m2, m3 bbTwelve // pieces that may capture in directions 0..3
-	switch {
-	case v.MenCaptureBackward:
-		m0, m1, m2, m3 = men, men, men, men
-	case side == White:
-		m0, m1 = men, men
-	default:
-		m2, m3 = men, men
+// menJumpsTwelve returns, per direction, the men that can capture in that
+// direction: an opponent next to them and an empty square beyond.
+func menJumpsTwelve(menBack bool, side Color, men, them, empty bbTwelve) (j0, j1, j2, j3 bbTwelve) {
+	if menBack || side == White {
+		j0 = men.and(them.and(empty.shl(sBTwelve)).shl(sBTwelve))
+		j1 = men.and(them.and(empty.shl(sATwelve)).shl(sATwelve))
 	}
-	if k := us.and(kings); k.any() {
-		if v.FlyingKings {
-			// Slide the kings along empty squares first.
-			k0, k1, k2, k3 := k, k, k, k
-			for x := k; x.any(); {
-				x = x.shr(sBTwelve).and(empty)
-				k0 = k0.or(x)
-			}
-			for x := k; x.any(); {
-				x = x.shr(sATwelve).and(empty)
-				k1 = k1.or(x)
-			}
-			for x := k; x.any(); {
-				x = x.shl(sATwelve).and(empty)
-				k2 = k2.or(x)
-			}
-			for x := k; x.any(); {
-				x = x.shl(sBTwelve).and(empty)
-				k3 = k3.or(x)
-			}
-			m0, m1, m2, m3 = m0.or(k0), m1.or(k1), m2.or(k2), m3.or(k3)
-		} else {
-			m0, m1, m2, m3 = m0.or(k), m1.or(k), m2.or(k), m3.or(k)
+	if menBack || side == Black {
+		j2 = men.and(them.and(empty.shr(sATwelve)).shr(sATwelve))
+		j3 = men.and(them.and(empty.shr(sBTwelve)).shr(sBTwelve))
+	}
+	return
+}
+
+// kingsCanCaptureTwelve reports whether any of the kings k can capture.
+func kingsCanCaptureTwelve(flying bool, k, them, empty bbTwelve) bool {
+	k0, k1, k2, k3 := k, k, k, k
+	if flying {
+		// Slide the kings along empty squares first.
+		for x := k; x.any(); {
+			x = x.shr(sBTwelve).and(empty)
+			k0 = k0.or(x)
+		}
+		for x := k; x.any(); {
+			x = x.shr(sATwelve).and(empty)
+			k1 = k1.or(x)
+		}
+		for x := k; x.any(); {
+			x = x.shl(sATwelve).and(empty)
+			k2 = k2.or(x)
+		}
+		for x := k; x.any(); {
+			x = x.shl(sBTwelve).and(empty)
+			k3 = k3.or(x)
 		}
 	}
-	x := m0.shr(sBTwelve).and(them).shr(sBTwelve)
-	x = x.or(m1.shr(sATwelve).and(them).shr(sATwelve))
-	x = x.or(m2.shl(sATwelve).and(them).shl(sATwelve))
-	x = x.or(m3.shl(sBTwelve).and(them).shl(sBTwelve))
+	x := k0.shr(sBTwelve).and(them).shr(sBTwelve)
+	x = x.or(k1.shr(sATwelve).and(them).shr(sATwelve))
+	x = x.or(k2.shl(sATwelve).and(them).shl(sATwelve))
+	x = x.or(k3.shl(sBTwelve).and(them).shl(sBTwelve))
+	return x.and(empty).any()
+}
+
+// menContinueTwelve reports whether some man capture given by j0..j3 might go
+// on after its first jump. It is exact for men that stay men: from the
+// landing square l the only jump that could land on the vacated start
+// square goes straight back over the piece just jumped, and that jump is
+// not found here because the start square is not in empty. A man that
+// would go on as a king (PromoteAndContinue) is reported as going on.
+func menContinueTwelve(v *Variant, side Color, j0, j1, j2, j3, them, empty bbTwelve) bool {
+	l := j0.shr(2 * sBTwelve).or(j1.shr(2 * sATwelve)).or(j2.shl(2 * sATwelve)).or(j3.shl(2 * sBTwelve))
+	switch v.Promotion {
+	case PromoteAndContinue:
+		if l.and(promoRowTwelve(side)).any() {
+			return true
+		}
+	case PromoteEndsMove:
+		l = l.andNot(promoRowTwelve(side))
+	}
+	var x bbTwelve
+	if v.MenCaptureBackward || side == White {
+		x = l.shr(sBTwelve).and(them).shr(sBTwelve).or(l.shr(sATwelve).and(them).shr(sATwelve))
+	}
+	if v.MenCaptureBackward || side == Black {
+		x = x.or(l.shl(sATwelve).and(them).shl(sATwelve)).or(l.shl(sBTwelve).and(them).shl(sBTwelve))
+	}
 	return x.and(empty).any()
 }
 
@@ -267,25 +291,15 @@ func newGenTwelve(p *Position, moves []Move, keep bool, them, empty bbTwelve) ge
 		board:    v.Board.id,
 		opp:      them,
 		empty:    empty,
-		promoRow: loadTwelve(v.Board.promotionRow(p.side)),
+		promoRow: promoRowTwelve(p.side),
 	}
 }
 
 // capturesTwelve appends all legal captures; it appends nothing if there are
-// none.
-func capturesTwelve(p *Position, moves []Move, keep bool, us, them, kings, empty bbTwelve) []Move {
+// none. movers are the men that can start a capture (menJumpsTwelve).
+func capturesTwelve(p *Position, moves []Move, keep bool, us, them, kings, empty, movers bbTwelve) []Move {
 	g := newGenTwelve(p, moves, keep, them, empty)
-	// Only men with an opponent next to them and an empty square beyond
-	// can start a capture.
-	men := us.andNot(kings)
-	var movers bbTwelve
-	for d := 0; d < 4; d++ {
-		if !g.menBack && d>>1 != int(p.side) {
-			continue
-		}
-		movers = movers.or(shiftTwelve(shiftTwelve(empty, 3-d).and(them), 3-d))
-	}
-	for x := men.and(movers); x.any(); x = x.dropLowest() {
+	for x := us.andNot(kings).and(movers); x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
 		g.empty = empty.with(i)
@@ -300,19 +314,66 @@ func capturesTwelve(p *Position, moves []Move, keep bool, us, them, kings, empty
 	return g.moves
 }
 
+// singleCapturesTwelve appends the captures j0..j3 when each of them is a
+// single jump of a man (menContinueTwelve false, no king capture), in the order
+// capturesTwelve would produce them.
+func singleCapturesTwelve(moves []Move, keep bool, side Color, board uint8, j0, j1, j2, j3 bbTwelve) []Move {
+	promoRow := promoRowTwelve(side)
+	for x := j0.or(j1).or(j2).or(j3); x.any(); x = x.dropLowest() {
+		i := x.lowest()
+		for d := 0; d < 4; d++ {
+			var j bbTwelve
+			switch d {
+			case 0:
+				j = j0
+			case 1:
+				j = j1
+			case 2:
+				j = j2
+			default:
+				j = j3
+			}
+			if !j.has(i) {
+				continue
+			}
+			t := i + deltaTwelve[d&3]
+			l := t + deltaTwelve[d&3]
+			moves = append(moves, Move{})
+			m := &moves[len(moves)-1]
+			bitTwelve(t).put(&m.captured)
+			if keep {
+				m.seq = seqStep(0, t)
+			}
+			m.from, m.to, m.n, m.board = uint8(i), uint8(l), 1, board
+			if promoRow.has(l) {
+				m.flags = movePromotes
+			}
+			m.path[0] = uint8(l)
+		}
+	}
+	return moves
+}
+
 // genMovesTwelve appends the legal moves of p to moves.
 func genMovesTwelve(p *Position, moves []Move, keep bool) []Move {
 	us, them, kings, empty := sidesTwelve(p)
 	v := p.v
-	if canCaptureTwelve(v, p.side, us, them, kings, empty) {
-		return capturesTwelve(p, moves, keep, us, them, kings, empty)
+	men := us.andNot(kings)
+	k := us.and(kings)
+	j0, j1, j2, j3 := menJumpsTwelve(v.MenCaptureBackward, p.side, men, them, empty)
+	jm := j0.or(j1).or(j2).or(j3)
+	kc := k.any() && kingsCanCaptureTwelve(v.FlyingKings, k, them, empty)
+	if kc || jm.any() {
+		if !kc && !menContinueTwelve(v, p.side, j0, j1, j2, j3, them, empty) {
+			return singleCapturesTwelve(moves, keep, p.side, v.Board.id, j0, j1, j2, j3)
+		}
+		return capturesTwelve(p, moves, keep, us, them, kings, empty, jm)
 	}
 	board := v.Board.id
-	promoRow := loadTwelve(v.Board.promotionRow(p.side))
-	men := us.andNot(kings)
+	promoRow := promoRowTwelve(p.side)
 	fwd := int(p.side) * 2
 	for d := fwd; d < fwd+2; d++ {
-		back := -deltaTwelve[d]
+		back := -deltaTwelve[d&3]
 		for x := shiftTwelve(men, d).and(empty); x.any(); x = x.dropLowest() {
 			i := x.lowest()
 			m := Move{from: uint8(i + back), to: uint8(i), board: board}
@@ -322,7 +383,7 @@ func genMovesTwelve(p *Position, moves []Move, keep bool) []Move {
 			moves = append(moves, m)
 		}
 	}
-	for x := us.and(kings); x.any(); x = x.dropLowest() {
+	for x := k; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		for d := 0; d < 4; d++ {
 			dl := deltaTwelve[d]
@@ -337,18 +398,25 @@ func genMovesTwelve(p *Position, moves []Move, keep bool) []Move {
 	return moves
 }
 
-// countMovesTwelve returns the number of legal moves of p. Plain moves are
-// counted with population counts; captures are generated into scratch.
+// countMovesTwelve returns the number of legal moves of p. Plain moves and
+// single man captures are counted with population counts; other captures
+// are generated into scratch.
 func countMovesTwelve(p *Position, scratch []Move, keep bool) int {
 	us, them, kings, empty := sidesTwelve(p)
 	v := p.v
-	if canCaptureTwelve(v, p.side, us, them, kings, empty) {
-		return len(capturesTwelve(p, scratch[:0], keep, us, them, kings, empty))
-	}
 	men := us.andNot(kings)
+	k := us.and(kings)
+	j0, j1, j2, j3 := menJumpsTwelve(v.MenCaptureBackward, p.side, men, them, empty)
+	jm := j0.or(j1).or(j2).or(j3)
+	kc := k.any() && kingsCanCaptureTwelve(v.FlyingKings, k, them, empty)
+	if kc || jm.any() {
+		if !kc && !menContinueTwelve(v, p.side, j0, j1, j2, j3, them, empty) {
+			return j0.count() + j1.count() + j2.count() + j3.count()
+		}
+		return len(capturesTwelve(p, scratch[:0], keep, us, them, kings, empty, jm))
+	}
 	fwd := int(p.side) * 2
 	n := shiftTwelve(men, fwd).and(empty).count() + shiftTwelve(men, fwd+1).and(empty).count()
-	k := us.and(kings)
 	if !k.any() {
 		return n
 	}
@@ -361,6 +429,59 @@ func countMovesTwelve(p *Position, scratch []Move, keep bool) int {
 				n += x.count()
 			}
 		}
+	}
+	return n
+}
+
+// playTwelve is Play without the Zobrist hash, for perft: the hash of the
+// result is left stale.
+func playTwelve(p *Position, m *Move) {
+	from, to := bitTwelve(int(m.from)), bitTwelve(int(m.to))
+	captured := loadTwelve(&m.captured)
+	w, b, k := loadTwelve(&p.white), loadTwelve(&p.black), loadTwelve(&p.kings)
+	if k.and(from).any() || m.flags&movePromotes != 0 {
+		k = k.andNot(from).or(to)
+	}
+	k = k.andNot(captured)
+	if p.side == White {
+		w = w.andNot(from).or(to)
+		b = b.andNot(captured)
+	} else {
+		b = b.andNot(from).or(to)
+		w = w.andNot(captured)
+	}
+	w.put(&p.white)
+	b.put(&p.black)
+	k.put(&p.kings)
+	p.side ^= 1
+}
+
+// perftTwelve is perft for one board size; it takes the position by value
+// (passing &q down the recursion would move every q to the heap).
+func (c *perftCtx) perftTwelve(p Position, depth int) uint64 {
+	buf := c.bufs[depth][:0]
+	if depth == 1 && !c.opts.NoBulk {
+		return uint64(countMovesTwelve(&p, buf, c.opts.Keep))
+	}
+	moves := genMovesTwelve(&p, buf, c.opts.Keep)
+	c.bufs[depth] = moves[:0] // keep a grown buffer
+	if depth == 1 {
+		// Play every move (that is what NoBulk measures); sink keeps the
+		// compiler from dropping the dead positions.
+		var s uint64
+		for i := range moves {
+			q := p
+			playTwelve(&q, &moves[i])
+			s += q.white[0] ^ q.black[0] ^ q.kings[0]
+		}
+		c.sink += s
+		return uint64(len(moves))
+	}
+	var n uint64
+	for i := range moves {
+		q := p
+		playTwelve(&q, &moves[i])
+		n += c.perftTwelve(q, depth-1)
 	}
 	return n
 }

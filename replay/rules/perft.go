@@ -19,6 +19,7 @@ const perftBufCap = 256
 type perftCtx struct {
 	opts PerftOptions
 	bufs [][]Move
+	sink uint64 // see perftTen
 }
 
 func newPerftCtx(depth int, opts PerftOptions) *perftCtx {
@@ -41,32 +42,16 @@ func Perft(v *Variant, pos *Position, depth int, opts PerftOptions) uint64 {
 	return c.perft(p, depth)
 }
 
-// perft takes the position by value: passing &q down the recursion would
-// make escape analysis move every q to the heap.
+// perft dispatches to the board's perft (movegen_*.go), which plays moves
+// without hashing: perft never reads the hash.
 func (c *perftCtx) perft(p Position, depth int) uint64 {
-	buf := c.bufs[depth][:0]
-	if depth == 1 && !c.opts.NoBulk {
-		n := p.countMoves(buf, c.opts.Keep)
-		return uint64(n)
+	switch p.v.Board.id {
+	case 0:
+		return c.perftEight(p, depth)
+	case 1:
+		return c.perftTen(p, depth)
 	}
-	moves := p.AppendMoves(buf, c.opts.Keep)
-	c.bufs[depth] = moves[:0] // keep a grown buffer
-	if depth == 1 {
-		var n uint64
-		for i := range moves {
-			q := p
-			q.Play(&moves[i])
-			n++
-		}
-		return n
-	}
-	var n uint64
-	for i := range moves {
-		q := p
-		q.Play(&moves[i])
-		n += c.perft(q, depth-1)
-	}
-	return n
+	return c.perftTwelve(p, depth)
 }
 
 // DivideEntry is the leaf count below one root move.

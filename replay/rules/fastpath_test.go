@@ -1,0 +1,77 @@
+package rules
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// fullCaptures runs the recursive capture search on every piece of the side
+// to move, bypassing the single-jump fast path and the count shortcuts.
+func fullCaptures(p *Position, keep bool) []Move {
+	switch p.v.Board.id {
+	case 0:
+		us, them, kings, empty := sidesEight(p)
+		return capturesEight(p, nil, keep, us, them, kings, empty, us)
+	case 1:
+		us, them, kings, empty := sidesTen(p)
+		return capturesTen(p, nil, keep, us, them, kings, empty, us)
+	}
+	us, them, kings, empty := sidesTwelve(p)
+	return capturesTwelve(p, nil, keep, us, them, kings, empty, us)
+}
+
+func playFast(p *Position, m *Move) {
+	switch p.v.Board.id {
+	case 0:
+		playEight(p, m)
+	case 1:
+		playTen(p, m)
+	default:
+		playTwelve(p, m)
+	}
+}
+
+// TestFastPathsMatchFullSearch plays random games and checks at every
+// position that the generator's shortcuts (single-jump captures, counting
+// by population counts, unhashed play) agree with the full search and Play.
+func TestFastPathsMatchFullSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	positions, captures := 0, 0
+	for _, v := range variants {
+		for game := 0; game < 300; game++ {
+			p := v.StartPosition()
+			for ply := 0; ply < 200; ply++ {
+				positions++
+				for _, keep := range []bool{false, true} {
+					moves := p.AppendMoves(nil, keep)
+					if n := p.countMoves(nil, keep); n != len(moves) {
+						t.Fatalf("%s %s keep=%v: countMoves %d, AppendMoves %d", v.Name, p.FEN(), keep, n, len(moves))
+					}
+					if len(moves) > 0 && moves[0].IsCapture() {
+						captures++
+						full := fullCaptures(&p, keep)
+						if !slices.Equal(moves, full) {
+							t.Fatalf("%s %s keep=%v: fast captures %v, full %v", v.Name, p.FEN(), keep, moves, full)
+						}
+					} else if full := fullCaptures(&p, keep); len(full) != 0 {
+						t.Fatalf("%s %s: captures missed", v.Name, p.FEN())
+					}
+				}
+				moves := p.LegalMoves(nil)
+				if len(moves) == 0 {
+					break
+				}
+				m := &moves[rng.IntN(len(moves))]
+				q := p
+				playFast(&q, m)
+				p.Play(m)
+				q.hash = p.hash
+				if q != p {
+					t.Fatalf("%s: unhashed play differs from Play", v.Name)
+				}
+			}
+		}
+	}
+	t.Logf("%d positions, %d with captures", positions, captures)
+}
