@@ -211,7 +211,7 @@ func readSource(ctx context.Context, src *source.Source, batch int, skip func(*s
 			continue
 		}
 		n++
-		if n <= toSkip {
+		if g.Ordinal <= toSkip {
 			continue
 		}
 		j.games = append(j.games, g)

@@ -49,6 +49,7 @@ dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL).`,
 		newValidateCommand(a),
 		newPerftCommand(),
 		newNormalizeCommand(a),
+		newImportCommand(a),
 	)
 	return root
 }

@@ -1,0 +1,308 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/ingest/source"
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// importLock serialises imports into one database: duplicate detection
+// compares each batch with the games already committed.
+const importLock int64 = 0x6472617567687401
+
+// Options control an import. The zero value is usable.
+type Options struct {
+	Workers   int            // replay workers; <= 0: the number of CPUs
+	BatchSize int            // games per transaction; <= 0: 2000
+	Force     bool           // re-import sources already imported
+	Variant   *rules.Variant // force a variant; nil: per game
+	// Progress, when set, is called with the bytes consumed over all
+	// sources and their total size.
+	Progress func(done, total int64)
+	// Notice, when set, receives one line per source event worth telling
+	// (already imported, resumed, failed).
+	Notice func(string)
+}
+
+// Summary is what an import did.
+type Summary struct {
+	Sources          int            `json:"sources"`
+	SourcesSkipped   int            `json:"sources_skipped"` // already imported
+	SourcesResumed   int            `json:"sources_resumed"`
+	SourcesFailed    int            `json:"sources_failed"`
+	GamesRead        int            `json:"games_read"`
+	Imported         int            `json:"imported"`
+	Duplicates       int            `json:"duplicates"`
+	Rejected         int            `json:"rejected"`
+	RejectedByReason map[string]int `json:"rejected_by_reason"`
+	Seconds          float64        `json:"seconds"`
+	GamesPerSecond   float64        `json:"games_per_second"`
+}
+
+type sourceState struct {
+	id   int64
+	skip int // games committed by an earlier, interrupted run
+}
+
+// Import reads, verifies and stores the games of paths (files,
+// directories, .gz, .zip, "-"). A source that cannot be read fails alone;
+// the others go on. The error is non-nil only when the run itself could not
+// go on (the database, a cancelled context); failed sources are counted in
+// the summary.
+func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Options) (*Summary, error) {
+	start := time.Now()
+	sum := &Summary{RejectedByReason: map[string]int{}}
+	notice := opts.Notice
+	if notice == nil {
+		notice = func(string) {}
+	}
+	batchSize := opts.BatchSize
+	if batchSize <= 0 {
+		batchSize = 2000
+	}
+	srcs, errs := source.Expand(paths)
+	for _, e := range errs {
+		sum.SourcesFailed++
+		notice(fmt.Sprintf("failed: %v", e))
+	}
+	srcs, cleanup, err := spoolStdin(srcs)
+	defer cleanup()
+	if err != nil {
+		return sum, err
+	}
+
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return sum, err
+	}
+	defer conn.Release()
+	var got bool
+	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", importLock).Scan(&got); err != nil {
+		return sum, err
+	}
+	if !got {
+		notice("waiting for another import into this database to finish")
+		if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", importLock); err != nil {
+			return sum, err
+		}
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", importLock) //nolint:errcheck
+
+	// Decide per source: new, resumed, already imported (skipped) or failed.
+	states := map[*source.Source]*sourceState{}
+	seen := map[int64]string{} // source ids registered in this run
+	var todo []*source.Source
+	var total int64
+	for _, s := range srcs {
+		sum.Sources++
+		st, msg, err := prepareSource(ctx, conn.Conn(), s, opts.Force)
+		if err != nil {
+			if ctx.Err() != nil {
+				return sum, ctx.Err()
+			}
+			var dbErr *dbError
+			if errors.As(err, &dbErr) {
+				return sum, dbErr.err
+			}
+			sum.SourcesFailed++
+			notice(fmt.Sprintf("failed: %s: %v", s.Name, err))
+			continue
+		}
+		if msg != "" {
+			notice(msg)
+		}
+		if st == nil {
+			sum.SourcesSkipped++
+			continue
+		}
+		if first, dup := seen[st.id]; dup {
+			sum.SourcesSkipped++
+			notice(fmt.Sprintf("skipped: %s: the same text as %s in this run", s.Name, first))
+			continue
+		}
+		seen[st.id] = s.Name
+		if st.skip > 0 {
+			sum.SourcesResumed++
+		}
+		states[s] = st
+		todo = append(todo, s)
+		total += max(s.Size, 0)
+	}
+
+	w := &writer{conn: conn.Conn(), players: map[string]int32{}}
+	var pending []Item
+	var done int64
+	flush := func(st *sourceState) error {
+		c, err := w.writeBatch(ctx, st.id, pending)
+		if err != nil {
+			return err
+		}
+		sum.Imported += c.imported
+		sum.Duplicates += c.duplicates
+		sum.Rejected += c.rejected
+		for r, n := range c.byReason {
+			sum.RejectedByReason[r] += n
+		}
+		pending = pending[:0]
+		return nil
+	}
+	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant},
+		Skip: func(s *source.Source) int { return states[s].skip }}
+	err = Run(ctx, todo, cfg, func(ev *Event) error {
+		st := states[ev.Source]
+		switch ev.Kind {
+		case Games:
+			sum.GamesRead += len(ev.Items)
+			pending = append(pending, ev.Items...)
+			if len(pending) >= batchSize {
+				if err := flush(st); err != nil {
+					return err
+				}
+			}
+			if opts.Progress != nil {
+				opts.Progress(done+ev.Consumed, total)
+			}
+		case SourceEnd:
+			if err := flush(st); err != nil {
+				return err
+			}
+			done += max(ev.Source.Size, 0)
+			if opts.Progress != nil {
+				opts.Progress(done, total)
+			}
+			status, errText := "done", (*string)(nil)
+			if ev.Err != nil {
+				status = "failed"
+				e := ev.Err.Error()
+				errText = &e
+				sum.SourcesFailed++
+				notice(fmt.Sprintf("failed: %v", ev.Err))
+			}
+			if _, err := w.conn.Exec(ctx, `UPDATE sources SET status = $2, error = $3, finished_at = now() WHERE id = $1`,
+				st.id, status, errText); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	sum.Seconds = time.Since(start).Seconds()
+	if sum.Seconds > 0 {
+		sum.GamesPerSecond = float64(sum.GamesRead) / sum.Seconds
+	}
+	return sum, err
+}
+
+// dbError marks a database failure during preparation (fatal for the run,
+// unlike a source that cannot be read).
+type dbError struct{ err error }
+
+func (e *dbError) Error() string { return e.err.Error() }
+
+// prepareSource hashes the source and registers it. It returns nil state
+// for a source imported already (and not forced).
+func prepareSource(ctx context.Context, conn *pgx.Conn, s *source.Source, force bool) (*sourceState, string, error) {
+	sha, err := hashSource(s)
+	if err != nil {
+		return nil, "", err
+	}
+	var id int64
+	var status string
+	var read int
+	var finished *time.Time
+	err = conn.QueryRow(ctx, `SELECT id, status, games_read, finished_at FROM sources WHERE sha256 = $1`, sha).Scan(&id, &status, &read, &finished)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+	case err != nil:
+		return nil, "", &dbError{err}
+	case status == "done" && !force:
+		when := ""
+		if finished != nil {
+			when = " on " + finished.Format("2006-01-02 15:04")
+		}
+		return nil, fmt.Sprintf("skipped: %s: already imported%s (source %d, same SHA-256); --force re-imports it", s.Name, when, id), nil
+	case status == "done" && force:
+		if _, err := conn.Exec(ctx, `DELETE FROM sources WHERE id = $1`, id); err != nil {
+			return nil, "", &dbError{err}
+		}
+		msg := fmt.Sprintf("re-importing %s (--force): removed the %d games it had", s.Name, read)
+		id, err = insertSource(ctx, conn, s, sha)
+		return &sourceState{id: id}, msg, err
+	default: // interrupted or failed before: go on after what was committed
+		if _, err := conn.Exec(ctx, `UPDATE sources SET status = 'importing', name = $2, error = NULL, finished_at = NULL WHERE id = $1`, id, s.Name); err != nil {
+			return nil, "", &dbError{err}
+		}
+		msg := ""
+		if read > 0 {
+			msg = fmt.Sprintf("resuming %s after game %d (an earlier import stopped there)", s.Name, read)
+		}
+		return &sourceState{id: id, skip: read}, msg, nil
+	}
+	id, err = insertSource(ctx, conn, s, sha)
+	return &sourceState{id: id}, "", err
+}
+
+func insertSource(ctx context.Context, conn *pgx.Conn, s *source.Source, sha string) (int64, error) {
+	var id int64
+	var size *int64
+	if s.Size >= 0 {
+		size = &s.Size
+	}
+	err := conn.QueryRow(ctx, `INSERT INTO sources (name, size, sha256) VALUES ($1, $2, $3) RETURNING id`, s.Name, size, sha).Scan(&id)
+	if err != nil {
+		return 0, &dbError{err}
+	}
+	return id, nil
+}
+
+// hashSource reads a source once to compute the SHA-256 of its PDN text,
+// which identifies it across runs (and catches a corrupt archive early).
+func hashSource(s *source.Source) (string, error) {
+	r, err := s.Open()
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		return "", err
+	}
+	return r.SHA256(), nil
+}
+
+// spoolStdin copies standard input to a temporary file, so that it can be
+// hashed first and read again like any file.
+func spoolStdin(srcs []*source.Source) ([]*source.Source, func(), error) {
+	cleanup := func() {}
+	for i, s := range srcs {
+		if s.Kind != source.StdIn {
+			continue
+		}
+		f, err := os.CreateTemp("", "draughtsdb-stdin-*.pdn")
+		if err != nil {
+			return srcs, cleanup, err
+		}
+		cleanup = func() { os.Remove(f.Name()) }
+		if _, err := io.Copy(f, source.Stdin); err != nil {
+			f.Close()
+			return srcs, cleanup, fmt.Errorf("read standard input: %w", err)
+		}
+		if err := f.Close(); err != nil {
+			return srcs, cleanup, err
+		}
+		spooled, errs := source.Expand([]string{f.Name()})
+		if len(errs) > 0 || len(spooled) != 1 {
+			return srcs, cleanup, fmt.Errorf("standard input: %v", errs)
+		}
+		spooled[0].Name = "-"
+		srcs[i] = spooled[0]
+	}
+	return srcs, cleanup, nil
+}

@@ -1,0 +1,297 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/jackc/pgx/v5"
+)
+
+// standardColumns are the tags stored in their own columns; the others go
+// to games.tags.
+var standardColumns = map[string]bool{
+	"Event": true, "Site": true, "Date": true, "Round": true, "White": true, "Black": true,
+	"Result": true, "GameType": true, "FEN": true, "SetUp": true,
+}
+
+// dupKey is what makes two games the same game.
+type dupKey struct {
+	variant      int16
+	movesHash    int64
+	white, black int32 // 0: no player
+	date         string
+}
+
+type gameRef struct {
+	sourceID int64
+	ordinal  int32
+}
+
+// batchCounts is what one batch added.
+type batchCounts struct {
+	imported, duplicates, rejected int
+	byReason                       map[string]int
+}
+
+// writer holds what the import keeps between batches on its connection.
+type writer struct {
+	conn    *pgx.Conn
+	players map[string]int32 // committed players only
+}
+
+// writeBatch stores one batch of a source's games in one transaction,
+// together with the source's resume point, so a batch is either wholly in
+// the database or not at all.
+func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (batchCounts, error) {
+	c := batchCounts{byReason: map[string]int{}}
+	if len(items) == 0 {
+		return c, nil
+	}
+	tx, err := w.conn.Begin(ctx)
+	if err != nil {
+		return c, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck
+
+	newPlayers, err := w.resolvePlayers(ctx, tx, items)
+	if err != nil {
+		return c, err
+	}
+
+	// Encode the accepted games and find which are duplicates.
+	type prepared struct {
+		it    *Item
+		moves []byte
+		hash  int64
+		key   dupKey
+	}
+	var games []prepared
+	var hashes []int64
+	for i := range items {
+		it := &items[i]
+		if it.Game == nil {
+			continue
+		}
+		g := it.Game
+		moves := AppendMoves(make([]byte, 0, 2*len(g.Moves)+8), g)
+		mh := MovesHash(g.Variant, g.StartFEN, moves)
+		games = append(games, prepared{it: it, moves: moves, hash: mh, key: dupKey{
+			variant: int16(g.Variant.GameType), movesHash: mh,
+			white: w.playerID(g.PDN.Tag("White"), newPlayers), black: w.playerID(g.PDN.Tag("Black"), newPlayers),
+			date: g.Date,
+		}})
+		hashes = append(hashes, mh)
+	}
+	existing := map[dupKey]gameRef{}
+	if len(hashes) > 0 {
+		rows, err := tx.Query(ctx, `SELECT source_id, ordinal, variant, moves_hash, coalesce(white_id, 0), coalesce(black_id, 0), date
+			FROM games WHERE moves_hash = ANY($1)`, hashes)
+		if err != nil {
+			return c, err
+		}
+		for rows.Next() {
+			var ref gameRef
+			var k dupKey
+			if err := rows.Scan(&ref.sourceID, &ref.ordinal, &k.variant, &k.movesHash, &k.white, &k.black, &k.date); err != nil {
+				rows.Close()
+				return c, err
+			}
+			if old, ok := existing[k]; !ok || ref.sourceID < old.sourceID || ref.sourceID == old.sourceID && ref.ordinal < old.ordinal {
+				existing[k] = ref
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return c, err
+		}
+	}
+
+	var gameRows, dupRows, rejRows [][]any
+	for _, p := range games {
+		it, g := p.it, p.it.Game
+		if ref, ok := existing[p.key]; ok {
+			dupRows = append(dupRows, []any{sourceID, int32(it.PDN.Ordinal), it.PDN.Offset, ref.sourceID, ref.ordinal})
+			c.duplicates++
+			continue
+		}
+		existing[p.key] = gameRef{sourceID, int32(it.PDN.Ordinal)}
+		ph := make([]int64, 0, len(g.Hashes)+1)
+		ph = append(ph, int64(g.Start.Hash()))
+		for _, h := range g.Hashes {
+			ph = append(ph, int64(h))
+		}
+		var startFEN *string
+		if g.StartFEN != "" {
+			startFEN = &g.StartFEN
+		}
+		var warnings []string
+		if len(g.Warnings) > 0 {
+			warnings = g.Warnings
+		}
+		gameRows = append(gameRows, []any{
+			int16(g.Variant.GameType), string(g.Basis), sourceID, int32(it.PDN.Ordinal), it.PDN.Offset,
+			nullable(g.PDN.Tag("Event")), nullable(g.PDN.Tag("Site")), g.Date, nullable(g.PDN.Tag("Round")),
+			nullID(p.key.white), nullID(p.key.black), resultCode(g.Result), int16(len(g.Moves)), startFEN,
+			p.moves, int64(g.Final.Hash()), p.hash, ph, otherTags(g), warnings,
+		})
+		c.imported++
+	}
+	for i := range items {
+		it := &items[i]
+		if it.Game != nil {
+			continue
+		}
+		reason := replay.Reason(it.Reject)
+		c.rejected++
+		c.byReason[reason]++
+		var ply *int32
+		var move, fen *string
+		var re *replay.RejectError
+		if errors.As(it.Reject, &re) {
+			if re.Ply > 0 {
+				p := int32(re.Ply)
+				ply, move, fen = &p, &re.Text, &re.FEN
+			}
+		}
+		raw := it.PDN.Raw
+		if raw == nil {
+			raw = []byte{}
+		}
+		rejRows = append(rejRows, []any{sourceID, int32(it.PDN.Ordinal), it.PDN.Offset, int32(it.PDN.Line), raw, reason, ply, move, fen, it.Reject.Error()})
+	}
+
+	if len(gameRows) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"games"}, gameColumns, pgx.CopyFromRows(gameRows)); err != nil {
+			return c, fmt.Errorf("copy games: %w", err)
+		}
+	}
+	if len(rejRows) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"rejected_games"}, rejectedColumns, pgx.CopyFromRows(rejRows)); err != nil {
+			return c, fmt.Errorf("copy rejected games: %w", err)
+		}
+	}
+	if len(dupRows) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"duplicates"}, duplicateColumns, pgx.CopyFromRows(dupRows)); err != nil {
+			return c, fmt.Errorf("copy duplicates: %w", err)
+		}
+	}
+	last := items[len(items)-1].PDN.Ordinal
+	if _, err := tx.Exec(ctx, `UPDATE sources SET games_read = $2, games_imported = games_imported + $3,
+		duplicates = duplicates + $4, rejected = rejected + $5 WHERE id = $1`,
+		sourceID, last, c.imported, c.duplicates, c.rejected); err != nil {
+		return c, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return c, err
+	}
+	for name, id := range newPlayers {
+		w.players[name] = id
+	}
+	return c, nil
+}
+
+var (
+	gameColumns = []string{"variant", "variant_basis", "source_id", "ordinal", "byte_offset", "event", "site", "date", "round",
+		"white_id", "black_id", "result", "ply_count", "start_fen", "moves", "final_hash", "moves_hash", "hashes", "tags", "warnings"}
+	rejectedColumns  = []string{"source_id", "ordinal", "byte_offset", "line", "raw", "reason", "ply", "move", "fen", "message"}
+	duplicateColumns = []string{"source_id", "ordinal", "byte_offset", "of_source_id", "of_ordinal"}
+)
+
+// resolvePlayers returns the ids of the players of this batch that are not
+// in the committed cache, creating them as needed.
+func (w *writer) resolvePlayers(ctx context.Context, tx pgx.Tx, items []Item) (map[string]int32, error) {
+	var names []string
+	seen := map[string]bool{}
+	for i := range items {
+		g := items[i].Game
+		if g == nil {
+			continue
+		}
+		for _, tag := range [2]string{"White", "Black"} {
+			name := playerName(g.PDN.Tag(tag))
+			if name == "" || seen[name] {
+				continue
+			}
+			seen[name] = true
+			if _, ok := w.players[name]; !ok {
+				names = append(names, name)
+			}
+		}
+	}
+	found := map[string]int32{}
+	if len(names) == 0 {
+		return found, nil
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO players (name) SELECT unnest($1::text[]) ORDER BY 1 ON CONFLICT (name) DO NOTHING`, names); err != nil {
+		return nil, fmt.Errorf("players: %w", err)
+	}
+	rows, err := tx.Query(ctx, `SELECT id, name FROM players WHERE name = ANY($1)`, names)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int32
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, err
+		}
+		found[name] = id
+	}
+	return found, rows.Err()
+}
+
+func (w *writer) playerID(tag string, batch map[string]int32) int32 {
+	name := playerName(tag)
+	if name == "" {
+		return 0
+	}
+	if id, ok := w.players[name]; ok {
+		return id
+	}
+	return batch[name]
+}
+
+// playerName cleans a White/Black tag; "?" and "" mean no name.
+func playerName(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "?" || s == "-" {
+		return ""
+	}
+	return s
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func nullID(id int32) *int32 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}
+
+// otherTags returns the non-standard tags as a JSON object, or nil.
+func otherTags(g *replay.Game) []byte {
+	m := map[string]string{}
+	for _, t := range g.PDN.Tags {
+		if standardColumns[t.Name] {
+			continue
+		}
+		if _, dup := m[t.Name]; !dup {
+			m[t.Name] = t.Value
+		}
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
