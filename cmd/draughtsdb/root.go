@@ -50,6 +50,7 @@ dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL).`,
 		newPerftCommand(),
 		newNormalizeCommand(a),
 		newImportCommand(a),
+		newGenCommand(),
 	)
 	return root
 }
