@@ -376,11 +376,14 @@ func genMovesEight(p *Position, moves []Move, keep bool) []Move {
 		back := -deltaEight[d&3]
 		for x := shiftEight(men, d).and(empty); x.any(); x = x.dropLowest() {
 			i := x.lowest()
-			m := Move{from: uint8(i + back), to: uint8(i), board: board}
+			// Build the move in place: a Move built on the stack and copied
+			// would be reloaded in 16-byte pieces right after byte stores.
+			moves = append(moves, Move{})
+			m := &moves[len(moves)-1]
+			m.from, m.to, m.board = uint8(i+back), uint8(i), board
 			if promoRow.has(i) {
 				m.flags = movePromotes
 			}
-			moves = append(moves, m)
 		}
 	}
 	for x := k; x.any(); x = x.dropLowest() {
@@ -388,7 +391,9 @@ func genMovesEight(p *Position, moves []Move, keep bool) []Move {
 		for d := 0; d < 4; d++ {
 			dl := deltaEight[d]
 			for t := i + dl; empty.has(t); t += dl {
-				moves = append(moves, Move{from: uint8(i), to: uint8(t), board: board})
+				moves = append(moves, Move{})
+				m := &moves[len(moves)-1]
+				m.from, m.to, m.board = uint8(i), uint8(t), board
 				if !v.FlyingKings {
 					break
 				}
@@ -435,53 +440,69 @@ func countMovesEight(p *Position, scratch []Move, keep bool) int {
 
 // playEight is Play without the Zobrist hash, for perft: the hash of the
 // result is left stale.
-func playEight(p *Position, m *Move) {
+func playEight(p *Position, m *Move) { playToEight(p, p, m) }
+
+// playToEight writes into dst the position src after m, without the hash.
+// Reading src and writing dst field by field (rather than copying src and
+// playing on the copy) keeps every load an 8-byte reload of an 8-byte store.
+func playToEight(dst, src *Position, m *Move) {
 	from, to := bitEight(int(m.from)), bitEight(int(m.to))
 	captured := loadEight(&m.captured)
-	w, b, k := loadEight(&p.white), loadEight(&p.black), loadEight(&p.kings)
+	w, b, k := loadEight(&src.white), loadEight(&src.black), loadEight(&src.kings)
 	if k.and(from).any() || m.flags&movePromotes != 0 {
 		k = k.andNot(from).or(to)
 	}
 	k = k.andNot(captured)
-	if p.side == White {
+	side := src.side
+	if side == White {
 		w = w.andNot(from).or(to)
 		b = b.andNot(captured)
 	} else {
 		b = b.andNot(from).or(to)
 		w = w.andNot(captured)
 	}
-	w.put(&p.white)
-	b.put(&p.black)
-	k.put(&p.kings)
-	p.side ^= 1
+	dst.v = src.v
+	w.put(&dst.white)
+	b.put(&dst.black)
+	k.put(&dst.kings)
+	dst.side = side ^ 1
 }
 
-// perftEight is perft for one board size; it takes the position by value
-// (passing &q down the recursion would move every q to the heap).
-func (c *perftCtx) perftEight(p Position, depth int) uint64 {
+// perftEight is perft for one board size on c.pos[depth]; children are played
+// into c.pos[depth-1].
+func (c *perftCtx) perftEight(depth int) uint64 {
+	p := &c.pos[depth]
 	buf := c.bufs[depth][:0]
+	keep := c.opts.Keep
 	if depth == 1 && !c.opts.NoBulk {
-		return uint64(countMovesEight(&p, buf, c.opts.Keep))
+		return uint64(countMovesEight(p, buf, keep))
 	}
-	moves := genMovesEight(&p, buf, c.opts.Keep)
+	moves := genMovesEight(p, buf, keep)
 	c.bufs[depth] = moves[:0] // keep a grown buffer
+	q := &c.pos[depth-1]
 	if depth == 1 {
 		// Play every move (that is what NoBulk measures); sink keeps the
 		// compiler from dropping the dead positions.
 		var s uint64
 		for i := range moves {
-			q := p
-			playEight(&q, &moves[i])
+			playToEight(q, p, &moves[i])
 			s += q.white[0] ^ q.black[0] ^ q.kings[0]
 		}
 		c.sink += s
 		return uint64(len(moves))
 	}
 	var n uint64
+	if depth == 2 && !c.opts.NoBulk {
+		scratch := c.bufs[1][:0]
+		for i := range moves {
+			playToEight(q, p, &moves[i])
+			n += uint64(countMovesEight(q, scratch, keep))
+		}
+		return n
+	}
 	for i := range moves {
-		q := p
-		playEight(&q, &moves[i])
-		n += c.perftEight(q, depth-1)
+		playToEight(q, p, &moves[i])
+		n += c.perftEight(depth - 1)
 	}
 	return n
 }

@@ -374,11 +374,14 @@ func genMovesTen(p *Position, moves []Move, keep bool) []Move {
 		back := -deltaTen[d&3]
 		for x := shiftTen(men, d).and(empty); x.any(); x = x.dropLowest() {
 			i := x.lowest()
-			m := Move{from: uint8(i + back), to: uint8(i), board: board}
+			// Build the move in place: a Move built on the stack and copied
+			// would be reloaded in 16-byte pieces right after byte stores.
+			moves = append(moves, Move{})
+			m := &moves[len(moves)-1]
+			m.from, m.to, m.board = uint8(i+back), uint8(i), board
 			if promoRow.has(i) {
 				m.flags = movePromotes
 			}
-			moves = append(moves, m)
 		}
 	}
 	for x := k; x.any(); x = x.dropLowest() {
@@ -386,7 +389,9 @@ func genMovesTen(p *Position, moves []Move, keep bool) []Move {
 		for d := 0; d < 4; d++ {
 			dl := deltaTen[d]
 			for t := i + dl; empty.has(t); t += dl {
-				moves = append(moves, Move{from: uint8(i), to: uint8(t), board: board})
+				moves = append(moves, Move{})
+				m := &moves[len(moves)-1]
+				m.from, m.to, m.board = uint8(i), uint8(t), board
 				if !v.FlyingKings {
 					break
 				}
@@ -433,53 +438,69 @@ func countMovesTen(p *Position, scratch []Move, keep bool) int {
 
 // playTen is Play without the Zobrist hash, for perft: the hash of the
 // result is left stale.
-func playTen(p *Position, m *Move) {
+func playTen(p *Position, m *Move) { playToTen(p, p, m) }
+
+// playToTen writes into dst the position src after m, without the hash.
+// Reading src and writing dst field by field (rather than copying src and
+// playing on the copy) keeps every load an 8-byte reload of an 8-byte store.
+func playToTen(dst, src *Position, m *Move) {
 	from, to := bitTen(int(m.from)), bitTen(int(m.to))
 	captured := loadTen(&m.captured)
-	w, b, k := loadTen(&p.white), loadTen(&p.black), loadTen(&p.kings)
+	w, b, k := loadTen(&src.white), loadTen(&src.black), loadTen(&src.kings)
 	if k.and(from).any() || m.flags&movePromotes != 0 {
 		k = k.andNot(from).or(to)
 	}
 	k = k.andNot(captured)
-	if p.side == White {
+	side := src.side
+	if side == White {
 		w = w.andNot(from).or(to)
 		b = b.andNot(captured)
 	} else {
 		b = b.andNot(from).or(to)
 		w = w.andNot(captured)
 	}
-	w.put(&p.white)
-	b.put(&p.black)
-	k.put(&p.kings)
-	p.side ^= 1
+	dst.v = src.v
+	w.put(&dst.white)
+	b.put(&dst.black)
+	k.put(&dst.kings)
+	dst.side = side ^ 1
 }
 
-// perftTen is perft for one board size; it takes the position by value
-// (passing &q down the recursion would move every q to the heap).
-func (c *perftCtx) perftTen(p Position, depth int) uint64 {
+// perftTen is perft for one board size on c.pos[depth]; children are played
+// into c.pos[depth-1].
+func (c *perftCtx) perftTen(depth int) uint64 {
+	p := &c.pos[depth]
 	buf := c.bufs[depth][:0]
+	keep := c.opts.Keep
 	if depth == 1 && !c.opts.NoBulk {
-		return uint64(countMovesTen(&p, buf, c.opts.Keep))
+		return uint64(countMovesTen(p, buf, keep))
 	}
-	moves := genMovesTen(&p, buf, c.opts.Keep)
+	moves := genMovesTen(p, buf, keep)
 	c.bufs[depth] = moves[:0] // keep a grown buffer
+	q := &c.pos[depth-1]
 	if depth == 1 {
 		// Play every move (that is what NoBulk measures); sink keeps the
 		// compiler from dropping the dead positions.
 		var s uint64
 		for i := range moves {
-			q := p
-			playTen(&q, &moves[i])
+			playToTen(q, p, &moves[i])
 			s += q.white[0] ^ q.black[0] ^ q.kings[0]
 		}
 		c.sink += s
 		return uint64(len(moves))
 	}
 	var n uint64
+	if depth == 2 && !c.opts.NoBulk {
+		scratch := c.bufs[1][:0]
+		for i := range moves {
+			playToTen(q, p, &moves[i])
+			n += uint64(countMovesTen(q, scratch, keep))
+		}
+		return n
+	}
 	for i := range moves {
-		q := p
-		playTen(&q, &moves[i])
-		n += c.perftTen(q, depth-1)
+		playToTen(q, p, &moves[i])
+		n += c.perftTen(depth - 1)
 	}
 	return n
 }

@@ -376,11 +376,14 @@ func genMovesTwelve(p *Position, moves []Move, keep bool) []Move {
 		back := -deltaTwelve[d&3]
 		for x := shiftTwelve(men, d).and(empty); x.any(); x = x.dropLowest() {
 			i := x.lowest()
-			m := Move{from: uint8(i + back), to: uint8(i), board: board}
+			// Build the move in place: a Move built on the stack and copied
+			// would be reloaded in 16-byte pieces right after byte stores.
+			moves = append(moves, Move{})
+			m := &moves[len(moves)-1]
+			m.from, m.to, m.board = uint8(i+back), uint8(i), board
 			if promoRow.has(i) {
 				m.flags = movePromotes
 			}
-			moves = append(moves, m)
 		}
 	}
 	for x := k; x.any(); x = x.dropLowest() {
@@ -388,7 +391,9 @@ func genMovesTwelve(p *Position, moves []Move, keep bool) []Move {
 		for d := 0; d < 4; d++ {
 			dl := deltaTwelve[d]
 			for t := i + dl; empty.has(t); t += dl {
-				moves = append(moves, Move{from: uint8(i), to: uint8(t), board: board})
+				moves = append(moves, Move{})
+				m := &moves[len(moves)-1]
+				m.from, m.to, m.board = uint8(i), uint8(t), board
 				if !v.FlyingKings {
 					break
 				}
@@ -435,53 +440,69 @@ func countMovesTwelve(p *Position, scratch []Move, keep bool) int {
 
 // playTwelve is Play without the Zobrist hash, for perft: the hash of the
 // result is left stale.
-func playTwelve(p *Position, m *Move) {
+func playTwelve(p *Position, m *Move) { playToTwelve(p, p, m) }
+
+// playToTwelve writes into dst the position src after m, without the hash.
+// Reading src and writing dst field by field (rather than copying src and
+// playing on the copy) keeps every load an 8-byte reload of an 8-byte store.
+func playToTwelve(dst, src *Position, m *Move) {
 	from, to := bitTwelve(int(m.from)), bitTwelve(int(m.to))
 	captured := loadTwelve(&m.captured)
-	w, b, k := loadTwelve(&p.white), loadTwelve(&p.black), loadTwelve(&p.kings)
+	w, b, k := loadTwelve(&src.white), loadTwelve(&src.black), loadTwelve(&src.kings)
 	if k.and(from).any() || m.flags&movePromotes != 0 {
 		k = k.andNot(from).or(to)
 	}
 	k = k.andNot(captured)
-	if p.side == White {
+	side := src.side
+	if side == White {
 		w = w.andNot(from).or(to)
 		b = b.andNot(captured)
 	} else {
 		b = b.andNot(from).or(to)
 		w = w.andNot(captured)
 	}
-	w.put(&p.white)
-	b.put(&p.black)
-	k.put(&p.kings)
-	p.side ^= 1
+	dst.v = src.v
+	w.put(&dst.white)
+	b.put(&dst.black)
+	k.put(&dst.kings)
+	dst.side = side ^ 1
 }
 
-// perftTwelve is perft for one board size; it takes the position by value
-// (passing &q down the recursion would move every q to the heap).
-func (c *perftCtx) perftTwelve(p Position, depth int) uint64 {
+// perftTwelve is perft for one board size on c.pos[depth]; children are played
+// into c.pos[depth-1].
+func (c *perftCtx) perftTwelve(depth int) uint64 {
+	p := &c.pos[depth]
 	buf := c.bufs[depth][:0]
+	keep := c.opts.Keep
 	if depth == 1 && !c.opts.NoBulk {
-		return uint64(countMovesTwelve(&p, buf, c.opts.Keep))
+		return uint64(countMovesTwelve(p, buf, keep))
 	}
-	moves := genMovesTwelve(&p, buf, c.opts.Keep)
+	moves := genMovesTwelve(p, buf, keep)
 	c.bufs[depth] = moves[:0] // keep a grown buffer
+	q := &c.pos[depth-1]
 	if depth == 1 {
 		// Play every move (that is what NoBulk measures); sink keeps the
 		// compiler from dropping the dead positions.
 		var s uint64
 		for i := range moves {
-			q := p
-			playTwelve(&q, &moves[i])
+			playToTwelve(q, p, &moves[i])
 			s += q.white[0] ^ q.black[0] ^ q.kings[0]
 		}
 		c.sink += s
 		return uint64(len(moves))
 	}
 	var n uint64
+	if depth == 2 && !c.opts.NoBulk {
+		scratch := c.bufs[1][:0]
+		for i := range moves {
+			playToTwelve(q, p, &moves[i])
+			n += uint64(countMovesTwelve(q, scratch, keep))
+		}
+		return n
+	}
 	for i := range moves {
-		q := p
-		playTwelve(&q, &moves[i])
-		n += c.perftTwelve(q, depth-1)
+		playToTwelve(q, p, &moves[i])
+		n += c.perftTwelve(depth - 1)
 	}
 	return n
 }

@@ -19,11 +19,12 @@ const perftBufCap = 256
 type perftCtx struct {
 	opts PerftOptions
 	bufs [][]Move
-	sink uint64 // see perftTen
+	pos  []Position // pos[d] is the position with d plies to go
+	sink uint64     // see perftTen
 }
 
 func newPerftCtx(depth int, opts PerftOptions) *perftCtx {
-	c := &perftCtx{opts: opts, bufs: make([][]Move, depth+1)}
+	c := &perftCtx{opts: opts, bufs: make([][]Move, depth+1), pos: make([]Position, depth+1)}
 	for i := range c.bufs {
 		c.bufs[i] = make([]Move, 0, perftBufCap)
 	}
@@ -43,15 +44,16 @@ func Perft(v *Variant, pos *Position, depth int, opts PerftOptions) uint64 {
 }
 
 // perft dispatches to the board's perft (movegen_*.go), which plays moves
-// without hashing: perft never reads the hash.
+// without hashing into c.pos: perft never reads the hash.
 func (c *perftCtx) perft(p Position, depth int) uint64 {
+	c.pos[depth] = p
 	switch p.v.Board.id {
 	case 0:
-		return c.perftEight(p, depth)
+		return c.perftEight(depth)
 	case 1:
-		return c.perftTen(p, depth)
+		return c.perftTen(depth)
 	}
-	return c.perftTwelve(p, depth)
+	return c.perftTwelve(depth)
 }
 
 // DivideEntry is the leaf count below one root move.
