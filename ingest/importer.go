@@ -155,7 +155,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 		pending = pending[:0]
 		return nil
 	}
-	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant},
+	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant}, Prepare: prepare,
 		Skip: func(s *source.Source) int { return states[s].skip }}
 	err = Run(ctx, todo, cfg, func(ev *Event) error {
 		st := states[ev.Source]

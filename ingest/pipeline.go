@@ -15,10 +15,14 @@ import (
 
 // Item is one game after replay.
 type Item struct {
-	PDN     *pdn.Game
-	Game    *replay.Game // nil when rejected
-	Reject  error        // a *replay.RejectError when rejected
-	ReadErr error        // the reader's error for this game, if any
+	PDN      *pdn.Game
+	Accepted bool         // verified; Reject is nil
+	Plies    int          // moves played (accepted games)
+	Warnings int          // replay warnings (accepted games)
+	Game     *replay.Game // the verified game, with Config.Keep
+	Prepared any          // what Config.Prepare returned, for accepted games
+	Reject   error        // a *replay.RejectError when rejected
+	ReadErr  error        // the reader's error for this game, if any
 }
 
 // EventKind tells what an Event carries.
@@ -48,6 +52,15 @@ type Config struct {
 	Workers   int // replay workers; <= 0 means the number of CPUs
 	BatchSize int // games per batch; <= 0 means 256
 	Replay    replay.Options
+	// Keep hands each accepted game to the sink in Item.Game (a copy: it
+	// costs an allocation per game, so only commands that need the moves
+	// ask for it).
+	Keep bool
+	// Prepare, when set, runs on the worker for every accepted game, and
+	// its result is handed to the sink in Item.Prepared: per-game work that
+	// runs in parallel instead of in the sink (the importer encodes games
+	// for COPY here). The game is only valid during the call.
+	Prepare func(*replay.Game) any
 	// Skip, when set, returns how many leading games of a source to skip
 	// without replaying them (they are still read): a resumed import skips
 	// what it had committed.
@@ -94,7 +107,13 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 					if err := r.Replay(pg, j.errs[i], &scratch); err != nil {
 						it.Reject = err
 					} else {
-						it.Game = scratch.Clone()
+						it.Accepted, it.Plies, it.Warnings = true, scratch.Plies(), len(scratch.Warnings)
+						if cfg.Keep {
+							it.Game = scratch.Clone()
+						}
+						if cfg.Prepare != nil {
+							it.Prepared = cfg.Prepare(&scratch)
+						}
 					}
 					j.ev.Items[i] = it
 				}

@@ -18,6 +18,51 @@ var standardColumns = map[string]bool{
 	"Result": true, "GameType": true, "FEN": true, "SetUp": true,
 }
 
+// stored is an accepted game encoded for COPY. It is built on the replay
+// workers (Config.Prepare), so the single writer only sends bytes.
+type stored struct {
+	variant            int16
+	basis              string
+	event, site, round *string
+	date               string
+	white, black       string // cleaned player names, "" for none
+	result             int16
+	plies              int16
+	startFEN           *string
+	moves              []byte
+	finalHash          int64
+	movesHash          int64
+	hashes             []int64
+	tags               []byte
+	warnings           []string
+}
+
+// prepare encodes an accepted game; it runs on the replay workers.
+func prepare(g *replay.Game) any {
+	moves := AppendMoves(make([]byte, 0, 2*len(g.Moves)+8), g)
+	st := &stored{
+		variant: int16(g.Variant.GameType), basis: string(g.Basis),
+		event: nullable(g.PDN.Tag("Event")), site: nullable(g.PDN.Tag("Site")), round: nullable(g.PDN.Tag("Round")),
+		date: g.Date, white: playerName(g.PDN.Tag("White")), black: playerName(g.PDN.Tag("Black")),
+		result: resultCode(g.Result), plies: int16(len(g.Moves)),
+		moves: moves, finalHash: int64(g.Final.Hash()), movesHash: MovesHash(g.Variant, g.StartFEN, moves),
+		tags: otherTags(g),
+	}
+	if g.StartFEN != "" {
+		fen := g.StartFEN
+		st.startFEN = &fen
+	}
+	if len(g.Warnings) > 0 {
+		st.warnings = append([]string(nil), g.Warnings...)
+	}
+	st.hashes = make([]int64, 0, len(g.Hashes)+1)
+	st.hashes = append(st.hashes, int64(g.Start.Hash()))
+	for _, h := range g.Hashes {
+		st.hashes = append(st.hashes, int64(h))
+	}
+	return st
+}
+
 // dupKey is what makes two games the same game.
 type dupKey struct {
 	variant      int16
@@ -62,29 +107,25 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 		return c, err
 	}
 
-	// Encode the accepted games and find which are duplicates.
-	type prepared struct {
-		it    *Item
-		moves []byte
-		hash  int64
-		key   dupKey
+	// Find which accepted games are duplicates.
+	type candidate struct {
+		it  *Item
+		st  *stored
+		key dupKey
 	}
-	var games []prepared
+	var games []candidate
 	var hashes []int64
 	for i := range items {
 		it := &items[i]
-		if it.Game == nil {
+		if !it.Accepted {
 			continue
 		}
-		g := it.Game
-		moves := AppendMoves(make([]byte, 0, 2*len(g.Moves)+8), g)
-		mh := MovesHash(g.Variant, g.StartFEN, moves)
-		games = append(games, prepared{it: it, moves: moves, hash: mh, key: dupKey{
-			variant: int16(g.Variant.GameType), movesHash: mh,
-			white: w.playerID(g.PDN.Tag("White"), newPlayers), black: w.playerID(g.PDN.Tag("Black"), newPlayers),
-			date: g.Date,
+		st := it.Prepared.(*stored)
+		games = append(games, candidate{it: it, st: st, key: dupKey{
+			variant: st.variant, movesHash: st.movesHash,
+			white: w.playerID(st.white, newPlayers), black: w.playerID(st.black, newPlayers), date: st.date,
 		}})
-		hashes = append(hashes, mh)
+		hashes = append(hashes, st.movesHash)
 	}
 	existing := map[dupKey]gameRef{}
 	if len(hashes) > 0 {
@@ -111,37 +152,24 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 
 	var gameRows, dupRows, rejRows [][]any
 	for _, p := range games {
-		it, g := p.it, p.it.Game
+		it, st := p.it, p.st
 		if ref, ok := existing[p.key]; ok {
 			dupRows = append(dupRows, []any{sourceID, int32(it.PDN.Ordinal), it.PDN.Offset, ref.sourceID, ref.ordinal})
 			c.duplicates++
 			continue
 		}
 		existing[p.key] = gameRef{sourceID, int32(it.PDN.Ordinal)}
-		ph := make([]int64, 0, len(g.Hashes)+1)
-		ph = append(ph, int64(g.Start.Hash()))
-		for _, h := range g.Hashes {
-			ph = append(ph, int64(h))
-		}
-		var startFEN *string
-		if g.StartFEN != "" {
-			startFEN = &g.StartFEN
-		}
-		var warnings []string
-		if len(g.Warnings) > 0 {
-			warnings = g.Warnings
-		}
 		gameRows = append(gameRows, []any{
-			int16(g.Variant.GameType), string(g.Basis), sourceID, int32(it.PDN.Ordinal), it.PDN.Offset,
-			nullable(g.PDN.Tag("Event")), nullable(g.PDN.Tag("Site")), g.Date, nullable(g.PDN.Tag("Round")),
-			nullID(p.key.white), nullID(p.key.black), resultCode(g.Result), int16(len(g.Moves)), startFEN,
-			p.moves, int64(g.Final.Hash()), p.hash, ph, otherTags(g), warnings,
+			st.variant, st.basis, sourceID, int32(it.PDN.Ordinal), it.PDN.Offset,
+			st.event, st.site, st.date, st.round,
+			nullID(p.key.white), nullID(p.key.black), st.result, st.plies, st.startFEN,
+			st.moves, st.finalHash, st.movesHash, st.hashes, st.tags, st.warnings,
 		})
 		c.imported++
 	}
 	for i := range items {
 		it := &items[i]
-		if it.Game != nil {
+		if it.Accepted {
 			continue
 		}
 		reason := replay.Reason(it.Reject)
@@ -206,12 +234,11 @@ func (w *writer) resolvePlayers(ctx context.Context, tx pgx.Tx, items []Item) (m
 	var names []string
 	seen := map[string]bool{}
 	for i := range items {
-		g := items[i].Game
-		if g == nil {
+		if !items[i].Accepted {
 			continue
 		}
-		for _, tag := range [2]string{"White", "Black"} {
-			name := playerName(g.PDN.Tag(tag))
+		st := items[i].Prepared.(*stored)
+		for _, name := range [2]string{st.white, st.black} {
 			if name == "" || seen[name] {
 				continue
 			}
@@ -244,8 +271,7 @@ func (w *writer) resolvePlayers(ctx context.Context, tx pgx.Tx, items []Item) (m
 	return found, rows.Err()
 }
 
-func (w *writer) playerID(tag string, batch map[string]int32) int32 {
-	name := playerName(tag)
+func (w *writer) playerID(name string, batch map[string]int32) int32 {
 	if name == "" {
 		return 0
 	}

@@ -11,6 +11,17 @@ import (
 // such as 1950-1951 or 2001.05.01-2001.05.07 (its first date). ok is false
 // when nothing usable is there; the result is then "????.??.??".
 func CleanDate(s string) (clean string, ok bool) {
+	if isCleanDate(s) {
+		return s, true // the common case, without allocating
+	}
+	// YYYY-MM-DD and YYYY/MM/DD with digits or ??: one allocation.
+	if len(s) == 10 && (s[4] == '-' || s[4] == '/') && s[7] == s[4] {
+		b := []byte(s)
+		b[4], b[7] = '.', '.'
+		if c := string(b); isCleanDate(c) {
+			return c, true
+		}
+	}
 	s = strings.TrimSpace(s)
 	if s == "" || strings.Trim(s, "?.-/ ") == "" {
 		return "????.??.??", s == "" || strings.Trim(s, "?.-/ ") == ""
@@ -52,8 +63,14 @@ func part(fields []string, i, width, lo, hi int) (string, bool) {
 		return strings.Repeat("?", width), false
 	}
 	f := fields[i]
-	n, err := strconv.Atoi(f)
-	if err != nil || n < lo || n > hi || len(f) > width {
+	n := 0
+	for j := 0; j < len(f); j++ {
+		if !isDigit(f[j]) {
+			return strings.Repeat("?", width), false
+		}
+		n = n*10 + int(f[j]-'0')
+	}
+	if f == "" || n < lo || n > hi || len(f) > width {
 		return strings.Repeat("?", width), false
 	}
 	s := strconv.Itoa(n)
@@ -61,4 +78,30 @@ func part(fields []string, i, width, lo, hi int) (string, bool) {
 		s = "0" + s
 	}
 	return s, true
+}
+
+// isCleanDate reports whether s is already YYYY.MM.DD with digits or ??.
+func isCleanDate(s string) bool {
+	if len(s) != 10 || s[4] != '.' || s[7] != '.' {
+		return false
+	}
+	digits := func(p string) bool {
+		for i := 0; i < len(p); i++ {
+			if !isDigit(p[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	y, m, d := s[:4], s[5:7], s[8:]
+	if !digits(y) || y == "0000" {
+		return false
+	}
+	switch {
+	case m == "??":
+		return d == "??"
+	case !digits(m) || m < "01" || m > "12":
+		return false
+	}
+	return d == "??" || digits(d) && d >= "01" && d <= "31"
 }

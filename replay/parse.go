@@ -27,7 +27,7 @@ type moveText struct {
 // English games in algebraic notation name squares from the side that moves
 // first, Black (see algebraicRotated).
 func parseMoveText(b *rules.Board, s string, rotate bool, mt *moveText) (ok bool) {
-	*mt = moveText{}
+	mt.n, mt.capture, mt.short, mt.shortFile = 0, false, false, 0 // sq is overwritten as needed
 	// Strip trailing marks the reader may leave ("+", "#", "*").
 	for len(s) > 0 && (s[len(s)-1] == '+' || s[len(s)-1] == '#' || s[len(s)-1] == '*') {
 		s = s[:len(s)-1]
@@ -49,7 +49,7 @@ func parseMoveText(b *rules.Board, s string, rotate bool, mt *moveText) (ok bool
 		return true
 	}
 	// Algebraic squares written without separators: "a3b4".
-	glued := isFile(s[0]) && !strings.ContainsAny(s, "-xX:")
+	glued := isFile(s[0]) && !hasSeparator(s)
 	start := 0
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) {
@@ -157,4 +157,13 @@ func FormatMove(v *rules.Variant, m *rules.Move, n rules.Notation, full bool) st
 		sb.WriteString(name(sq))
 	}
 	return sb.String()
+}
+
+func hasSeparator(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '-' || c == 'x' || c == 'X' || c == ':' {
+			return true
+		}
+	}
+	return false
 }

@@ -135,7 +135,8 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 	if !ok {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("result %q is not a game result; stored as *", written))
 	}
-	if out.Final.IsLost() {
+	r.legal = out.Final.LegalMoves(r.legal[:0])
+	if len(r.legal) == 0 {
 		out.Decided = true
 		decided := WhiteWins
 		if out.Final.SideToMove() == rules.White {

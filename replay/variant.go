@@ -71,14 +71,22 @@ func ResolveVariant(g *pdn.Game, forced *rules.Variant) (*rules.Variant, Basis, 
 	if g.Tag("Bianco") != "" || g.Tag("Nero") != "" {
 		return nil, BasisGameType, fmt.Errorf("%w: Italian tags (Bianco/Nero) without a GameType: Italian draughts is not supported yet", ErrUnsupportedVariant)
 	}
-	var texts []string
+	var fromMoves, fromFEN boardHints
+	first := true
 	for i := range g.Moves {
 		if t := g.Moves[i].Text; t != "" && t != pdn.UnknownMove {
-			texts = append(texts, t)
+			fromMoves.add(t, first)
+			first = false
+			if fromMoves.algebraic {
+				break // decided: Russian
+			}
 		}
 	}
-	fromMoves := inferBoard(texts)
-	fromFEN := inferBoard(fenSquares(g.Tag("FEN")))
+	if fen := g.Tag("FEN"); fen != "" {
+		for i, sq := range fenSquares(fen) {
+			fromFEN.add(sq, i == 0)
+		}
+	}
 	switch {
 	case fromMoves.algebraic:
 		// Algebraic squares are the 8x8 site notation: Russian.
@@ -147,10 +155,10 @@ type boardHints struct {
 	firstFrom int  // the first numeric square of the first token
 }
 
-// inferBoard reads square tokens (moves or FEN squares).
-func inferBoard(tokens []string) boardHints {
-	var h boardHints
-	for ti, t := range tokens {
+// add reads one square token (a move or a FEN square); firstToken marks
+// the first move of the game.
+func (h *boardHints) add(t string, firstToken bool) {
+	{
 		n, first := 0, true
 		for i := 0; i <= len(t); i++ {
 			var c byte
@@ -166,7 +174,7 @@ func inferBoard(tokens []string) boardHints {
 				if n > 0 {
 					h.any = true
 					h.maxSq = max(h.maxSq, n)
-					if ti == 0 && first {
+					if firstToken && first {
 						h.firstFrom = n
 					}
 					first = false
@@ -175,5 +183,4 @@ func inferBoard(tokens []string) boardHints {
 			}
 		}
 	}
-	return h
 }

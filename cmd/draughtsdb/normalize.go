@@ -46,7 +46,7 @@ read). Normalising the output again changes nothing.`,
 			}
 			bw := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
 			w := pdn.NewWriter(bw)
-			err = ingest.Run(cmd.Context(), srcs, ingest.Config{Workers: a.cfg.Workers, Replay: replay.Options{Variant: forced}}, func(ev *ingest.Event) error {
+			err = ingest.Run(cmd.Context(), srcs, ingest.Config{Workers: a.cfg.Workers, Keep: true, Replay: replay.Options{Variant: forced}}, func(ev *ingest.Event) error {
 				switch ev.Kind {
 				case ingest.SourceEnd:
 					if ev.Err != nil {

@@ -125,10 +125,10 @@ func runValidate(cmd *cobra.Command, paths []string, workers int, forced *rules.
 			for i := range ev.Items {
 				it := &ev.Items[i]
 				sum.GamesRead++
-				if it.Game != nil {
+				if it.Accepted {
 					sum.Accepted++
-					sum.Plies += it.Game.Plies()
-					sum.Warnings += len(it.Game.Warnings)
+					sum.Plies += it.Plies
+					sum.Warnings += it.Warnings
 					continue
 				}
 				sum.Rejected++

@@ -33,7 +33,8 @@ type genEight struct {
 	menBack  bool
 	flying   bool
 	promo    PromotionInCapture
-	fwd0     int // first forward direction of the side to move (0 or 2)
+	fwd0     int  // first forward direction of the side to move (0 or 2)
+	up, down bool // men capture in directions 0-1 / 2-3
 	board    uint8
 	from     int
 	opp      bbEight // opponent pieces not yet jumped in this chain
@@ -86,53 +87,69 @@ func (g *genEight) emit(to int, promotes bool) {
 }
 
 // manCapture extends a chain of a man standing on i; it reports whether
-// any capture was possible from i.
+// any capture was possible from i. The four jump tests are bitwise with
+// constant shifts, so a chain end (the commonest call) costs a few
+// instructions.
 func (g *genEight) manCapture(i int) bool {
-	found := false
-	d0, d1 := g.fwd0, g.fwd0+2
-	if g.menBack {
-		d0, d1 = 0, 4
+	b := bitEight(i)
+	opp, empty := g.opp, g.empty
+	var j0, j1, j2, j3 bool
+	if g.up {
+		j0 = b.shr(sBEight).and(opp).shr(sBEight).and(empty).any()
+		j1 = b.shr(sAEight).and(opp).shr(sAEight).and(empty).any()
 	}
-	for d := d0; d < d1; d++ {
-		t := i + deltaEight[d]
-		if !g.opp.has(t) {
-			continue
-		}
-		l := t + deltaEight[d]
-		if !g.empty.has(l) {
-			continue
-		}
-		found = true
-		g.opp = g.opp.without(t)
-		g.captured = g.captured.with(t)
-		g.path[g.n] = uint8(l)
-		fp := g.fp
-		g.fp = seqStep(fp, t)
-		g.n++
-		if g.promoRow.has(l) {
-			switch g.promo {
-			case PromoteAndContinue:
-				g.promoted = true
-				if !g.kingCapture(l, d) {
-					g.emit(l, true)
-				}
-				g.promoted = false
-			case PromoteEndsMove:
+	if g.down {
+		j2 = b.shl(sAEight).and(opp).shl(sAEight).and(empty).any()
+		j3 = b.shl(sBEight).and(opp).shl(sBEight).and(empty).any()
+	}
+	if !(j0 || j1 || j2 || j3) {
+		return false
+	}
+	if j0 {
+		g.manJump(i-sBEight, i-2*sBEight, 0)
+	}
+	if j1 {
+		g.manJump(i-sAEight, i-2*sAEight, 1)
+	}
+	if j2 {
+		g.manJump(i+sAEight, i+2*sAEight, 2)
+	}
+	if j3 {
+		g.manJump(i+sBEight, i+2*sBEight, 3)
+	}
+	return true
+}
+
+// manJump makes the man jump over t to l in direction d and goes on.
+func (g *genEight) manJump(t, l, d int) {
+	g.opp = g.opp.without(t)
+	g.captured = g.captured.with(t)
+	g.path[g.n&(maxPath-1)] = uint8(l)
+	fp := g.fp
+	g.fp = seqStep(fp, t)
+	g.n++
+	if g.promoRow.has(l) {
+		switch g.promo {
+		case PromoteAndContinue:
+			g.promoted = true
+			if !g.kingCapture(l, d) {
 				g.emit(l, true)
-			default:
-				if !g.manCapture(l) {
-					g.emit(l, true)
-				}
 			}
-		} else if !g.manCapture(l) {
-			g.emit(l, false)
+			g.promoted = false
+		case PromoteEndsMove:
+			g.emit(l, true)
+		default:
+			if !g.manCapture(l) {
+				g.emit(l, true)
+			}
 		}
-		g.n--
-		g.fp = fp
-		g.captured = g.captured.without(t)
-		g.opp = g.opp.with(t)
+	} else if !g.manCapture(l) {
+		g.emit(l, false)
 	}
-	return found
+	g.n--
+	g.fp = fp
+	g.captured = g.captured.without(t)
+	g.opp = g.opp.with(t)
 }
 
 // kingCapture extends a chain of a king standing on i that arrived moving
@@ -288,6 +305,8 @@ func newGenEight(p *Position, moves []Move, keep bool, them, empty bbEight) genE
 		flying:   v.FlyingKings,
 		promo:    v.Promotion,
 		fwd0:     int(p.side) * 2,
+		up:       v.MenCaptureBackward || p.side == White,
+		down:     v.MenCaptureBackward || p.side == Black,
 		board:    v.Board.id,
 		opp:      them,
 		empty:    empty,
