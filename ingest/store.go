@@ -32,7 +32,7 @@ type stored struct {
 	moves              []byte
 	finalHash          int64
 	movesHash          int64
-	hashes             []int64
+	hashes             []uint64 // the start position and after every ply
 	tags               []byte
 	warnings           []string
 }
@@ -55,11 +55,9 @@ func prepare(g *replay.Game) any {
 	if len(g.Warnings) > 0 {
 		st.warnings = append([]string(nil), g.Warnings...)
 	}
-	st.hashes = make([]int64, 0, len(g.Hashes)+1)
-	st.hashes = append(st.hashes, int64(g.Start.Hash()))
-	for _, h := range g.Hashes {
-		st.hashes = append(st.hashes, int64(h))
-	}
+	st.hashes = make([]uint64, 0, len(g.Hashes)+1)
+	st.hashes = append(st.hashes, g.Start.Hash())
+	st.hashes = append(st.hashes, g.Hashes...)
 	return st
 }
 
@@ -86,6 +84,42 @@ type batchCounts struct {
 type writer struct {
 	conn    *pgx.Conn
 	players map[string]int32 // committed players only
+	buckets [4096][]int64    // position index entries of the batch, by prefix
+}
+
+// PositionPrefix and PositionEntry pack a position into the position_index
+// table (see schema/migrations/0001_core.sql): the top 12 bits of the hash
+// choose the row, the next 32 bits and the game id make the entry.
+func PositionPrefix(h uint64) int16 { return int16(int64(h) >> 52) }
+
+// PositionEntry is the packed entry of game id at position h.
+func PositionEntry(h uint64, id int64) int64 {
+	return int64((h>>20)&0xFFFFFFFF<<32 | uint64(id)&0xFFFFFFFF)
+}
+
+func (w *writer) resetIndex() {
+	for i := range w.buckets {
+		w.buckets[i] = w.buckets[i][:0]
+	}
+}
+
+// index adds every position of game id to the batch's buckets.
+func (w *writer) index(id int64, hashes []uint64) {
+	for _, h := range hashes {
+		b := int(PositionPrefix(h)) + 2048
+		w.buckets[b] = append(w.buckets[b], PositionEntry(h, id))
+	}
+}
+
+// indexRows returns one position_index row per non-empty bucket.
+func (w *writer) indexRows(sourceID int64) [][]any {
+	var rows [][]any
+	for i := range w.buckets {
+		if len(w.buckets[i]) > 0 {
+			rows = append(rows, []any{sourceID, int16(i - 2048), w.buckets[i]})
+		}
+	}
+	return rows
 }
 
 // writeBatch stores one batch of a source's games in one transaction,
@@ -150,6 +184,25 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 		}
 	}
 
+	// Reserve ids for the new games: the position index refers to them.
+	fresh := 0
+	for _, p := range games {
+		if _, dup := existing[p.key]; !dup {
+			fresh++
+		}
+	}
+	var ids []int64
+	if fresh > 0 {
+		rows, err := tx.Query(ctx, `SELECT nextval(pg_get_serial_sequence('games', 'id')) FROM generate_series(1, $1)`, fresh)
+		if err != nil {
+			return c, err
+		}
+		if ids, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil {
+			return c, err
+		}
+	}
+	w.resetIndex()
+
 	var gameRows, dupRows, rejRows [][]any
 	for _, p := range games {
 		it, st := p.it, p.st
@@ -159,11 +212,13 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 			continue
 		}
 		existing[p.key] = gameRef{sourceID, int32(it.PDN.Ordinal)}
+		id := ids[len(gameRows)]
+		w.index(id, st.hashes)
 		gameRows = append(gameRows, []any{
-			st.variant, st.basis, sourceID, int32(it.PDN.Ordinal), it.PDN.Offset,
+			id, st.variant, st.basis, sourceID, int32(it.PDN.Ordinal), it.PDN.Offset,
 			st.event, st.site, st.date, st.round,
 			nullID(p.key.white), nullID(p.key.black), st.result, st.plies, st.startFEN,
-			st.moves, st.finalHash, st.movesHash, st.hashes, st.tags, st.warnings,
+			st.moves, st.finalHash, st.movesHash, st.tags, st.warnings,
 		})
 		c.imported++
 	}
@@ -196,6 +251,11 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 			return c, fmt.Errorf("copy games: %w", err)
 		}
 	}
+	if posRows := w.indexRows(sourceID); len(posRows) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"position_index"}, positionColumns, pgx.CopyFromRows(posRows)); err != nil {
+			return c, fmt.Errorf("copy position index: %w", err)
+		}
+	}
 	if len(rejRows) > 0 {
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"rejected_games"}, rejectedColumns, pgx.CopyFromRows(rejRows)); err != nil {
 			return c, fmt.Errorf("copy rejected games: %w", err)
@@ -222,8 +282,9 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 }
 
 var (
-	gameColumns = []string{"variant", "variant_basis", "source_id", "ordinal", "byte_offset", "event", "site", "date", "round",
-		"white_id", "black_id", "result", "ply_count", "start_fen", "moves", "final_hash", "moves_hash", "hashes", "tags", "warnings"}
+	positionColumns = []string{"source_id", "prefix", "entries"}
+	gameColumns     = []string{"id", "variant", "variant_basis", "source_id", "ordinal", "byte_offset", "event", "site", "date", "round",
+		"white_id", "black_id", "result", "ply_count", "start_fen", "moves", "final_hash", "moves_hash", "tags", "warnings"}
 	rejectedColumns  = []string{"source_id", "ordinal", "byte_offset", "line", "raw", "reason", "ply", "move", "fen", "message"}
 	duplicateColumns = []string{"source_id", "ordinal", "byte_offset", "of_source_id", "of_ordinal"}
 )
