@@ -1,0 +1,391 @@
+package ingest
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/ingest/synth"
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/pgtest"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv("DRAUGHTSDB_IMPORT_CHILD") != "" {
+		os.Exit(importChild())
+	}
+	pgtest.Main(m)
+}
+
+// sharedDir holds gzipped copies of every shared PDN archive.
+const sharedDir = "pdn/testdata/shared"
+
+// writeSynth writes n synthetic games of v to dir and returns the path.
+func writeSynth(t testing.TB, dir string, v *rules.Variant, n int, seed uint64) string {
+	t.Helper()
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d.pdn", v.Name, seed))
+	var b bytes.Buffer
+	if err := synth.Write(&b, synth.Options{Variant: v, Games: n, Seed: seed}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// snapshot is the content of a database that an import decides: every
+// game read, by source text and ordinal, and where it went.
+func snapshot(t testing.TB, pool *pgxpool.Pool) []string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `
+		SELECT s.sha256 || ' ' || g.ordinal || ' game ' || g.moves_hash FROM games g JOIN sources s ON s.id = g.source_id
+		UNION ALL
+		SELECT s.sha256 || ' ' || r.ordinal || ' rejected ' || r.reason FROM rejected_games r JOIN sources s ON s.id = r.source_id
+		UNION ALL
+		SELECT s.sha256 || ' ' || d.ordinal || ' duplicate of ' || o.sha256 || ' ' || d.of_ordinal
+		FROM duplicates d JOIN sources s ON s.id = d.source_id JOIN sources o ON o.id = d.of_source_id
+		UNION ALL
+		SELECT 'position ' || count(*) FROM position_index p, unnest(p.entries)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func count(t testing.TB, pool *pgxpool.Pool, sql string) int {
+	t.Helper()
+	var n int
+	if err := pool.QueryRow(context.Background(), sql).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestImportSharedArchives(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.NewDB(t)
+	sum, err := Import(ctx, pool, []string{sharedDir}, Options{BatchSize: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.SourcesFailed != 0 || sum.Sources < 80 {
+		t.Fatalf("summary %+v", sum)
+	}
+	if sum.GamesRead != sum.Imported+sum.Duplicates+sum.Rejected {
+		t.Fatalf("read %d != imported %d + duplicates %d + rejected %d", sum.GamesRead, sum.Imported, sum.Duplicates, sum.Rejected)
+	}
+	// Per source: every game read is in exactly one table.
+	bad := count(t, pool, `SELECT count(*) FROM sources s WHERE status <> 'done'
+		OR games_read <> (SELECT count(*) FROM games g WHERE g.source_id = s.id)
+		              + (SELECT count(*) FROM rejected_games r WHERE r.source_id = s.id)
+		              + (SELECT count(*) FROM duplicates d WHERE d.source_id = s.id)
+		OR games_read <> games_imported + duplicates + rejected`)
+	if bad != 0 {
+		t.Fatalf("%d sources where games read != games + rejected + duplicates", bad)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM games`); n != sum.Imported {
+		t.Fatalf("games table has %d, summary says %d", n, sum.Imported)
+	}
+	// OCA: 22,621 games, every one accepted.
+	if n := count(t, pool, `SELECT games_imported + duplicates FROM sources WHERE name LIKE '%english/OCA_2.0.pdn.gz'`); n != 22621 {
+		t.Fatalf("OCA: %d games accepted, want 22621", n)
+	}
+	before := snapshot(t, pool)
+
+	again, err := Import(ctx, pool, []string{sharedDir}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Imported != 0 || again.GamesRead != 0 || again.SourcesSkipped != sum.Sources {
+		t.Fatalf("second run: %+v, want every source skipped", again)
+	}
+	if after := snapshot(t, pool); !slices.Equal(before, after) {
+		t.Fatal("second run changed the database")
+	}
+
+	// --force re-imports a source and ends where it started.
+	forced, err := Import(ctx, pool, []string{filepath.Join(sharedDir, "international")}, Options{Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if forced.Imported == 0 || forced.SourcesSkipped != 0 {
+		t.Fatalf("--force: %+v", forced)
+	}
+	if after := snapshot(t, pool); !slices.Equal(before, after) {
+		t.Fatal("--force re-import does not give the same database")
+	}
+}
+
+func TestPositionIndexFindsEveryPly(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.NewDB(t)
+	dir := t.TempDir()
+	path := writeSynth(t, dir, rules.International, 200, 3)
+	if _, err := Import(ctx, pool, []string{path}, Options{BatchSize: 64}); err != nil {
+		t.Fatal(err)
+	}
+	// Replay game 17 in Go and look up every position it passes through.
+	var b bytes.Buffer
+	synth.Write(&b, synth.Options{Variant: rules.International, Games: 17, Seed: 3})
+	var id int64
+	if err := pool.QueryRow(ctx, `SELECT id FROM games WHERE ordinal = 17`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	hashes := replayHashes(t, b.Bytes(), 17)
+	for ply, h := range hashes {
+		rows, err := pool.Query(ctx, `SELECT draughtsdb_games_at($1)`, int64(h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for rows.Next() {
+			var g int64
+			rows.Scan(&g)
+			found = found || g == id
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if !found {
+			t.Fatalf("ply %d: game %d not found by its position hash %x", ply, id, h)
+		}
+	}
+	// The start position is reached by all 200 games; a position no game
+	// reaches, by none.
+	if n := count(t, pool, fmt.Sprintf(`SELECT count(*) FROM draughtsdb_games_at(%d)`, int64(hashes[0]))); n != 200 {
+		t.Fatalf("start position found in %d games, want 200", n)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM draughtsdb_games_at(1234567)`); n != 0 {
+		t.Fatalf("a position no game reaches found in %d games", n)
+	}
+}
+
+// TestResumeAfterCancel cancels imports at random batches and checks that
+// re-running them gives the database an uninterrupted import gives.
+func TestResumeAfterCancel(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	paths := []string{
+		writeSynth(t, dir, rules.International, 900, 1),
+		writeSynth(t, dir, rules.Russian, 700, 2),
+		filepath.Join(sharedDir, "testsuite"), // rejections and duplicates too
+	}
+	ref := pgtest.NewDB(t)
+	if _, err := Import(ctx, ref, paths, Options{BatchSize: 100}); err != nil {
+		t.Fatal(err)
+	}
+	want := snapshot(t, ref)
+
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+	for attempt := range 3 {
+		pool := pgtest.NewDB(t)
+		stops := 0
+		for run := 0; ; run++ {
+			cctx, cancel := context.WithCancel(ctx)
+			at, events := 1+rng.IntN(12), 0
+			sum, err := Import(cctx, pool, paths, Options{BatchSize: 100, Workers: 2, Progress: func(_, _ int64) {
+				if events++; events == at {
+					cancel()
+				}
+			}})
+			cancel()
+			if err == nil {
+				if sum.SourcesFailed != 0 {
+					t.Fatalf("attempt %d run %d: %+v", attempt, run, sum)
+				}
+				break
+			}
+			stops++
+			if run > 200 {
+				t.Fatal("import never finished")
+			}
+		}
+		if stops == 0 {
+			t.Fatalf("attempt %d: the import was never interrupted", attempt)
+		}
+		if got := snapshot(t, pool); !slices.Equal(got, want) {
+			t.Fatalf("attempt %d (%d interruptions): database differs from an uninterrupted import (%d vs %d rows)", attempt, stops, len(got), len(want))
+		}
+		t.Logf("attempt %d: equal after %d interruptions", attempt, stops)
+	}
+}
+
+// TestResumeAfterKill kills an importing child process with SIGKILL and
+// re-runs the import.
+func TestResumeAfterKill(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	paths := []string{writeSynth(t, dir, rules.International, 3000, 5), writeSynth(t, dir, rules.English, 1000, 6)}
+	ref := pgtest.NewDB(t)
+	if _, err := Import(ctx, ref, paths, Options{BatchSize: 50}); err != nil {
+		t.Fatal(err)
+	}
+	want := snapshot(t, ref)
+
+	url := pgtest.NewDBURL(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	child.Env = append(os.Environ(), "DRAUGHTSDB_IMPORT_CHILD="+url, "DRAUGHTSDB_IMPORT_PATHS="+paths[0]+string(os.PathListSeparator)+paths[1])
+	child.Stderr = os.Stderr
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Kill it once some batches, but not all, are committed.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if n := count(t, pool, `SELECT coalesce(sum(games_read), 0) FROM sources`); n >= 500 {
+			break
+		}
+		if time.Now().After(deadline) {
+			child.Process.Kill()
+			t.Fatal("the child committed nothing in 60 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := child.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	child.Wait()
+	committed := count(t, pool, `SELECT coalesce(sum(games_read), 0) FROM sources`)
+	if committed >= 4000 {
+		t.Fatalf("the child finished (%d games) before it was killed", committed)
+	}
+	sum, err := Import(ctx, pool, paths, Options{BatchSize: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.SourcesResumed == 0 {
+		t.Fatalf("no source resumed: %+v", sum)
+	}
+	if got := snapshot(t, pool); !slices.Equal(got, want) {
+		t.Fatalf("after kill -9 at %d games and a re-run: database differs from an uninterrupted import", committed)
+	}
+}
+
+// importChild is the child process of TestResumeAfterKill: a slow import.
+func importChild() int {
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, os.Getenv("DRAUGHTSDB_IMPORT_CHILD"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	paths := filepath.SplitList(os.Getenv("DRAUGHTSDB_IMPORT_PATHS"))
+	_, err = Import(ctx, pool, paths, Options{BatchSize: 50, Progress: func(_, _ int64) { time.Sleep(5 * time.Millisecond) }})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func TestBadInputsFailAloneAndTheRestIsImported(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.NewDB(t)
+	dir := t.TempDir()
+	good := writeSynth(t, dir, rules.Russian, 120, 9)
+	raw, _ := os.ReadFile(good)
+
+	// A .gz whose stream is corrupt after a valid start.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(raw)
+	zw.Close()
+	corrupt := gz.Bytes()
+	for i := len(corrupt) / 2; i < len(corrupt)/2+64; i++ {
+		corrupt[i] ^= 0x5a
+	}
+	badGz := filepath.Join(dir, "corrupt.pdn.gz")
+	os.WriteFile(badGz, corrupt, 0o644)
+
+	// A zip cut short (no central directory).
+	var zb bytes.Buffer
+	zwr := zip.NewWriter(&zb)
+	f, _ := zwr.Create("games.pdn")
+	f.Write(raw)
+	zwr.Close()
+	truncated := filepath.Join(dir, "truncated.zip")
+	os.WriteFile(truncated, zb.Bytes()[:zb.Len()*2/3], 0o644)
+
+	// An unreadable file: mode 000 for an ordinary user; root reads
+	// anything, so there a path whose target is gone.
+	unreadable := filepath.Join(dir, "unreadable.pdn")
+	if os.Geteuid() == 0 {
+		os.Symlink(filepath.Join(dir, "gone.pdn"), unreadable)
+	} else {
+		os.WriteFile(unreadable, raw, 0o000)
+	}
+
+	good2 := writeSynth(t, dir, rules.Brazilian, 80, 10)
+	var notices []string
+	sum, err := Import(ctx, pool, []string{good, badGz, truncated, unreadable, good2}, Options{Notice: func(s string) { notices = append(notices, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.SourcesFailed != 3 {
+		t.Fatalf("%d sources failed, want 3: %+v\n%v", sum.SourcesFailed, sum, notices)
+	}
+	if sum.Imported != 200 {
+		t.Fatalf("imported %d games, want the 200 of the good files", sum.Imported)
+	}
+	for _, name := range []string{"corrupt.pdn.gz", "truncated.zip", "unreadable.pdn"} {
+		found := false
+		for _, n := range notices {
+			found = found || bytes.Contains([]byte(n), []byte(name))
+		}
+		if !found {
+			t.Errorf("no notice names %s: %v", name, notices)
+		}
+	}
+}
+
+// replayHashes replays game number ordinal of a PDN text and returns the
+// hashes of the start position and after every ply.
+func replayHashes(t testing.TB, text []byte, ordinal int) []uint64 {
+	t.Helper()
+	rd := pdn.NewReader(bytes.NewReader(text), "gen.pdn")
+	r := replay.NewReplayer(replay.Options{})
+	for {
+		pg, err := rd.Next()
+		if err != nil {
+			t.Fatalf("game %d not found: %v", ordinal, err)
+		}
+		if pg.Ordinal != ordinal {
+			continue
+		}
+		var g replay.Game
+		if err := r.Replay(pg, nil, &g); err != nil {
+			t.Fatal(err)
+		}
+		return append([]uint64{g.Start.Hash()}, g.Hashes...)
+	}
+}
