@@ -46,6 +46,8 @@ type Summary struct {
 	RejectedByReason map[string]int `json:"rejected_by_reason"`
 	Seconds          float64        `json:"seconds"`
 	GamesPerSecond   float64        `json:"games_per_second"`
+	// SourceIDs are the sources this run imported or resumed.
+	SourceIDs []int64 `json:"-"`
 }
 
 type sourceState struct {
@@ -130,6 +132,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 			continue
 		}
 		seen[st.id] = s.Name
+		sum.SourceIDs = append(sum.SourceIDs, st.id)
 		if st.skip > 0 {
 			sum.SourcesResumed++
 		}

@@ -11,7 +11,8 @@ type Game struct {
 	Variant *rules.Variant // as decided by ResolveVariant
 	Basis   Basis          // how the variant was decided
 	// Start is the position before the first move; StartFEN its canonical
-	// FEN when the game set one up (FEN tag), "" for the initial position.
+	// FEN when the game set one up (FEN tag), "" for the variant's initial
+	// position (also when a FEN tag spells it out).
 	Start    rules.Position
 	StartFEN string
 	// Moves[i] is ply i+1; Hashes[i] the Zobrist hash of the position after

@@ -66,7 +66,11 @@ func (r *Replayer) Replay(pg *pdn.Game, readErr error, out *Game) error {
 			return &RejectError{Err: ErrBadFEN, Detail: fmt.Sprintf("FEN tag %q: %v", fen, err), Variant: v.Name, underlie: err}
 		}
 		pos = p
-		out.StartFEN = p.FEN()
+		// A FEN of the initial position is the initial position: the game
+		// must hash and compare like one written without the tag.
+		if start := v.StartPosition(); p.Hash() != start.Hash() || p.FEN() != start.FEN() {
+			out.StartFEN = p.FEN()
+		}
 	}
 	out.Start = pos
 

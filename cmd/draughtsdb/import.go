@@ -72,6 +72,16 @@ good sources are imported all the same).`,
 					}
 				} else {
 					printImportSummary(cmd.OutOrStdout(), sum)
+					if err == nil && sum.Imported > 0 {
+						firsts, ferr := ingest.MostPlayedFirstMoves(cmd.Context(), pool, sum.SourceIDs)
+						if ferr != nil {
+							return ferr
+						}
+						for _, f := range firsts {
+							fmt.Fprintf(cmd.OutOrStdout(), "most played first move (%s): %s in %d games: white wins %d, draws %d, black wins %d, unfinished %d; white's score %.1f%%\n",
+								f.Variant.Name, f.Move, f.Games, f.WhiteWins, f.Draws, f.BlackWins, f.Unfinished, f.Score())
+						}
+					}
 				}
 			}
 			if err != nil {
