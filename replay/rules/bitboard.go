@@ -114,8 +114,8 @@ const (
 func loadEight(x *[2]uint64) bbEight   { return load64(x) }
 func loadTen(x *[2]uint64) bbTen       { return load64(x) }
 func loadTwelve(x *[2]uint64) bbTwelve { return load128(x) }
-func bitEight(i int) bbEight           { return bb64(1) << uint(i) }
-func bitTen(i int) bbTen               { return bb64(1) << uint(i) }
+func bitEight(i int) bbEight           { return bb64(1) << (uint(i) & 63) }
+func bitTen(i int) bbTen               { return bb64(1) << (uint(i) & 63) }
 func bitTwelve(i int) bbTwelve         { return bb128{}.with(i) }
 
 // Per-size board masks as constants (checked against the Board tables by
