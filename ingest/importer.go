@@ -141,62 +141,102 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 		total += max(s.Size, 0)
 	}
 
+	// The writer runs on its own goroutine, so that reading and replay go
+	// on while PostgreSQL takes a batch: the import then costs little more
+	// than the COPY itself. Batches are written strictly in order.
 	w := &writer{conn: conn.Conn(), players: map[string]int32{}}
+	type message struct {
+		st    *sourceState
+		items []Item
+		end   *Event // SourceEnd: mark the source done or failed after its last batch
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	writes := make(chan message, 2)
+	writeDone := make(chan error, 1)
+	go func() {
+		var werr error
+		for m := range writes {
+			if werr != nil {
+				continue // drain
+			}
+			if len(m.items) > 0 {
+				c, err := w.writeBatch(runCtx, m.st.id, m.items)
+				if err != nil {
+					werr = err
+					cancel()
+					continue
+				}
+				sum.Imported += c.imported
+				sum.Duplicates += c.duplicates
+				sum.Rejected += c.rejected
+				for r, n := range c.byReason {
+					sum.RejectedByReason[r] += n
+				}
+			}
+			if ev := m.end; ev != nil {
+				status, errText := "done", (*string)(nil)
+				if ev.Err != nil {
+					status = "failed"
+					e := ev.Err.Error()
+					errText = &e
+					sum.SourcesFailed++
+					notice(fmt.Sprintf("failed: %v", ev.Err))
+				}
+				if _, err := w.conn.Exec(runCtx, `UPDATE sources SET status = $2, error = $3, finished_at = now() WHERE id = $1`,
+					m.st.id, status, errText); err != nil {
+					werr = err
+					cancel()
+				}
+			}
+		}
+		writeDone <- werr
+	}()
 	var pending []Item
 	var done int64
-	flush := func(st *sourceState) error {
-		c, err := w.writeBatch(ctx, st.id, pending)
-		if err != nil {
-			return err
+	send := func(m message) error {
+		select {
+		case writes <- m:
+			return nil
+		case <-runCtx.Done():
+			return runCtx.Err()
 		}
-		sum.Imported += c.imported
-		sum.Duplicates += c.duplicates
-		sum.Rejected += c.rejected
-		for r, n := range c.byReason {
-			sum.RejectedByReason[r] += n
-		}
-		pending = pending[:0]
-		return nil
 	}
 	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant}, Prepare: prepare,
 		Skip: func(s *source.Source) int { return states[s].skip }}
-	err = Run(ctx, todo, cfg, func(ev *Event) error {
+	err = Run(runCtx, todo, cfg, func(ev *Event) error {
 		st := states[ev.Source]
 		switch ev.Kind {
 		case Games:
 			sum.GamesRead += len(ev.Items)
 			pending = append(pending, ev.Items...)
 			if len(pending) >= batchSize {
-				if err := flush(st); err != nil {
+				if err := send(message{st: st, items: pending}); err != nil {
 					return err
 				}
+				pending = make([]Item, 0, batchSize+256)
 			}
 			if opts.Progress != nil {
 				opts.Progress(done+ev.Consumed, total)
 			}
 		case SourceEnd:
-			if err := flush(st); err != nil {
+			if err := send(message{st: st, items: pending, end: ev}); err != nil {
 				return err
 			}
+			pending = make([]Item, 0, batchSize+256)
 			done += max(ev.Source.Size, 0)
 			if opts.Progress != nil {
 				opts.Progress(done, total)
 			}
-			status, errText := "done", (*string)(nil)
-			if ev.Err != nil {
-				status = "failed"
-				e := ev.Err.Error()
-				errText = &e
-				sum.SourcesFailed++
-				notice(fmt.Sprintf("failed: %v", ev.Err))
-			}
-			if _, err := w.conn.Exec(ctx, `UPDATE sources SET status = $2, error = $3, finished_at = now() WHERE id = $1`,
-				st.id, status, errText); err != nil {
-				return err
-			}
 		}
 		return nil
 	})
+	close(writes)
+	if werr := <-writeDone; werr != nil {
+		err = werr
+	} else if err != nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
 	sum.Seconds = time.Since(start).Seconds()
 	if sum.Seconds > 0 {
 		sum.GamesPerSecond = float64(sum.GamesRead) / sum.Seconds
