@@ -1,0 +1,214 @@
+package search
+
+import (
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// Weights are the evaluation terms of one variant, in hundredths of a man.
+// They are plain data: change them here (or pass your own to EvaluateWith)
+// without touching the search.
+type Weights struct {
+	// Man and King are the material values (Man is the unit, 100).
+	Man, King int
+	// Advance is the bonus of a man per row advanced from its own back row
+	// (tempo); AdvanceEnd replaces it when few pieces are left (men run
+	// for promotion).
+	Advance, AdvanceEnd int
+	// Centre is the bonus of a man on one of the central squares (the
+	// middle half of the files on the middle rows); KingCentre that of a
+	// king on one of the two long diagonals (its most active squares).
+	Centre, KingCentre int
+	// BackRank is the bonus of a man still on its own back row (guarding
+	// the promotion squares) while the opponent still has men.
+	BackRank int
+	// Mobility is the bonus per man with an empty square ahead, and per
+	// empty square next to a king (a cheap approximation of the number of
+	// plain moves).
+	Mobility int
+	// EndgamePieces: at or below this many pieces on the board AdvanceEnd
+	// is used.
+	EndgamePieces int
+}
+
+// DefaultWeights returns the built-in weights of variant v. Flying kings are
+// worth about three men; English kings (one step) about one and a half.
+func DefaultWeights(v *rules.Variant) Weights {
+	switch v {
+	case rules.English:
+		return Weights{Man: 100, King: 150, Advance: 3, AdvanceEnd: 6, Centre: 4, KingCentre: 4,
+			BackRank: 8, Mobility: 2, EndgamePieces: 8}
+	case rules.International:
+		return Weights{Man: 100, King: 300, Advance: 2, AdvanceEnd: 6, Centre: 4, KingCentre: 10,
+			BackRank: 6, Mobility: 1, EndgamePieces: 12}
+	case rules.Canadian:
+		return Weights{Man: 100, King: 300, Advance: 2, AdvanceEnd: 5, Centre: 3, KingCentre: 10,
+			BackRank: 5, Mobility: 1, EndgamePieces: 16}
+	default: // Russian, Brazilian: 8x8 with flying kings
+		return Weights{Man: 100, King: 280, Advance: 3, AdvanceEnd: 7, Centre: 5, KingCentre: 10,
+			BackRank: 8, Mobility: 2, EndgamePieces: 8}
+	}
+}
+
+// geometry holds per-board square tables computed from the public
+// rules.Board API.
+type geometry struct {
+	n       int
+	rank    []int8     // 1 = White's side
+	fwd     [2][][2]int // forward neighbours per colour (0 = off board)
+	nbr     [][4]int   // all four neighbours (0 = off board)
+	centre  []bool
+	longDia []bool
+}
+
+var geometries = map[*rules.Board]*geometry{}
+
+func init() {
+	for _, b := range []*rules.Board{rules.Board8x8, rules.Board10x10, rules.Board12x12} {
+		geometries[b] = newGeometry(b)
+	}
+}
+
+func newGeometry(b *rules.Board) *geometry {
+	n := b.Squares()
+	g := &geometry{n: n, rank: make([]int8, n+1), nbr: make([][4]int, n+1),
+		centre: make([]bool, n+1), longDia: make([]bool, n+1)}
+	g.fwd[0] = make([][2]int, n+1)
+	g.fwd[1] = make([][2]int, n+1)
+	w, h := b.Width, b.Height
+	for s := 1; s <= n; s++ {
+		f, r := b.Coords(s)
+		g.rank[s] = int8(r)
+		g.fwd[rules.White][s] = [2]int{b.SquareAt(f-1, r+1), b.SquareAt(f+1, r+1)}
+		g.fwd[rules.Black][s] = [2]int{b.SquareAt(f-1, r-1), b.SquareAt(f+1, r-1)}
+		g.nbr[s] = [4]int{b.SquareAt(f-1, r+1), b.SquareAt(f+1, r+1), b.SquareAt(f-1, r-1), b.SquareAt(f+1, r-1)}
+		g.centre[s] = f > w/4 && f <= w-w/4 && r > h/4 && r <= h-h/4
+		g.longDia[s] = f == r || f+r == w+1
+	}
+	return g
+}
+
+// evaluator is the evaluation of one variant with precomputed square
+// tables.
+type evaluator struct {
+	w   Weights
+	g   *geometry
+	pst [5][2][]int16 // [piece][phase 0 = middlegame, 1 = endgame][square]
+	h   int
+}
+
+func newEvaluator(v *rules.Variant, w Weights) *evaluator {
+	g := geometries[v.Board]
+	e := &evaluator{w: w, g: g, h: v.Board.Height}
+	for pc := rules.WhiteMan; pc <= rules.BlackKing; pc++ {
+		for ph := 0; ph < 2; ph++ {
+			t := make([]int16, g.n+1)
+			for s := 1; s <= g.n; s++ {
+				t[s] = int16(e.squareValue(pc, ph, s))
+			}
+			e.pst[pc][ph] = t
+		}
+	}
+	return e
+}
+
+// squareValue is the value of piece pc on square s from its owner's view.
+func (e *evaluator) squareValue(pc rules.Piece, phase, s int) int {
+	w, g := &e.w, e.g
+	if pc.IsKing() {
+		v := w.King
+		if g.longDia[s] {
+			v += w.KingCentre
+		}
+		return v
+	}
+	rows := int(g.rank[s]) - 1 // rows advanced
+	if pc.Color() == rules.Black {
+		rows = e.h - int(g.rank[s])
+	}
+	v := w.Man
+	if phase == 0 {
+		v += w.Advance * rows
+	} else {
+		v += w.AdvanceEnd * rows
+	}
+	if g.centre[s] {
+		v += w.Centre
+	}
+	if rows == 0 && phase == 0 {
+		v += w.BackRank
+	}
+	return v
+}
+
+// evaluate scores pos from the side to move's view, in hundredths of a man.
+func (e *evaluator) evaluate(pos *rules.Position) int {
+	var board [73]rules.Piece
+	g := e.g
+	n := g.n
+	pieces := 0
+	for s := 1; s <= n; s++ {
+		pc := pos.Piece(s)
+		board[s] = pc
+		if pc != rules.Empty {
+			pieces++
+		}
+	}
+	phase := 0
+	if pieces <= e.w.EndgamePieces {
+		phase = 1
+	}
+	var score [2]int
+	mob := e.w.Mobility
+	for s := 1; s <= n; s++ {
+		pc := board[s]
+		if pc == rules.Empty {
+			continue
+		}
+		c := pc.Color()
+		v := int(e.pst[pc][phase][s])
+		if mob != 0 {
+			if pc.IsKing() {
+				for _, t := range g.nbr[s] {
+					if t != 0 && board[t] == rules.Empty {
+						v += mob
+					}
+				}
+			} else {
+				f := g.fwd[c][s]
+				if f[0] != 0 && board[f[0]] == rules.Empty || f[1] != 0 && board[f[1]] == rules.Empty {
+					v += mob
+				}
+			}
+		}
+		score[c] += v
+	}
+	us := pos.SideToMove()
+	return score[us] - score[us^1]
+}
+
+// Evaluate returns the static evaluation of pos with the default weights of
+// its variant, from the side to move's view, in hundredths of a man. It does
+// not look at captures: search.Search resolves them first.
+func Evaluate(pos rules.Position) int {
+	return evaluatorFor(pos.Variant()).evaluate(&pos)
+}
+
+// EvaluateWith is Evaluate with custom weights.
+func EvaluateWith(pos rules.Position, w Weights) int {
+	return newEvaluator(pos.Variant(), w).evaluate(&pos)
+}
+
+var defaultEvaluators = map[*rules.Variant]*evaluator{}
+
+func init() {
+	for _, v := range rules.Variants() {
+		defaultEvaluators[v] = newEvaluator(v, DefaultWeights(v))
+	}
+}
+
+func evaluatorFor(v *rules.Variant) *evaluator {
+	if e, ok := defaultEvaluators[v]; ok {
+		return e
+	}
+	return newEvaluator(v, DefaultWeights(v))
+}

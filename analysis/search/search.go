@@ -1,0 +1,502 @@
+package search
+
+import (
+	"context"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// Engine identification (the Hub "id" line uses them).
+const (
+	Name    = "draughtsdb"
+	Version = "0.1"
+)
+
+// Score bounds. A side to move without a legal move has lost: its score is
+// -(Win - ply), ply counted from the root, so faster wins score higher.
+// Any score with |score| >= MateThreshold is a forced win or loss.
+const (
+	Win           = 30000
+	MateThreshold = Win - 1000
+	Infinity      = 32000
+	// MaxDepth is the deepest nominal iteration.
+	MaxDepth = 64
+	// DefaultDepth is used when Options sets neither Depth nor MoveTime.
+	DefaultDepth = 8
+	// DefaultTTSizeMB is the transposition table size when Options.TTSizeMB
+	// is 0.
+	DefaultTTSizeMB = 16
+)
+
+const maxPly = 128
+
+// Options limit one search.
+type Options struct {
+	// Depth is the nominal depth in plies of the last iteration. With
+	// MoveTime zero the search is deterministic: the same position and
+	// depth always give the same score, best move, PV and node count.
+	Depth int
+	// MoveTime stops the search when it runs out (the last completed
+	// iteration counts). With Depth zero, iterations go on up to MaxDepth.
+	MoveTime time.Duration
+	// TTSizeMB sizes the transposition table (DefaultTTSizeMB if 0).
+	TTSizeMB int
+	// History holds the hashes (rules.Position.Hash) of the positions
+	// before pos, oldest first, for repetition detection. Only the plies
+	// since the last irreversible move (a man move or capture) matter.
+	History []uint64
+}
+
+// Result is the outcome of a search or of one completed iteration.
+type Result struct {
+	// Score is from the side to move's view in hundredths of a man; wins
+	// are in [MateThreshold, Win], losses in [-Win, -MateThreshold].
+	Score int
+	// Depth is the nominal depth of the last completed iteration.
+	Depth int
+	// Best is the best move; the zero Move if the side to move has no
+	// legal move (then Score is -Win and PV is empty).
+	Best rules.Move
+	// PV is the principal variation, starting with Best.
+	PV    []rules.Move
+	Nodes uint64
+	Time  time.Duration
+	// Mate reports a forced win or loss (|Score| >= MateThreshold).
+	Mate bool
+}
+
+// PliesToEnd returns the number of plies to the end of the game for a
+// mate score, or 0.
+func (r Result) PliesToEnd() int {
+	switch {
+	case r.Score >= MateThreshold:
+		return Win - r.Score
+	case r.Score <= -MateThreshold:
+		return Win + r.Score
+	}
+	return 0
+}
+
+// Engine keeps a transposition table and search buffers between searches.
+// An Engine is not safe for concurrent use; use one per goroutine.
+type Engine struct {
+	ttMB int
+	s    *searcher
+}
+
+// NewEngine returns an engine with a transposition table of ttSizeMB
+// megabytes (DefaultTTSizeMB if 0).
+func NewEngine(ttSizeMB int) *Engine {
+	if ttSizeMB <= 0 {
+		ttSizeMB = DefaultTTSizeMB
+	}
+	return &Engine{ttMB: ttSizeMB}
+}
+
+// Search searches pos with a fresh engine. info, if not nil, is called
+// after every completed iteration.
+func Search(pos rules.Position, opts Options, info func(Result)) Result {
+	return NewEngine(opts.TTSizeMB).Search(context.Background(), pos, opts, info)
+}
+
+// Search runs an iterative-deepening search of pos. It stops after
+// opts.Depth, when opts.MoveTime runs out or when ctx is cancelled, and
+// returns the last completed iteration (if cancelled during the first one,
+// the first legal move with score 0 and Depth 0). The transposition table,
+// killers and history are cleared first, so results never depend on
+// earlier searches.
+func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, info func(Result)) Result {
+	start := time.Now()
+	mb := opts.TTSizeMB
+	if mb <= 0 {
+		mb = e.ttMB
+	}
+	if e.s == nil || e.s.ttMB != mb {
+		e.s = newSearcher(mb)
+	}
+	s := e.s
+	s.reset(pos.Variant(), ctx, opts, start)
+
+	depth := opts.Depth
+	if depth <= 0 {
+		if opts.MoveTime > 0 {
+			depth = MaxDepth
+		} else {
+			depth = DefaultDepth
+		}
+	}
+	depth = min(depth, MaxDepth)
+
+	var res Result
+	rootMoves := pos.LegalMoves(nil)
+	if len(rootMoves) == 0 {
+		res = Result{Score: -Win, Mate: true, Time: time.Since(start)}
+		return res
+	}
+	res = Result{Best: rootMoves[0], PV: []rules.Move{rootMoves[0]}}
+	for d := 1; d <= depth; d++ {
+		s.canStopOnTime = d > 1
+		score := s.alphaBeta(&pos, d, 0, -Infinity, Infinity, 0)
+		if s.stop {
+			break
+		}
+		pv := append([]rules.Move(nil), s.pv[0][:s.pvLen[0]]...)
+		res = Result{Score: score, Depth: d, PV: pv, Nodes: s.nodes, Time: time.Since(start),
+			Mate: score >= MateThreshold || score <= -MateThreshold}
+		if len(pv) > 0 {
+			res.Best = pv[0]
+		}
+		if info != nil {
+			info(res)
+		}
+		if res.Mate && res.PliesToEnd() <= d {
+			break // the end of the game is inside the horizon: proven
+		}
+		if s.timed && time.Since(start) > opts.MoveTime/2 {
+			break // the next iteration would not finish
+		}
+	}
+	res.Nodes = s.nodes
+	res.Time = time.Since(start)
+	return res
+}
+
+type searcher struct {
+	ttMB int
+	tt   *table
+	ev   *evaluator
+
+	nodes         uint64
+	stop          bool
+	timed         bool
+	canStopOnTime bool
+	deadline      time.Time
+	done          <-chan struct{}
+
+	moves   [maxPly][]rules.Move
+	order   [maxPly][]int
+	keys    [maxPly][]int
+	killers [maxPly][2]uint16
+	history [73 * 73]int32
+	pv      [maxPly][maxPly]rules.Move
+	pvLen   [maxPly]int
+	stack   []uint64 // position hashes: history, then the path
+	rev     [maxPly + 1]int
+	threat  []rules.Move
+}
+
+func newSearcher(mb int) *searcher {
+	s := &searcher{ttMB: mb, tt: newTable(mb)}
+	for i := range s.moves {
+		s.moves[i] = make([]rules.Move, 0, 64)
+	}
+	s.threat = make([]rules.Move, 0, 64)
+	return s
+}
+
+func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, start time.Time) {
+	s.tt.clear()
+	s.ev = evaluatorFor(v)
+	s.nodes = 0
+	s.stop = false
+	s.timed = opts.MoveTime > 0
+	s.deadline = start.Add(opts.MoveTime)
+	s.done = ctx.Done()
+	s.killers = [maxPly][2]uint16{}
+	s.history = [73 * 73]int32{}
+	s.stack = append(s.stack[:0], opts.History...)
+	s.rev[0] = len(opts.History)
+}
+
+func (s *searcher) checkStop() {
+	if s.done != nil {
+		select {
+		case <-s.done:
+			s.stop = true
+			return
+		default:
+		}
+	}
+	if s.timed && s.canStopOnTime && time.Now().After(s.deadline) {
+		s.stop = true
+	}
+}
+
+// repeated reports whether the position on top of the stack occurred
+// before within the reversible plies.
+func (s *searcher) repeated(ply int) bool {
+	n := len(s.stack) - 1
+	key := s.stack[n]
+	for k := 2; k <= s.rev[ply] && n-k >= 0; k += 2 {
+		if s.stack[n-k] == key {
+			return true
+		}
+	}
+	return false
+}
+
+func toTT(score, ply int) int {
+	switch {
+	case score >= MateThreshold:
+		return score + ply
+	case score <= -MateThreshold:
+		return score - ply
+	}
+	return score
+}
+
+func fromTT(score, ply int) int {
+	switch {
+	case score >= MateThreshold:
+		return score - ply
+	case score <= -MateThreshold:
+		return score + ply
+	}
+	return score
+}
+
+func moveKey(m *rules.Move) uint16 { return uint16(m.From())<<8 | uint16(m.To()) }
+
+// alphaBeta is a fail-soft principal variation search.
+func (s *searcher) alphaBeta(pos *rules.Position, depth, ply, alpha, beta, ext int) int {
+	s.pvLen[ply] = ply
+	if s.nodes&1023 == 0 {
+		s.checkStop()
+	}
+	if s.stop {
+		return 0
+	}
+	s.nodes++
+	if ply > 0 && s.repeated(ply) {
+		return 0
+	}
+	pvNode := beta-alpha > 1
+	key := pos.Hash()
+	ttMove := -1
+	if depth > 0 {
+		if e, ok := s.tt.probe(key); ok {
+			ttMove = int(e.move)
+			if ply > 0 && !pvNode && int(e.depth) >= depth {
+				sc := fromTT(int(e.score), ply)
+				switch {
+				case e.bound == boundExact,
+					e.bound == boundLower && sc >= beta,
+					e.bound == boundUpper && sc <= alpha:
+					return sc
+				}
+			}
+		}
+	}
+	moves := pos.LegalMoves(s.moves[ply][:0])
+	s.moves[ply] = moves
+	if len(moves) == 0 {
+		return -(Win - ply)
+	}
+	if ply >= maxPly-2 {
+		return s.ev.evaluate(pos)
+	}
+	capture := moves[0].IsCapture()
+	if depth <= 0 {
+		if capture {
+			return s.quiesce(pos, moves, ply, alpha, beta)
+		}
+		if ext >= 1 || !s.threatened(pos) {
+			return s.ev.evaluate(pos)
+		}
+		// The opponent threatens a capture: look one ply further so that
+		// the threat is resolved by quiescence rather than ignored.
+		depth, ext = 1, ext+1
+	}
+
+	order, keys := s.orderMoves(moves, ply, ttMove, capture)
+	newDepth := depth - 1
+	if len(moves) == 1 {
+		newDepth = depth // forced move: extend
+	}
+	best, bestIdx := -Infinity, -1
+	origAlpha := alpha
+	for i := range order {
+		pickBest(order, keys, i)
+		idx := order[i]
+		m := &moves[idx]
+		child := *pos
+		reversible := !capture && pos.Piece(m.From()).IsKing()
+		child.Play(m)
+		s.stack = append(s.stack, child.Hash())
+		if reversible {
+			s.rev[ply+1] = s.rev[ply] + 1
+		} else {
+			s.rev[ply+1] = 0
+		}
+		var sc int
+		if i == 0 {
+			sc = -s.alphaBeta(&child, newDepth, ply+1, -beta, -alpha, ext)
+		} else {
+			sc = -s.alphaBeta(&child, newDepth, ply+1, -alpha-1, -alpha, ext)
+			if sc > alpha && sc < beta {
+				sc = -s.alphaBeta(&child, newDepth, ply+1, -beta, -alpha, ext)
+			}
+		}
+		s.stack = s.stack[:len(s.stack)-1]
+		if s.stop {
+			return 0
+		}
+		if sc > best {
+			best, bestIdx = sc, idx
+			if sc > alpha {
+				alpha = sc
+				s.updatePV(ply, m)
+				if alpha >= beta {
+					if !capture {
+						s.goodQuiet(m, ply, depth)
+					}
+					break
+				}
+			}
+		}
+	}
+	bound := boundUpper
+	switch {
+	case best >= beta:
+		bound = boundLower
+	case best > origAlpha:
+		bound = boundExact
+	}
+	s.tt.store(key, depth, toTT(best, ply), bound, bestIdx)
+	return best
+}
+
+func (s *searcher) updatePV(ply int, m *rules.Move) {
+	s.pv[ply][ply] = *m
+	n := s.pvLen[ply+1]
+	copy(s.pv[ply][ply+1:n], s.pv[ply+1][ply+1:n])
+	s.pvLen[ply] = max(n, ply+1)
+}
+
+func (s *searcher) goodQuiet(m *rules.Move, ply, depth int) {
+	k := moveKey(m)
+	if s.killers[ply][0] != k {
+		s.killers[ply][1] = s.killers[ply][0]
+		s.killers[ply][0] = k
+	}
+	h := &s.history[m.From()*73+m.To()]
+	*h += int32(depth * depth)
+	if *h > 1<<16 {
+		for i := range s.history {
+			s.history[i] /= 2
+		}
+	}
+}
+
+// orderMoves scores the moves for ordering: the TT move first, then (all
+// moves are captures or none are) more captured pieces and promotions, or
+// killers, promotions and history for quiet moves.
+func (s *searcher) orderMoves(moves []rules.Move, ply, ttMove int, capture bool) ([]int, []int) {
+	order := s.order[ply][:0]
+	keys := s.keys[ply][:0]
+	k0, k1 := s.killers[ply][0], s.killers[ply][1]
+	for i := range moves {
+		m := &moves[i]
+		var k int
+		switch {
+		case i == ttMove:
+			k = 1 << 30
+		case capture:
+			k = m.CaptureCount() << 8
+			if m.Promotes() {
+				k += 128
+			}
+		default:
+			mk := moveKey(m)
+			switch {
+			case mk == k0:
+				k = 1 << 26
+			case mk == k1:
+				k = 1 << 25
+			case m.Promotes():
+				k = 1 << 24
+			default:
+				k = int(s.history[m.From()*73+m.To()])
+			}
+		}
+		order = append(order, i)
+		keys = append(keys, k)
+	}
+	s.order[ply], s.keys[ply] = order, keys
+	return order, keys
+}
+
+// pickBest moves the highest-keyed remaining move to position i (stable:
+// the earliest of equal keys wins, so the order is deterministic).
+func pickBest(order, keys []int, i int) {
+	b := i
+	for j := i + 1; j < len(order); j++ {
+		if keys[j] > keys[b] {
+			b = j
+		}
+	}
+	if b != i {
+		order[i], order[b] = order[b], order[i]
+		keys[i], keys[b] = keys[b], keys[i]
+	}
+}
+
+// threatened reports whether the opponent of the side to move would have
+// a capture if it were to move.
+func (s *searcher) threatened(pos *rules.Position) bool {
+	q := *pos
+	q.SetSideToMove(pos.SideToMove().Opponent())
+	s.threat = q.LegalMoves(s.threat[:0])
+	return len(s.threat) > 0 && s.threat[0].IsCapture()
+}
+
+// quiesce searches the captures in moves (all captures: capturing is
+// compulsory) until a position without a capture is reached, which is
+// then scored by the evaluation. There is no standing pat while a capture
+// is pending.
+func (s *searcher) quiesce(pos *rules.Position, moves []rules.Move, ply, alpha, beta int) int {
+	order, keys := s.orderMoves(moves, ply, -1, true)
+	best := -Infinity
+	for i := range order {
+		pickBest(order, keys, i)
+		m := &moves[order[i]]
+		child := *pos
+		child.Play(m)
+		sc := -s.qnode(&child, ply+1, -beta, -alpha)
+		if s.stop {
+			return 0
+		}
+		if sc > best {
+			best = sc
+			if sc > alpha {
+				alpha = sc
+				s.updatePV(ply, m)
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+func (s *searcher) qnode(pos *rules.Position, ply, alpha, beta int) int {
+	s.pvLen[ply] = ply
+	if s.nodes&1023 == 0 {
+		s.checkStop()
+	}
+	if s.stop {
+		return 0
+	}
+	s.nodes++
+	moves := pos.LegalMoves(s.moves[ply][:0])
+	s.moves[ply] = moves
+	if len(moves) == 0 {
+		return -(Win - ply)
+	}
+	if !moves[0].IsCapture() || ply >= maxPly-2 {
+		return s.ev.evaluate(pos)
+	}
+	return s.quiesce(pos, moves, ply, alpha, beta)
+}

@@ -1,0 +1,71 @@
+package search
+
+// Transposition table: a fixed number of two-entry buckets indexed by the
+// low bits of the Zobrist hash. Slot 0 is depth-preferred (replaced only by
+// an entry of at least its depth, or by the same position); slot 1 always
+// takes what slot 0 refused. Entries store the full 64-bit key, so a false
+// hit needs a full hash collision.
+
+const (
+	boundExact = 1
+	boundLower = 2 // score >= stored (fail high)
+	boundUpper = 3 // score <= stored (fail low)
+)
+
+type ttEntry struct {
+	key   uint64
+	score int16
+	depth int8
+	bound uint8
+	move  uint8 // index of the best move in LegalMoves order, 255 = none
+	_     [3]uint8
+}
+
+type ttBucket [2]ttEntry
+
+type table struct {
+	buckets []ttBucket
+	mask    uint64
+}
+
+const bucketBytes = 32
+
+// newTable returns a table of at most mb megabytes (at least one bucket;
+// the bucket count is a power of two).
+func newTable(mb int) *table {
+	if mb < 1 {
+		mb = 1
+	}
+	n := uint64(mb) << 20 / bucketBytes
+	p := uint64(1)
+	for p*2 <= n {
+		p *= 2
+	}
+	return &table{buckets: make([]ttBucket, p), mask: p - 1}
+}
+
+func (t *table) clear() { clear(t.buckets) }
+
+func (t *table) probe(key uint64) (ttEntry, bool) {
+	b := &t.buckets[key&t.mask]
+	if b[0].key == key && b[0].bound != 0 {
+		return b[0], true
+	}
+	if b[1].key == key && b[1].bound != 0 {
+		return b[1], true
+	}
+	return ttEntry{}, false
+}
+
+func (t *table) store(key uint64, depth, score, bound, move int) {
+	b := &t.buckets[key&t.mask]
+	e := ttEntry{key: key, score: int16(score), depth: int8(depth), bound: uint8(bound), move: uint8(move)}
+	if b[0].key == key || b[0].bound == 0 || depth >= int(b[0].depth) {
+		if b[0].key != key && b[0].bound != 0 {
+			b[1] = b[0] // keep the displaced entry in the always-replace slot
+		}
+		b[0] = e
+		return
+	}
+	b[1] = e
+}
