@@ -12,13 +12,13 @@ func fullCaptures(p *Position, keep bool) []Move {
 	switch p.v.Board.id {
 	case 0:
 		us, them, kings, empty := sidesEight(p)
-		return capturesEight(p, nil, keep, us, them, kings, empty, us)
+		return capturesEight(p, nil, keep, them, empty, us.andNot(kings), us.and(kings))
 	case 1:
 		us, them, kings, empty := sidesTen(p)
-		return capturesTen(p, nil, keep, us, them, kings, empty, us)
+		return capturesTen(p, nil, keep, them, empty, us.andNot(kings), us.and(kings))
 	}
 	us, them, kings, empty := sidesTwelve(p)
-	return capturesTwelve(p, nil, keep, us, them, kings, empty, us)
+	return capturesTwelve(p, nil, keep, them, empty, us.andNot(kings), us.and(kings))
 }
 
 func playFast(p *Position, m *Move) {

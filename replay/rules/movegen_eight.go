@@ -267,64 +267,66 @@ func kingsCanCaptureEight(flying bool, k, them, empty bbEight) bool {
 	return x.and(empty).any()
 }
 
-// menContinueEight reports whether some man capture given by j0..j3 might go
-// on after its first jump. It is exact for men that stay men: from the
+// menMultiEight returns the men among j0..j3 (menJumpsEight) with a jump that
+// might go on after landing. It is exact for men that stay men: from the
 // landing square l the only jump that could land on the vacated start
 // square goes straight back over the piece just jumped, and that jump is
 // not found here because the start square is not in empty. A man that
 // would go on as a king (PromoteAndContinue) is reported as going on.
-func menContinueEight(v *Variant, side Color, j0, j1, j2, j3, them, empty bbEight) bool {
-	l := j0.shr(2 * sBEight).or(j1.shr(2 * sAEight)).or(j2.shl(2 * sAEight)).or(j3.shl(2 * sBEight))
-	switch v.Promotion {
-	case PromoteAndContinue:
-		if l.and(promoRowEight(side)).any() {
-			return true
-		}
-	case PromoteEndsMove:
-		l = l.andNot(promoRowEight(side))
-	}
-	var x bbEight
+func menMultiEight(v *Variant, side Color, j0, j1, j2, j3, them, empty bbEight) bbEight {
+	// c: squares from which a man could jump.
+	var c bbEight
 	if v.MenCaptureBackward || side == White {
-		x = l.shr(sBEight).and(them).shr(sBEight).or(l.shr(sAEight).and(them).shr(sAEight))
+		c = them.and(empty.shl(sBEight)).shl(sBEight).or(them.and(empty.shl(sAEight)).shl(sAEight))
 	}
 	if v.MenCaptureBackward || side == Black {
-		x = x.or(l.shl(sAEight).and(them).shl(sAEight)).or(l.shl(sBEight).and(them).shl(sBEight))
+		c = c.or(them.and(empty.shr(sAEight)).shr(sAEight)).or(them.and(empty.shr(sBEight)).shr(sBEight))
 	}
-	return x.and(empty).any()
+	switch v.Promotion {
+	case PromoteAndContinue:
+		c = c.or(promoRowEight(side))
+	case PromoteEndsMove:
+		c = c.andNot(promoRowEight(side))
+	}
+	// A man in jd goes on if its landing square, two steps in direction d,
+	// is in c.
+	return j0.and(c.shl(2 * sBEight)).or(j1.and(c.shl(2 * sAEight))).or(j2.and(c.shr(2 * sAEight))).or(j3.and(c.shr(2 * sBEight)))
 }
 
-func newGenEight(p *Position, moves []Move, keep bool, them, empty bbEight) genEight {
+// init sets up g in place (a genEight built by value and copied would be
+// reloaded in 16-byte pieces right after narrower stores).
+func (g *genEight) init(p *Position, moves []Move, keep bool, them, empty bbEight) {
 	v := p.v
-	return genEight{
-		moves:    moves,
-		mark:     len(moves),
-		best:     1,
-		keep:     keep,
-		majority: v.MajorityCapture,
-		menBack:  v.MenCaptureBackward,
-		flying:   v.FlyingKings,
-		promo:    v.Promotion,
-		fwd0:     int(p.side) * 2,
-		up:       v.MenCaptureBackward || p.side == White,
-		down:     v.MenCaptureBackward || p.side == Black,
-		board:    v.Board.id,
-		opp:      them,
-		empty:    empty,
-		promoRow: promoRowEight(p.side),
-	}
+	g.moves = moves
+	g.mark = len(moves)
+	g.best = 1
+	g.keep = keep
+	g.majority = v.MajorityCapture
+	g.menBack = v.MenCaptureBackward
+	g.flying = v.FlyingKings
+	g.promo = v.Promotion
+	g.fwd0 = int(p.side) * 2
+	g.up = v.MenCaptureBackward || p.side == White
+	g.down = v.MenCaptureBackward || p.side == Black
+	g.board = v.Board.id
+	g.opp = them
+	g.empty = empty
+	g.promoRow = promoRowEight(p.side)
 }
 
-// capturesEight appends all legal captures; it appends nothing if there are
-// none. movers are the men that can start a capture (menJumpsEight).
-func capturesEight(p *Position, moves []Move, keep bool, us, them, kings, empty, movers bbEight) []Move {
-	g := newGenEight(p, moves, keep, them, empty)
-	for x := us.andNot(kings).and(movers); x.any(); x = x.dropLowest() {
+// capturesEight appends the legal captures of the men in movers and the kings
+// in kingMovers (a superset of those that can capture); it appends nothing
+// if there are none.
+func capturesEight(p *Position, moves []Move, keep bool, them, empty, movers, kingMovers bbEight) []Move {
+	var g genEight
+	g.init(p, moves, keep, them, empty)
+	for x := movers; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
 		g.empty = empty.with(i)
 		g.manCapture(i)
 	}
-	for x := us.and(kings); x.any(); x = x.dropLowest() {
+	for x := kingMovers; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
 		g.empty = empty.with(i)
@@ -334,7 +336,7 @@ func capturesEight(p *Position, moves []Move, keep bool, us, them, kings, empty,
 }
 
 // singleCapturesEight appends the captures j0..j3 when each of them is a
-// single jump of a man (menContinueEight false, no king capture), in the order
+// single jump of a man (menMultiEight empty, no king capture), in the order
 // capturesEight would produce them.
 func singleCapturesEight(moves []Move, keep bool, side Color, board uint8, j0, j1, j2, j3 bbEight) []Move {
 	promoRow := promoRowEight(side)
@@ -382,11 +384,21 @@ func genMovesEight(p *Position, moves []Move, keep bool) []Move {
 	j0, j1, j2, j3 := menJumpsEight(v.MenCaptureBackward, p.side, men, them, empty)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureEight(v.FlyingKings, k, them, empty)
-	if kc || jm.any() {
-		if !kc && !menContinueEight(v, p.side, j0, j1, j2, j3, them, empty) {
+	if kc {
+		return capturesEight(p, moves, keep, them, empty, jm, k)
+	}
+	if jm.any() {
+		var noKings bbEight
+		multi := menMultiEight(v, p.side, j0, j1, j2, j3, them, empty)
+		if !multi.any() {
 			return singleCapturesEight(moves, keep, p.side, v.Board.id, j0, j1, j2, j3)
 		}
-		return capturesEight(p, moves, keep, us, them, kings, empty, jm)
+		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			// Some capture takes two or more pieces (menMultiEight is exact
+			// here), so only the men in multi can make a longest one.
+			return capturesEight(p, moves, keep, them, empty, multi, noKings)
+		}
+		return capturesEight(p, moves, keep, them, empty, jm, noKings)
 	}
 	board := v.Board.id
 	promoRow := promoRowEight(p.side)
@@ -433,11 +445,23 @@ func countMovesEight(p *Position, scratch []Move, keep bool) int {
 	j0, j1, j2, j3 := menJumpsEight(v.MenCaptureBackward, p.side, men, them, empty)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureEight(v.FlyingKings, k, them, empty)
-	if kc || jm.any() {
-		if !kc && !menContinueEight(v, p.side, j0, j1, j2, j3, them, empty) {
+	if kc {
+		return len(capturesEight(p, scratch[:0], keep, them, empty, jm, k))
+	}
+	if jm.any() {
+		var noKings bbEight
+		multi := menMultiEight(v, p.side, j0, j1, j2, j3, them, empty)
+		if !multi.any() {
 			return j0.count() + j1.count() + j2.count() + j3.count()
 		}
-		return len(capturesEight(p, scratch[:0], keep, us, them, kings, empty, jm))
+		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			return len(capturesEight(p, scratch[:0], keep, them, empty, multi, noKings))
+		}
+		// Without the majority rule every capture counts: the single jumps
+		// of men that cannot go on by population count, the others by
+		// search. Moves of different men never coincide.
+		n := j0.andNot(multi).count() + j1.andNot(multi).count() + j2.andNot(multi).count() + j3.andNot(multi).count()
+		return n + len(capturesEight(p, scratch[:0], keep, them, empty, multi, noKings))
 	}
 	fwd := int(p.side) * 2
 	n := shiftEight(men, fwd).and(empty).count() + shiftEight(men, fwd+1).and(empty).count()

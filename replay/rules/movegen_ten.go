@@ -265,64 +265,66 @@ func kingsCanCaptureTen(flying bool, k, them, empty bbTen) bool {
 	return x.and(empty).any()
 }
 
-// menContinueTen reports whether some man capture given by j0..j3 might go
-// on after its first jump. It is exact for men that stay men: from the
+// menMultiTen returns the men among j0..j3 (menJumpsTen) with a jump that
+// might go on after landing. It is exact for men that stay men: from the
 // landing square l the only jump that could land on the vacated start
 // square goes straight back over the piece just jumped, and that jump is
 // not found here because the start square is not in empty. A man that
 // would go on as a king (PromoteAndContinue) is reported as going on.
-func menContinueTen(v *Variant, side Color, j0, j1, j2, j3, them, empty bbTen) bool {
-	l := j0.shr(2 * sBTen).or(j1.shr(2 * sATen)).or(j2.shl(2 * sATen)).or(j3.shl(2 * sBTen))
-	switch v.Promotion {
-	case PromoteAndContinue:
-		if l.and(promoRowTen(side)).any() {
-			return true
-		}
-	case PromoteEndsMove:
-		l = l.andNot(promoRowTen(side))
-	}
-	var x bbTen
+func menMultiTen(v *Variant, side Color, j0, j1, j2, j3, them, empty bbTen) bbTen {
+	// c: squares from which a man could jump.
+	var c bbTen
 	if v.MenCaptureBackward || side == White {
-		x = l.shr(sBTen).and(them).shr(sBTen).or(l.shr(sATen).and(them).shr(sATen))
+		c = them.and(empty.shl(sBTen)).shl(sBTen).or(them.and(empty.shl(sATen)).shl(sATen))
 	}
 	if v.MenCaptureBackward || side == Black {
-		x = x.or(l.shl(sATen).and(them).shl(sATen)).or(l.shl(sBTen).and(them).shl(sBTen))
+		c = c.or(them.and(empty.shr(sATen)).shr(sATen)).or(them.and(empty.shr(sBTen)).shr(sBTen))
 	}
-	return x.and(empty).any()
+	switch v.Promotion {
+	case PromoteAndContinue:
+		c = c.or(promoRowTen(side))
+	case PromoteEndsMove:
+		c = c.andNot(promoRowTen(side))
+	}
+	// A man in jd goes on if its landing square, two steps in direction d,
+	// is in c.
+	return j0.and(c.shl(2 * sBTen)).or(j1.and(c.shl(2 * sATen))).or(j2.and(c.shr(2 * sATen))).or(j3.and(c.shr(2 * sBTen)))
 }
 
-func newGenTen(p *Position, moves []Move, keep bool, them, empty bbTen) genTen {
+// init sets up g in place (a genTen built by value and copied would be
+// reloaded in 16-byte pieces right after narrower stores).
+func (g *genTen) init(p *Position, moves []Move, keep bool, them, empty bbTen) {
 	v := p.v
-	return genTen{
-		moves:    moves,
-		mark:     len(moves),
-		best:     1,
-		keep:     keep,
-		majority: v.MajorityCapture,
-		menBack:  v.MenCaptureBackward,
-		flying:   v.FlyingKings,
-		promo:    v.Promotion,
-		fwd0:     int(p.side) * 2,
-		up:       v.MenCaptureBackward || p.side == White,
-		down:     v.MenCaptureBackward || p.side == Black,
-		board:    v.Board.id,
-		opp:      them,
-		empty:    empty,
-		promoRow: promoRowTen(p.side),
-	}
+	g.moves = moves
+	g.mark = len(moves)
+	g.best = 1
+	g.keep = keep
+	g.majority = v.MajorityCapture
+	g.menBack = v.MenCaptureBackward
+	g.flying = v.FlyingKings
+	g.promo = v.Promotion
+	g.fwd0 = int(p.side) * 2
+	g.up = v.MenCaptureBackward || p.side == White
+	g.down = v.MenCaptureBackward || p.side == Black
+	g.board = v.Board.id
+	g.opp = them
+	g.empty = empty
+	g.promoRow = promoRowTen(p.side)
 }
 
-// capturesTen appends all legal captures; it appends nothing if there are
-// none. movers are the men that can start a capture (menJumpsTen).
-func capturesTen(p *Position, moves []Move, keep bool, us, them, kings, empty, movers bbTen) []Move {
-	g := newGenTen(p, moves, keep, them, empty)
-	for x := us.andNot(kings).and(movers); x.any(); x = x.dropLowest() {
+// capturesTen appends the legal captures of the men in movers and the kings
+// in kingMovers (a superset of those that can capture); it appends nothing
+// if there are none.
+func capturesTen(p *Position, moves []Move, keep bool, them, empty, movers, kingMovers bbTen) []Move {
+	var g genTen
+	g.init(p, moves, keep, them, empty)
+	for x := movers; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
 		g.empty = empty.with(i)
 		g.manCapture(i)
 	}
-	for x := us.and(kings); x.any(); x = x.dropLowest() {
+	for x := kingMovers; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
 		g.empty = empty.with(i)
@@ -332,7 +334,7 @@ func capturesTen(p *Position, moves []Move, keep bool, us, them, kings, empty, m
 }
 
 // singleCapturesTen appends the captures j0..j3 when each of them is a
-// single jump of a man (menContinueTen false, no king capture), in the order
+// single jump of a man (menMultiTen empty, no king capture), in the order
 // capturesTen would produce them.
 func singleCapturesTen(moves []Move, keep bool, side Color, board uint8, j0, j1, j2, j3 bbTen) []Move {
 	promoRow := promoRowTen(side)
@@ -380,11 +382,21 @@ func genMovesTen(p *Position, moves []Move, keep bool) []Move {
 	j0, j1, j2, j3 := menJumpsTen(v.MenCaptureBackward, p.side, men, them, empty)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureTen(v.FlyingKings, k, them, empty)
-	if kc || jm.any() {
-		if !kc && !menContinueTen(v, p.side, j0, j1, j2, j3, them, empty) {
+	if kc {
+		return capturesTen(p, moves, keep, them, empty, jm, k)
+	}
+	if jm.any() {
+		var noKings bbTen
+		multi := menMultiTen(v, p.side, j0, j1, j2, j3, them, empty)
+		if !multi.any() {
 			return singleCapturesTen(moves, keep, p.side, v.Board.id, j0, j1, j2, j3)
 		}
-		return capturesTen(p, moves, keep, us, them, kings, empty, jm)
+		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			// Some capture takes two or more pieces (menMultiTen is exact
+			// here), so only the men in multi can make a longest one.
+			return capturesTen(p, moves, keep, them, empty, multi, noKings)
+		}
+		return capturesTen(p, moves, keep, them, empty, jm, noKings)
 	}
 	board := v.Board.id
 	promoRow := promoRowTen(p.side)
@@ -431,11 +443,23 @@ func countMovesTen(p *Position, scratch []Move, keep bool) int {
 	j0, j1, j2, j3 := menJumpsTen(v.MenCaptureBackward, p.side, men, them, empty)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureTen(v.FlyingKings, k, them, empty)
-	if kc || jm.any() {
-		if !kc && !menContinueTen(v, p.side, j0, j1, j2, j3, them, empty) {
+	if kc {
+		return len(capturesTen(p, scratch[:0], keep, them, empty, jm, k))
+	}
+	if jm.any() {
+		var noKings bbTen
+		multi := menMultiTen(v, p.side, j0, j1, j2, j3, them, empty)
+		if !multi.any() {
 			return j0.count() + j1.count() + j2.count() + j3.count()
 		}
-		return len(capturesTen(p, scratch[:0], keep, us, them, kings, empty, jm))
+		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			return len(capturesTen(p, scratch[:0], keep, them, empty, multi, noKings))
+		}
+		// Without the majority rule every capture counts: the single jumps
+		// of men that cannot go on by population count, the others by
+		// search. Moves of different men never coincide.
+		n := j0.andNot(multi).count() + j1.andNot(multi).count() + j2.andNot(multi).count() + j3.andNot(multi).count()
+		return n + len(capturesTen(p, scratch[:0], keep, them, empty, multi, noKings))
 	}
 	fwd := int(p.side) * 2
 	n := shiftTen(men, fwd).and(empty).count() + shiftTen(men, fwd+1).and(empty).count()

@@ -267,64 +267,66 @@ func kingsCanCaptureTwelve(flying bool, k, them, empty bbTwelve) bool {
 	return x.and(empty).any()
 }
 
-// menContinueTwelve reports whether some man capture given by j0..j3 might go
-// on after its first jump. It is exact for men that stay men: from the
+// menMultiTwelve returns the men among j0..j3 (menJumpsTwelve) with a jump that
+// might go on after landing. It is exact for men that stay men: from the
 // landing square l the only jump that could land on the vacated start
 // square goes straight back over the piece just jumped, and that jump is
 // not found here because the start square is not in empty. A man that
 // would go on as a king (PromoteAndContinue) is reported as going on.
-func menContinueTwelve(v *Variant, side Color, j0, j1, j2, j3, them, empty bbTwelve) bool {
-	l := j0.shr(2 * sBTwelve).or(j1.shr(2 * sATwelve)).or(j2.shl(2 * sATwelve)).or(j3.shl(2 * sBTwelve))
-	switch v.Promotion {
-	case PromoteAndContinue:
-		if l.and(promoRowTwelve(side)).any() {
-			return true
-		}
-	case PromoteEndsMove:
-		l = l.andNot(promoRowTwelve(side))
-	}
-	var x bbTwelve
+func menMultiTwelve(v *Variant, side Color, j0, j1, j2, j3, them, empty bbTwelve) bbTwelve {
+	// c: squares from which a man could jump.
+	var c bbTwelve
 	if v.MenCaptureBackward || side == White {
-		x = l.shr(sBTwelve).and(them).shr(sBTwelve).or(l.shr(sATwelve).and(them).shr(sATwelve))
+		c = them.and(empty.shl(sBTwelve)).shl(sBTwelve).or(them.and(empty.shl(sATwelve)).shl(sATwelve))
 	}
 	if v.MenCaptureBackward || side == Black {
-		x = x.or(l.shl(sATwelve).and(them).shl(sATwelve)).or(l.shl(sBTwelve).and(them).shl(sBTwelve))
+		c = c.or(them.and(empty.shr(sATwelve)).shr(sATwelve)).or(them.and(empty.shr(sBTwelve)).shr(sBTwelve))
 	}
-	return x.and(empty).any()
+	switch v.Promotion {
+	case PromoteAndContinue:
+		c = c.or(promoRowTwelve(side))
+	case PromoteEndsMove:
+		c = c.andNot(promoRowTwelve(side))
+	}
+	// A man in jd goes on if its landing square, two steps in direction d,
+	// is in c.
+	return j0.and(c.shl(2 * sBTwelve)).or(j1.and(c.shl(2 * sATwelve))).or(j2.and(c.shr(2 * sATwelve))).or(j3.and(c.shr(2 * sBTwelve)))
 }
 
-func newGenTwelve(p *Position, moves []Move, keep bool, them, empty bbTwelve) genTwelve {
+// init sets up g in place (a genTwelve built by value and copied would be
+// reloaded in 16-byte pieces right after narrower stores).
+func (g *genTwelve) init(p *Position, moves []Move, keep bool, them, empty bbTwelve) {
 	v := p.v
-	return genTwelve{
-		moves:    moves,
-		mark:     len(moves),
-		best:     1,
-		keep:     keep,
-		majority: v.MajorityCapture,
-		menBack:  v.MenCaptureBackward,
-		flying:   v.FlyingKings,
-		promo:    v.Promotion,
-		fwd0:     int(p.side) * 2,
-		up:       v.MenCaptureBackward || p.side == White,
-		down:     v.MenCaptureBackward || p.side == Black,
-		board:    v.Board.id,
-		opp:      them,
-		empty:    empty,
-		promoRow: promoRowTwelve(p.side),
-	}
+	g.moves = moves
+	g.mark = len(moves)
+	g.best = 1
+	g.keep = keep
+	g.majority = v.MajorityCapture
+	g.menBack = v.MenCaptureBackward
+	g.flying = v.FlyingKings
+	g.promo = v.Promotion
+	g.fwd0 = int(p.side) * 2
+	g.up = v.MenCaptureBackward || p.side == White
+	g.down = v.MenCaptureBackward || p.side == Black
+	g.board = v.Board.id
+	g.opp = them
+	g.empty = empty
+	g.promoRow = promoRowTwelve(p.side)
 }
 
-// capturesTwelve appends all legal captures; it appends nothing if there are
-// none. movers are the men that can start a capture (menJumpsTwelve).
-func capturesTwelve(p *Position, moves []Move, keep bool, us, them, kings, empty, movers bbTwelve) []Move {
-	g := newGenTwelve(p, moves, keep, them, empty)
-	for x := us.andNot(kings).and(movers); x.any(); x = x.dropLowest() {
+// capturesTwelve appends the legal captures of the men in movers and the kings
+// in kingMovers (a superset of those that can capture); it appends nothing
+// if there are none.
+func capturesTwelve(p *Position, moves []Move, keep bool, them, empty, movers, kingMovers bbTwelve) []Move {
+	var g genTwelve
+	g.init(p, moves, keep, them, empty)
+	for x := movers; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
 		g.empty = empty.with(i)
 		g.manCapture(i)
 	}
-	for x := us.and(kings); x.any(); x = x.dropLowest() {
+	for x := kingMovers; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
 		g.empty = empty.with(i)
@@ -334,7 +336,7 @@ func capturesTwelve(p *Position, moves []Move, keep bool, us, them, kings, empty
 }
 
 // singleCapturesTwelve appends the captures j0..j3 when each of them is a
-// single jump of a man (menContinueTwelve false, no king capture), in the order
+// single jump of a man (menMultiTwelve empty, no king capture), in the order
 // capturesTwelve would produce them.
 func singleCapturesTwelve(moves []Move, keep bool, side Color, board uint8, j0, j1, j2, j3 bbTwelve) []Move {
 	promoRow := promoRowTwelve(side)
@@ -382,11 +384,21 @@ func genMovesTwelve(p *Position, moves []Move, keep bool) []Move {
 	j0, j1, j2, j3 := menJumpsTwelve(v.MenCaptureBackward, p.side, men, them, empty)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureTwelve(v.FlyingKings, k, them, empty)
-	if kc || jm.any() {
-		if !kc && !menContinueTwelve(v, p.side, j0, j1, j2, j3, them, empty) {
+	if kc {
+		return capturesTwelve(p, moves, keep, them, empty, jm, k)
+	}
+	if jm.any() {
+		var noKings bbTwelve
+		multi := menMultiTwelve(v, p.side, j0, j1, j2, j3, them, empty)
+		if !multi.any() {
 			return singleCapturesTwelve(moves, keep, p.side, v.Board.id, j0, j1, j2, j3)
 		}
-		return capturesTwelve(p, moves, keep, us, them, kings, empty, jm)
+		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			// Some capture takes two or more pieces (menMultiTwelve is exact
+			// here), so only the men in multi can make a longest one.
+			return capturesTwelve(p, moves, keep, them, empty, multi, noKings)
+		}
+		return capturesTwelve(p, moves, keep, them, empty, jm, noKings)
 	}
 	board := v.Board.id
 	promoRow := promoRowTwelve(p.side)
@@ -433,11 +445,23 @@ func countMovesTwelve(p *Position, scratch []Move, keep bool) int {
 	j0, j1, j2, j3 := menJumpsTwelve(v.MenCaptureBackward, p.side, men, them, empty)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureTwelve(v.FlyingKings, k, them, empty)
-	if kc || jm.any() {
-		if !kc && !menContinueTwelve(v, p.side, j0, j1, j2, j3, them, empty) {
+	if kc {
+		return len(capturesTwelve(p, scratch[:0], keep, them, empty, jm, k))
+	}
+	if jm.any() {
+		var noKings bbTwelve
+		multi := menMultiTwelve(v, p.side, j0, j1, j2, j3, them, empty)
+		if !multi.any() {
 			return j0.count() + j1.count() + j2.count() + j3.count()
 		}
-		return len(capturesTwelve(p, scratch[:0], keep, us, them, kings, empty, jm))
+		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			return len(capturesTwelve(p, scratch[:0], keep, them, empty, multi, noKings))
+		}
+		// Without the majority rule every capture counts: the single jumps
+		// of men that cannot go on by population count, the others by
+		// search. Moves of different men never coincide.
+		n := j0.andNot(multi).count() + j1.andNot(multi).count() + j2.andNot(multi).count() + j3.andNot(multi).count()
+		return n + len(capturesTwelve(p, scratch[:0], keep, them, empty, multi, noKings))
 	}
 	fwd := int(p.side) * 2
 	n := shiftTwelve(men, fwd).and(empty).count() + shiftTwelve(men, fwd+1).and(empty).count()
