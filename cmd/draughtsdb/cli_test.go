@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestValidateReportsEveryRejectionAndKeepsItsBytes(t *testing.T) {
+	isolate(t)
+	rejects := filepath.Join(t.TempDir(), "rejects.pdn")
+	out, err := runCLI(t, "validate", "--json", "--quiet", "--rejects", rejects, "testdata/mixed.pdn")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var sum validateSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	want := map[string]int{"illegal move": 1, "unsupported variant": 1, "invalid FEN": 1}
+	if sum.GamesRead != 5 || sum.Accepted != 2 || sum.Rejected != 3 || len(sum.RejectedByReason) != 3 {
+		t.Fatalf("summary %+v", sum)
+	}
+	for r, n := range want {
+		if sum.RejectedByReason[r] != n {
+			t.Errorf("rejected_by_reason[%s] = %d, want %d", r, sum.RejectedByReason[r], n)
+		}
+	}
+	// The rejects file holds the three games exactly as read: validating it
+	// rejects them again, for the same reasons.
+	raw, _ := os.ReadFile(rejects)
+	src, _ := os.ReadFile("testdata/mixed.pdn")
+	for _, ev := range []string{"illegal: capture is compulsory", "unsupported", "bad FEN"} {
+		i := bytes.Index(src, []byte(`[Event "`+ev+`"]`))
+		j := bytes.Index(src[i+1:], []byte("[Event"))
+		game := src[i:]
+		if j >= 0 {
+			game = src[i : i+1+j]
+		}
+		if !bytes.Contains(raw, bytes.TrimRight(game, "\n")) {
+			t.Errorf("rejects file lacks the bytes of %q", ev)
+		}
+	}
+	out, err = runCLI(t, "validate", "--json", "--quiet", rejects)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again validateSummary
+	json.Unmarshal([]byte(out), &again)
+	if again.GamesRead != 3 || again.Rejected != 3 {
+		t.Fatalf("re-validating the rejects: %+v", again)
+	}
+}
+
+func TestValidatePrintsOneLinePerRejection(t *testing.T) {
+	isolate(t)
+	cmd := newRootCommand()
+	var stdout, stderr bytes.Buffer
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	cmd.SetArgs([]string{"validate", "testdata/mixed.pdn"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 3 rejection lines, got:\n%s", stderr.String())
+	}
+	if want := `testdata/mixed.pdn:7 game 2 ply 3 "31-27": illegal move: a capture is compulsory (legal: 28x19)`; lines[0] != want {
+		t.Errorf("line\n%s\nwant\n%s", lines[0], want)
+	}
+	if !strings.Contains(stdout.String(), "5 read, 2 accepted, 3 rejected") {
+		t.Errorf("summary: %s", stdout.String())
+	}
+}
+
+func TestValidateExitStatusWhenAnInputCannotBeRead(t *testing.T) {
+	isolate(t)
+	_, err := runCLI(t, "validate", "--quiet", "testdata/mixed.pdn", filepath.Join(t.TempDir(), "missing.pdn"))
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code == 0 {
+		t.Fatalf("err = %v, want a non-zero exit status", err)
+	}
+	if code := exitCode(err); code != 1 {
+		t.Fatalf("exit code %d", code)
+	}
+}
+
+// runCLIStdout runs the root command and returns only its standard output.
+func runCLIStdout(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := newRootCommand()
+	var stdout, stderr bytes.Buffer
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	return stdout.String(), err
+}
+
+func TestNormalizeOutputIsStable(t *testing.T) {
+	isolate(t)
+	out, err := runCLIStdout(t, "normalize", "--notation", "numeric", "testdata/mixed.pdn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `[GameType "20,W,10,10,N2,0"]`) || !strings.Contains(out, "1. 32-28 19-23 2. 28x19 14x23 2-0") {
+		t.Fatalf("normalised output:\n%s", out)
+	}
+	path := filepath.Join(t.TempDir(), "n.pdn")
+	os.WriteFile(path, []byte(out), 0o644)
+	again, err := runCLIStdout(t, "normalize", "--notation", "numeric", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again != out {
+		t.Fatalf("normalising twice changed the output:\n%s\n---\n%s", out, again)
+	}
+}
