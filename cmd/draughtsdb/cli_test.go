@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,5 +120,34 @@ func TestNormalizeOutputIsStable(t *testing.T) {
 	}
 	if again != out {
 		t.Fatalf("normalising twice changed the output:\n%s\n---\n%s", out, again)
+	}
+}
+
+func TestPerftCommand(t *testing.T) {
+	out, err := runCLIStdout(t, "perft", "--variant", "international", "--depth", "5")
+	if err != nil || !strings.Contains(out, "perft(5) = 27117 ") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out, err = runCLIStdout(t, "perft", "--variant", "russian", "--depth", "4", "--divide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	total := 0
+	for _, l := range lines {
+		var mv string
+		var n int
+		if _, err := fmt.Sscanf(l, "%s %d", &mv, &n); err != nil || !strings.Contains(mv, "-") {
+			t.Fatalf("divide line %q", l)
+		}
+		total += n
+	}
+	if len(lines) != 7 || total != 1469 {
+		t.Fatalf("divide: %d moves, %d nodes; want 7 and perft(4) = 1469\n%s", len(lines), total, out)
+	}
+	out, err = runCLIStdout(t, "perft", "--variant", "english", "--depth", "6", "--json")
+	var obj map[string]any
+	if err != nil || json.Unmarshal([]byte(out), &obj) != nil || obj["nodes"] != 36768.0 || obj["variant"] != "english" {
+		t.Fatalf("%v %s", err, out)
 	}
 }

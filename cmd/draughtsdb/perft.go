@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/replay"
@@ -47,7 +48,7 @@ By default moves with the same start, end and captured pieces count once
 			opts := rules.PerftOptions{Keep: keep, NoBulk: noBulk}
 			out := cmd.OutOrStdout()
 			if divide {
-				return perftDivide(out, v, pos, depth, opts)
+				return perftDivide(out, cmd.ErrOrStderr(), v, pos, depth, opts)
 			}
 			if jsonOut {
 				start := time.Now()
@@ -86,7 +87,9 @@ func perSecond(n uint64, secs float64) float64 {
 	return float64(n) / secs
 }
 
-func perftDivide(out interface{ Write([]byte) (int, error) }, v *rules.Variant, pos rules.Position, depth int, opts rules.PerftOptions) error {
+// perftDivide prints "move count" for every root move on out, and the total
+// on errOut, so that out holds exactly one line per move.
+func perftDivide(out, errOut io.Writer, v *rules.Variant, pos rules.Position, depth int, opts rules.PerftOptions) error {
 	start := time.Now()
 	moves := pos.AppendMoves(nil, opts.Keep)
 	var total uint64
@@ -101,6 +104,6 @@ func perftDivide(out interface{ Write([]byte) (int, error) }, v *rules.Variant, 
 		fmt.Fprintf(out, "%s %d\n", replay.FormatMove(v, &moves[i], v.DefaultNotation, true), n)
 	}
 	secs := time.Since(start).Seconds()
-	fmt.Fprintf(out, "\nmoves %d, nodes %d (%.3f s, %.0f nodes/s)\n", len(moves), total, secs, perSecond(total, secs))
+	fmt.Fprintf(errOut, "moves %d, nodes %d (%.3f s, %.0f nodes/s)\n", len(moves), total, secs, perSecond(total, secs))
 	return nil
 }
