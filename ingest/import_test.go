@@ -208,7 +208,7 @@ func TestResumeAfterCancel(t *testing.T) {
 		for run := 0; ; run++ {
 			cctx, cancel := context.WithCancel(ctx)
 			at, events := 1+rng.IntN(12), 0
-			sum, err := Import(cctx, pool, paths, Options{BatchSize: 100, Workers: 2, Progress: func(_, _ int64) {
+			sum, err := Import(cctx, pool, paths, Options{BatchSize: 100, Workers: 2, Progress: func(_, _ int64, _ int) {
 				if events++; events == at {
 					cancel()
 				}
@@ -300,7 +300,7 @@ func importChild() int {
 		return 2
 	}
 	paths := filepath.SplitList(os.Getenv("DRAUGHTSDB_IMPORT_PATHS"))
-	_, err = Import(ctx, pool, paths, Options{BatchSize: 50, Progress: func(_, _ int64) { time.Sleep(5 * time.Millisecond) }})
+	_, err = Import(ctx, pool, paths, Options{BatchSize: 50, Progress: func(_, _ int64, _ int) { time.Sleep(5 * time.Millisecond) }})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

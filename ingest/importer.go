@@ -25,9 +25,9 @@ type Options struct {
 	BatchSize int            // games per transaction; <= 0: 2000
 	Force     bool           // re-import sources already imported
 	Variant   *rules.Variant // force a variant; nil: per game
-	// Progress, when set, is called with the bytes consumed over all
-	// sources and their total size.
-	Progress func(done, total int64)
+	// Progress, when set, is called as games are read with the bytes
+	// consumed over all sources, their total size and the games read.
+	Progress func(done, total int64, games int)
 	// Notice, when set, receives one line per source event worth telling
 	// (already imported, resumed, failed).
 	Notice func(string)
@@ -217,7 +217,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 				pending = make([]Item, 0, batchSize+256)
 			}
 			if opts.Progress != nil {
-				opts.Progress(done+ev.Consumed, total)
+				opts.Progress(done+ev.Consumed, total, sum.GamesRead)
 			}
 		case SourceEnd:
 			if err := send(message{st: st, items: pending, end: ev}); err != nil {
@@ -226,7 +226,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 			pending = make([]Item, 0, batchSize+256)
 			done += max(ev.Source.Size, 0)
 			if opts.Progress != nil {
-				opts.Progress(done, total)
+				opts.Progress(done, total, sum.GamesRead)
 			}
 		}
 		return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"time"
 
 	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/spf13/cobra"
@@ -58,9 +59,14 @@ good sources are imported all the same).`,
 				},
 			}
 			if bar != nil {
-				opts.Progress = func(done, total int64) {
+				start, last := time.Now(), time.Time{}
+				opts.Progress = func(done, total int64, games int) {
 					bar.bar.ChangeMax64(total)
 					bar.set(done)
+					if now := time.Now(); now.Sub(last) > 250*time.Millisecond {
+						last = now
+						bar.describe(fmt.Sprintf("%d games, %.0f games/s", games, float64(games)/now.Sub(start).Seconds()))
+					}
 				}
 			}
 			sum, err := ingest.Import(cmd.Context(), pool, args, opts)
