@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -89,6 +91,9 @@ good sources are imported all the same).`,
 						}
 					}
 				}
+			}
+			if errors.Is(err, context.Canceled) {
+				return &exitError{code: 130, msg: "import interrupted; everything committed so far is kept: run the same command again to finish it"}
 			}
 			if err != nil {
 				return err
