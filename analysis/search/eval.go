@@ -53,9 +53,9 @@ func DefaultWeights(v *rules.Variant) Weights {
 // rules.Board API.
 type geometry struct {
 	n       int
-	rank    []int8     // 1 = White's side
+	rank    []int8      // 1 = White's side
 	fwd     [2][][2]int // forward neighbours per colour (0 = off board)
-	nbr     [][4]int   // all four neighbours (0 = off board)
+	nbr     [][4]int    // all four neighbours (0 = off board)
 	centre  []bool
 	longDia []bool
 }

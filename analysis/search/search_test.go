@@ -1,0 +1,283 @@
+package search
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// A shot: White to move plays Key (a sacrifice: Black must capture next)
+// and wins at least Gain men by force. Depth is the smallest depth (in
+// plies, 1, 3 or 5) at which the exhaustive reference of ref_test.go finds
+// Key as the only move that gains material; the engine must find it at that
+// depth. The positions were composed with TestComposeShots (random quiet
+// positions filtered by the reference; they are not from the literature)
+// and every run of this test re-verifies them with the reference.
+type shot struct {
+	variant *rules.Variant
+	fen     string
+	key     string
+	depth   int
+	gain    int
+}
+
+var shots = []shot{
+	// International (10x10)
+	{rules.International, "W:W16,20,24,34,41,44,50:B2,3,8,31,32,33,35", "44-40", 1, 3},
+	{rules.International, "W:W34,38,39,40,41,47,50:B1,2,10,15,16,19,27", "38-32", 3, 3},
+	{rules.International, "W:W16,21,22,25,35,38,40,42,45:B3,7,9,11,12,13,19,23,24", "22-18", 3, 2},
+	{rules.International, "W:W18,27,29,32,37,38,42:B1,6,10,11,17,25,30", "29-24", 3, 3},
+	{rules.International, "W:W23,28,33,38,43,45,48:B2,9,11,13,15,34,35", "23-18", 5, 2},
+	{rules.International, "W:W22,27,30,31,35,38,46:B9,10,12,13,14,16,23", "22-18", 5, 3},
+	{rules.International, "W:W20,24,26,30,31,44,49:B5,7,11,13,18,32,33", "31-27", 5, 2},
+	{rules.International, "W:W18,22,27,28,33,38,44,47,50:B3,9,10,16,19,20,25,30,35", "18-13", 5, 3},
+	// Russian (8x8, flying kings, a man promoted mid-capture goes on as a king)
+	{rules.Russian, "W:W17,18,20,22,23,25,26,28:B1,3,4,6,7,8,11,16", "18-15", 1, 4},
+	{rules.Russian, "W:W20,23,24,25,28,30:B2,3,8,9,13,14", "23-18", 3, 2},
+	{rules.Russian, "W:W17,18,20,25,29,30,32:B2,5,6,8,10,11,16", "17-14", 3, 2},
+	{rules.Russian, "W:W18,19,22,25,28:B3,6,9,11,12", "18-14", 5, 2},
+	{rules.Russian, "W:W18,23,25,26,27,29:B2,3,8,9,11,12", "18-15", 5, 3},
+	{rules.Russian, "W:W20,23,24,26,28:B8,10,11,16,17", "26-22", 5, 2},
+	{rules.Russian, "W:W21,22,25,26,30:B4,10,13,16,19", "26-23", 5, 2},
+	{rules.Russian, "W:W13,17,18,19,20,23,27,29,30:B1,3,4,6,8,9,10,11,12", "18-14", 5, 2},
+}
+
+func moveText(m *rules.Move) string { return rules.FormatMove(m, rules.Numeric, false) }
+
+func TestShots(t *testing.T) {
+	for _, sh := range shots {
+		t.Run(sh.variant.Name+"/"+sh.key, func(t *testing.T) {
+			pos, err := rules.ParseFEN(sh.variant, sh.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := refMaterial(&pos)
+			// The reference at the stated depth: Key is the only move that
+			// gains material, and it gains at least Gain men.
+			moves, vals, nodes := refRootValues(pos, sh.depth)
+			keyFound := false
+			for i := range moves {
+				txt := moveText(&moves[i])
+				gain := vals[i] - base
+				if txt == sh.key {
+					keyFound = true
+					if gain < sh.gain {
+						t.Errorf("reference: %s gains %d men at depth %d, want >= %d", txt, gain, sh.depth, sh.gain)
+					}
+					c := pos
+					c.Play(&moves[i])
+					if cm := c.LegalMoves(nil); len(cm) == 0 || !cm[0].IsCapture() {
+						t.Errorf("%s is not a sacrifice", txt)
+					}
+				} else if gain > 0 {
+					t.Errorf("reference: %s also gains %d men at depth %d", txt, gain, sh.depth)
+				}
+			}
+			if !keyFound {
+				t.Fatalf("%s is not legal in %s", sh.key, sh.fen)
+			}
+			// The depth is minimal: two plies less, the reference does not
+			// single the key move out.
+			if sh.depth > 1 {
+				moves, vals, _ := refRootValues(pos, sh.depth-2)
+				alone := true
+				for i := range moves {
+					gain := vals[i] - base
+					if moveText(&moves[i]) == sh.key {
+						alone = alone && gain >= sh.gain
+					} else if gain > 0 {
+						alone = false
+					}
+				}
+				if alone {
+					t.Errorf("reference already finds %s at depth %d; the stated depth %d is not minimal", sh.key, sh.depth-2, sh.depth)
+				}
+			}
+			r := Search(pos, Options{Depth: sh.depth}, nil)
+			if got := moveText(&r.Best); got != sh.key {
+				t.Errorf("engine at depth %d plays %s (score %d), want %s", sh.depth, got, r.Score, sh.key)
+			}
+			if r.Score < 100*sh.gain-100 {
+				t.Errorf("engine score %d, want about %d or more", r.Score, 100*sh.gain)
+			}
+			t.Logf("%s %s: reference %d nodes; engine score %d, %d nodes", sh.fen, sh.key, nodes, r.Score, r.Nodes)
+		})
+	}
+	var intl, rus int
+	for _, sh := range shots {
+		switch sh.variant {
+		case rules.International:
+			intl++
+		case rules.Russian:
+			rus++
+		}
+	}
+	if intl < 4 || rus < 4 {
+		t.Errorf("want at least 4 shots per variant, have %d International and %d Russian", intl, rus)
+	}
+}
+
+// TestMateScores: positions with exactly one winning move (the opponent is
+// left without a legal move), composed with TestComposeWins. The
+// exhaustive reference gives the distance; the engine must report a win
+// score Win - plies with the same distance and the same first move.
+func TestMateScores(t *testing.T) {
+	cases := []struct {
+		variant *rules.Variant
+		fen     string
+		key     string
+		plies   int
+	}{
+		{rules.International, "W:W40,41,48:B24,38", "40-34", 5},
+		{rules.International, "W:W11,34,39,50:B6,20", "11-7", 7},
+		{rules.Russian, "W:W16,18,22,23:B7,12", "23-19", 5},
+		{rules.Russian, "W:W10,11,17,22:B9,13,21", "11-7", 7},
+	}
+	for _, c := range cases {
+		pos, err := rules.ParseFEN(c.variant, c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves, vals, _ := refRootValues(pos, c.plies)
+		for i := range moves {
+			win := vals[i] > refWin-100
+			if moveText(&moves[i]) == c.key {
+				if !win || refWin-vals[i] != c.plies {
+					t.Errorf("%s: reference gives %s value %d, want a win in %d plies", c.fen, c.key, vals[i], c.plies)
+				}
+			} else if win {
+				t.Errorf("%s: reference: %s also wins", c.fen, moveText(&moves[i]))
+			}
+		}
+		r := Search(pos, Options{Depth: c.plies}, nil)
+		if !r.Mate || r.Score != Win-c.plies || r.PliesToEnd() != c.plies || moveText(&r.Best) != c.key {
+			t.Errorf("%s: engine %s score %d mate %v plies %d, want %s, %d (win in %d)", c.fen,
+				moveText(&r.Best), r.Score, r.Mate, r.PliesToEnd(), c.key, Win-c.plies, c.plies)
+		}
+		// The loser's view: after the key move the score is a loss.
+		q := pos
+		for i := range moves {
+			if moveText(&moves[i]) == c.key {
+				q.Play(&moves[i])
+			}
+		}
+		if r := Search(q, Options{Depth: c.plies}, nil); r.Score != -(Win - (c.plies - 1)) {
+			t.Errorf("%s after %s: score %d, want %d", c.fen, c.key, r.Score, -(Win - (c.plies - 1)))
+		}
+	}
+}
+
+func TestNoLegalMove(t *testing.T) {
+	pos, _ := rules.ParseFEN(rules.International, "B:W28:B")
+	r := Search(pos, Options{Depth: 3}, nil)
+	if r.Score != -Win || !r.Mate || len(r.PV) != 0 || r.Depth != 0 {
+		t.Errorf("got %+v, want a loss with no move", r)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	mid, _ := rules.ParseFEN(rules.International, middlegameFEN)
+	for _, pos := range []rules.Position{rules.International.StartPosition(), mid, rules.Russian.StartPosition()} {
+		var iters [2][]Result
+		var res [2]Result
+		e := NewEngine(4)
+		for i := 0; i < 2; i++ {
+			// The second run reuses the engine: its table is cleared, so
+			// nothing carries over.
+			res[i] = e.Search(context.Background(), pos, Options{Depth: 7}, func(r Result) {
+				r.Time = 0
+				iters[i] = append(iters[i], r)
+			})
+			res[i].Time = 0
+		}
+		if !reflect.DeepEqual(res[0], res[1]) || !reflect.DeepEqual(iters[0], iters[1]) {
+			t.Errorf("%s: two searches differ: %+v vs %+v", pos.FEN(), res[0], res[1])
+		}
+		if fresh := Search(pos, Options{Depth: 7, TTSizeMB: 4}, nil); fresh.Nodes != res[0].Nodes || fresh.Score != res[0].Score {
+			t.Errorf("fresh engine differs")
+		}
+		if len(iters[0]) != 7 || res[0].Depth != 7 {
+			t.Errorf("want 7 iterations, got %d (depth %d)", len(iters[0]), res[0].Depth)
+		}
+	}
+}
+
+// TestAllVariants: every variant searches its start position, the PV is
+// legal move by move, and the best move is legal.
+func TestAllVariants(t *testing.T) {
+	for _, v := range rules.Variants() {
+		pos := v.StartPosition()
+		r := Search(pos, Options{Depth: 5}, nil)
+		if r.Depth != 5 || len(r.PV) == 0 || r.Nodes == 0 || r.Mate {
+			t.Errorf("%s: %+v", v.Name, r)
+			continue
+		}
+		if !r.PV[0].SameAs(&r.Best) {
+			t.Errorf("%s: PV does not start with the best move", v.Name)
+		}
+		p := pos
+		for i := range r.PV {
+			legal := p.LegalMoves(nil)
+			ok := false
+			for j := range legal {
+				if legal[j].SameAs(&r.PV[i]) {
+					ok = true
+				}
+			}
+			if !ok {
+				t.Fatalf("%s: PV move %d (%s) is illegal", v.Name, i, moveText(&r.PV[i]))
+			}
+			p.Play(&r.PV[i])
+		}
+		if e := Evaluate(pos); e != 0 && v != rules.English {
+			t.Errorf("%s: start position is symmetric but evaluates to %d", v.Name, e)
+		}
+	}
+}
+
+func TestMoveTime(t *testing.T) {
+	pos := rules.International.StartPosition()
+	start := time.Now()
+	iters := 0
+	r := NewEngine(4).Search(context.Background(), pos, Options{MoveTime: 150 * time.Millisecond}, func(Result) { iters++ })
+	el := time.Since(start)
+	if el > 600*time.Millisecond {
+		t.Errorf("took %v for a 150 ms move time", el)
+	}
+	if r.Depth < 2 || iters != r.Depth || len(r.PV) == 0 {
+		t.Errorf("depth %d after %d iterations", r.Depth, iters)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	start := time.Now()
+	r := NewEngine(4).Search(ctx, rules.International.StartPosition(), Options{Depth: MaxDepth}, nil)
+	if time.Since(start) > time.Second || len(r.PV) == 0 {
+		t.Errorf("cancel: %v, %+v", time.Since(start), r)
+	}
+}
+
+// TestRepetition: two kings v one (about +3 men) is a draw by repetition
+// when every White move returns to a position of the history (with the same
+// side to move, within the reversible plies).
+func TestRepetition(t *testing.T) {
+	pos, _ := rules.ParseFEN(rules.International, "W:WK48,K28:BK3")
+	if r := Search(pos, Options{Depth: 4}, nil); r.Score < 200 || r.Mate {
+		t.Fatalf("two kings v one: score %d, want about +300", r.Score)
+	}
+	var hist []uint64
+	moves := pos.LegalMoves(nil)
+	for i := range moves {
+		c := pos
+		c.Play(&moves[i])
+		hist = append(hist, c.Hash(), uint64(i)+1) // the child, then a filler ply
+	}
+	if r := Search(pos, Options{Depth: 4, History: hist}, nil); r.Score != 0 {
+		t.Errorf("every move repeats: score %d, want 0", r.Score)
+	}
+}
