@@ -224,16 +224,17 @@ func sidesEight(p *Position) (us, them, kings, empty bbEight) {
 	return
 }
 
-// menJumpsEight returns, per direction, the men that can capture in that
-// direction: an opponent next to them and an empty square beyond.
-func menJumpsEight(menBack bool, side Color, men, them, empty bbEight) (j0, j1, j2, j3 bbEight) {
-	if menBack || side == White {
-		j0 = men.and(them.and(empty.shl(sBEight)).shl(sBEight))
-		j1 = men.and(them.and(empty.shl(sAEight)).shl(sAEight))
+// jumpSquaresEight returns, per direction, the squares from which a man
+// could jump in that direction (an opponent next to it, an empty square
+// beyond); directions a man may not capture in are empty.
+func jumpSquaresEight(up, down bool, them, empty bbEight) (c0, c1, c2, c3 bbEight) {
+	if up {
+		c0 = them.and(empty.shl(sBEight)).shl(sBEight)
+		c1 = them.and(empty.shl(sAEight)).shl(sAEight)
 	}
-	if menBack || side == Black {
-		j2 = men.and(them.and(empty.shr(sAEight)).shr(sAEight))
-		j3 = men.and(them.and(empty.shr(sBEight)).shr(sBEight))
+	if down {
+		c2 = them.and(empty.shr(sAEight)).shr(sAEight)
+		c3 = them.and(empty.shr(sBEight)).shr(sBEight)
 	}
 	return
 }
@@ -267,22 +268,15 @@ func kingsCanCaptureEight(flying bool, k, them, empty bbEight) bool {
 	return x.and(empty).any()
 }
 
-// menMultiEight returns the men among j0..j3 (menJumpsEight) with a jump that
-// might go on after landing. It is exact for men that stay men: from the
+// menMultiEight returns the men among j0..j3 (men that can jump in
+// directions 0..3) with a jump that might go on after landing; c is the
+// union of jumpSquaresEight. It is exact for men that stay men: from the
 // landing square l the only jump that could land on the vacated start
 // square goes straight back over the piece just jumped, and that jump is
-// not found here because the start square is not in empty. A man that
-// would go on as a king (PromoteAndContinue) is reported as going on.
-func menMultiEight(v *Variant, side Color, j0, j1, j2, j3, them, empty bbEight) bbEight {
-	// c: squares from which a man could jump.
-	var c bbEight
-	if v.MenCaptureBackward || side == White {
-		c = them.and(empty.shl(sBEight)).shl(sBEight).or(them.and(empty.shl(sAEight)).shl(sAEight))
-	}
-	if v.MenCaptureBackward || side == Black {
-		c = c.or(them.and(empty.shr(sAEight)).shr(sAEight)).or(them.and(empty.shr(sBEight)).shr(sBEight))
-	}
-	switch v.Promotion {
+// not in c because the start square is not empty. A man that would go on
+// as a king (PromoteAndContinue) is reported as going on.
+func menMultiEight(promo PromotionInCapture, side Color, j0, j1, j2, j3, c bbEight) bbEight {
+	switch promo {
 	case PromoteAndContinue:
 		c = c.or(promoRowEight(side))
 	case PromoteEndsMove:
@@ -381,7 +375,8 @@ func genMovesEight(p *Position, moves []Move, keep bool) []Move {
 	v := p.v
 	men := us.andNot(kings)
 	k := us.and(kings)
-	j0, j1, j2, j3 := menJumpsEight(v.MenCaptureBackward, p.side, men, them, empty)
+	c0, c1, c2, c3 := jumpSquaresEight(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureEight(v.FlyingKings, k, them, empty)
 	if kc {
@@ -389,7 +384,7 @@ func genMovesEight(p *Position, moves []Move, keep bool) []Move {
 	}
 	if jm.any() {
 		var noKings bbEight
-		multi := menMultiEight(v, p.side, j0, j1, j2, j3, them, empty)
+		multi := menMultiEight(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
 		if !multi.any() {
 			return singleCapturesEight(moves, keep, p.side, v.Board.id, j0, j1, j2, j3)
 		}
@@ -442,7 +437,8 @@ func countMovesEight(p *Position, scratch []Move, keep bool) int {
 	v := p.v
 	men := us.andNot(kings)
 	k := us.and(kings)
-	j0, j1, j2, j3 := menJumpsEight(v.MenCaptureBackward, p.side, men, them, empty)
+	c0, c1, c2, c3 := jumpSquaresEight(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureEight(v.FlyingKings, k, them, empty)
 	if kc {
@@ -450,7 +446,7 @@ func countMovesEight(p *Position, scratch []Move, keep bool) int {
 	}
 	if jm.any() {
 		var noKings bbEight
-		multi := menMultiEight(v, p.side, j0, j1, j2, j3, them, empty)
+		multi := menMultiEight(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
 		if !multi.any() {
 			return j0.count() + j1.count() + j2.count() + j3.count()
 		}
@@ -485,9 +481,11 @@ func countMovesEight(p *Position, scratch []Move, keep bool) int {
 // result is left stale.
 func playEight(p *Position, m *Move) { playToEight(p, p, m) }
 
-// playToEight writes into dst the position src after m, without the hash.
-// Reading src and writing dst field by field (rather than copying src and
-// playing on the copy) keeps every load an 8-byte reload of an 8-byte store.
+// playToEight writes into dst the position src after m, without the hash and
+// without copying the variant (dst.v must equal src.v: writing the pointer
+// would cost a write-barrier check per move). Reading src and writing dst
+// field by field (rather than copying src and playing on the copy) keeps
+// every load an 8-byte reload of an 8-byte store.
 func playToEight(dst, src *Position, m *Move) {
 	from, to := bitEight(int(m.from)), bitEight(int(m.to))
 	captured := loadEight(&m.captured)
@@ -504,7 +502,6 @@ func playToEight(dst, src *Position, m *Move) {
 		b = b.andNot(from).or(to)
 		w = w.andNot(captured)
 	}
-	dst.v = src.v
 	w.put(&dst.white)
 	b.put(&dst.black)
 	k.put(&dst.kings)

@@ -222,16 +222,17 @@ func sidesTen(p *Position) (us, them, kings, empty bbTen) {
 	return
 }
 
-// menJumpsTen returns, per direction, the men that can capture in that
-// direction: an opponent next to them and an empty square beyond.
-func menJumpsTen(menBack bool, side Color, men, them, empty bbTen) (j0, j1, j2, j3 bbTen) {
-	if menBack || side == White {
-		j0 = men.and(them.and(empty.shl(sBTen)).shl(sBTen))
-		j1 = men.and(them.and(empty.shl(sATen)).shl(sATen))
+// jumpSquaresTen returns, per direction, the squares from which a man
+// could jump in that direction (an opponent next to it, an empty square
+// beyond); directions a man may not capture in are empty.
+func jumpSquaresTen(up, down bool, them, empty bbTen) (c0, c1, c2, c3 bbTen) {
+	if up {
+		c0 = them.and(empty.shl(sBTen)).shl(sBTen)
+		c1 = them.and(empty.shl(sATen)).shl(sATen)
 	}
-	if menBack || side == Black {
-		j2 = men.and(them.and(empty.shr(sATen)).shr(sATen))
-		j3 = men.and(them.and(empty.shr(sBTen)).shr(sBTen))
+	if down {
+		c2 = them.and(empty.shr(sATen)).shr(sATen)
+		c3 = them.and(empty.shr(sBTen)).shr(sBTen)
 	}
 	return
 }
@@ -265,22 +266,15 @@ func kingsCanCaptureTen(flying bool, k, them, empty bbTen) bool {
 	return x.and(empty).any()
 }
 
-// menMultiTen returns the men among j0..j3 (menJumpsTen) with a jump that
-// might go on after landing. It is exact for men that stay men: from the
+// menMultiTen returns the men among j0..j3 (men that can jump in
+// directions 0..3) with a jump that might go on after landing; c is the
+// union of jumpSquaresTen. It is exact for men that stay men: from the
 // landing square l the only jump that could land on the vacated start
 // square goes straight back over the piece just jumped, and that jump is
-// not found here because the start square is not in empty. A man that
-// would go on as a king (PromoteAndContinue) is reported as going on.
-func menMultiTen(v *Variant, side Color, j0, j1, j2, j3, them, empty bbTen) bbTen {
-	// c: squares from which a man could jump.
-	var c bbTen
-	if v.MenCaptureBackward || side == White {
-		c = them.and(empty.shl(sBTen)).shl(sBTen).or(them.and(empty.shl(sATen)).shl(sATen))
-	}
-	if v.MenCaptureBackward || side == Black {
-		c = c.or(them.and(empty.shr(sATen)).shr(sATen)).or(them.and(empty.shr(sBTen)).shr(sBTen))
-	}
-	switch v.Promotion {
+// not in c because the start square is not empty. A man that would go on
+// as a king (PromoteAndContinue) is reported as going on.
+func menMultiTen(promo PromotionInCapture, side Color, j0, j1, j2, j3, c bbTen) bbTen {
+	switch promo {
 	case PromoteAndContinue:
 		c = c.or(promoRowTen(side))
 	case PromoteEndsMove:
@@ -379,7 +373,8 @@ func genMovesTen(p *Position, moves []Move, keep bool) []Move {
 	v := p.v
 	men := us.andNot(kings)
 	k := us.and(kings)
-	j0, j1, j2, j3 := menJumpsTen(v.MenCaptureBackward, p.side, men, them, empty)
+	c0, c1, c2, c3 := jumpSquaresTen(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureTen(v.FlyingKings, k, them, empty)
 	if kc {
@@ -387,7 +382,7 @@ func genMovesTen(p *Position, moves []Move, keep bool) []Move {
 	}
 	if jm.any() {
 		var noKings bbTen
-		multi := menMultiTen(v, p.side, j0, j1, j2, j3, them, empty)
+		multi := menMultiTen(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
 		if !multi.any() {
 			return singleCapturesTen(moves, keep, p.side, v.Board.id, j0, j1, j2, j3)
 		}
@@ -440,7 +435,8 @@ func countMovesTen(p *Position, scratch []Move, keep bool) int {
 	v := p.v
 	men := us.andNot(kings)
 	k := us.and(kings)
-	j0, j1, j2, j3 := menJumpsTen(v.MenCaptureBackward, p.side, men, them, empty)
+	c0, c1, c2, c3 := jumpSquaresTen(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureTen(v.FlyingKings, k, them, empty)
 	if kc {
@@ -448,7 +444,7 @@ func countMovesTen(p *Position, scratch []Move, keep bool) int {
 	}
 	if jm.any() {
 		var noKings bbTen
-		multi := menMultiTen(v, p.side, j0, j1, j2, j3, them, empty)
+		multi := menMultiTen(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
 		if !multi.any() {
 			return j0.count() + j1.count() + j2.count() + j3.count()
 		}
@@ -483,9 +479,11 @@ func countMovesTen(p *Position, scratch []Move, keep bool) int {
 // result is left stale.
 func playTen(p *Position, m *Move) { playToTen(p, p, m) }
 
-// playToTen writes into dst the position src after m, without the hash.
-// Reading src and writing dst field by field (rather than copying src and
-// playing on the copy) keeps every load an 8-byte reload of an 8-byte store.
+// playToTen writes into dst the position src after m, without the hash and
+// without copying the variant (dst.v must equal src.v: writing the pointer
+// would cost a write-barrier check per move). Reading src and writing dst
+// field by field (rather than copying src and playing on the copy) keeps
+// every load an 8-byte reload of an 8-byte store.
 func playToTen(dst, src *Position, m *Move) {
 	from, to := bitTen(int(m.from)), bitTen(int(m.to))
 	captured := loadTen(&m.captured)
@@ -502,7 +500,6 @@ func playToTen(dst, src *Position, m *Move) {
 		b = b.andNot(from).or(to)
 		w = w.andNot(captured)
 	}
-	dst.v = src.v
 	w.put(&dst.white)
 	b.put(&dst.black)
 	k.put(&dst.kings)

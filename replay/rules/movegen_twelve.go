@@ -224,16 +224,17 @@ func sidesTwelve(p *Position) (us, them, kings, empty bbTwelve) {
 	return
 }
 
-// menJumpsTwelve returns, per direction, the men that can capture in that
-// direction: an opponent next to them and an empty square beyond.
-func menJumpsTwelve(menBack bool, side Color, men, them, empty bbTwelve) (j0, j1, j2, j3 bbTwelve) {
-	if menBack || side == White {
-		j0 = men.and(them.and(empty.shl(sBTwelve)).shl(sBTwelve))
-		j1 = men.and(them.and(empty.shl(sATwelve)).shl(sATwelve))
+// jumpSquaresTwelve returns, per direction, the squares from which a man
+// could jump in that direction (an opponent next to it, an empty square
+// beyond); directions a man may not capture in are empty.
+func jumpSquaresTwelve(up, down bool, them, empty bbTwelve) (c0, c1, c2, c3 bbTwelve) {
+	if up {
+		c0 = them.and(empty.shl(sBTwelve)).shl(sBTwelve)
+		c1 = them.and(empty.shl(sATwelve)).shl(sATwelve)
 	}
-	if menBack || side == Black {
-		j2 = men.and(them.and(empty.shr(sATwelve)).shr(sATwelve))
-		j3 = men.and(them.and(empty.shr(sBTwelve)).shr(sBTwelve))
+	if down {
+		c2 = them.and(empty.shr(sATwelve)).shr(sATwelve)
+		c3 = them.and(empty.shr(sBTwelve)).shr(sBTwelve)
 	}
 	return
 }
@@ -267,22 +268,15 @@ func kingsCanCaptureTwelve(flying bool, k, them, empty bbTwelve) bool {
 	return x.and(empty).any()
 }
 
-// menMultiTwelve returns the men among j0..j3 (menJumpsTwelve) with a jump that
-// might go on after landing. It is exact for men that stay men: from the
+// menMultiTwelve returns the men among j0..j3 (men that can jump in
+// directions 0..3) with a jump that might go on after landing; c is the
+// union of jumpSquaresTwelve. It is exact for men that stay men: from the
 // landing square l the only jump that could land on the vacated start
 // square goes straight back over the piece just jumped, and that jump is
-// not found here because the start square is not in empty. A man that
-// would go on as a king (PromoteAndContinue) is reported as going on.
-func menMultiTwelve(v *Variant, side Color, j0, j1, j2, j3, them, empty bbTwelve) bbTwelve {
-	// c: squares from which a man could jump.
-	var c bbTwelve
-	if v.MenCaptureBackward || side == White {
-		c = them.and(empty.shl(sBTwelve)).shl(sBTwelve).or(them.and(empty.shl(sATwelve)).shl(sATwelve))
-	}
-	if v.MenCaptureBackward || side == Black {
-		c = c.or(them.and(empty.shr(sATwelve)).shr(sATwelve)).or(them.and(empty.shr(sBTwelve)).shr(sBTwelve))
-	}
-	switch v.Promotion {
+// not in c because the start square is not empty. A man that would go on
+// as a king (PromoteAndContinue) is reported as going on.
+func menMultiTwelve(promo PromotionInCapture, side Color, j0, j1, j2, j3, c bbTwelve) bbTwelve {
+	switch promo {
 	case PromoteAndContinue:
 		c = c.or(promoRowTwelve(side))
 	case PromoteEndsMove:
@@ -381,7 +375,8 @@ func genMovesTwelve(p *Position, moves []Move, keep bool) []Move {
 	v := p.v
 	men := us.andNot(kings)
 	k := us.and(kings)
-	j0, j1, j2, j3 := menJumpsTwelve(v.MenCaptureBackward, p.side, men, them, empty)
+	c0, c1, c2, c3 := jumpSquaresTwelve(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureTwelve(v.FlyingKings, k, them, empty)
 	if kc {
@@ -389,7 +384,7 @@ func genMovesTwelve(p *Position, moves []Move, keep bool) []Move {
 	}
 	if jm.any() {
 		var noKings bbTwelve
-		multi := menMultiTwelve(v, p.side, j0, j1, j2, j3, them, empty)
+		multi := menMultiTwelve(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
 		if !multi.any() {
 			return singleCapturesTwelve(moves, keep, p.side, v.Board.id, j0, j1, j2, j3)
 		}
@@ -442,7 +437,8 @@ func countMovesTwelve(p *Position, scratch []Move, keep bool) int {
 	v := p.v
 	men := us.andNot(kings)
 	k := us.and(kings)
-	j0, j1, j2, j3 := menJumpsTwelve(v.MenCaptureBackward, p.side, men, them, empty)
+	c0, c1, c2, c3 := jumpSquaresTwelve(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureTwelve(v.FlyingKings, k, them, empty)
 	if kc {
@@ -450,7 +446,7 @@ func countMovesTwelve(p *Position, scratch []Move, keep bool) int {
 	}
 	if jm.any() {
 		var noKings bbTwelve
-		multi := menMultiTwelve(v, p.side, j0, j1, j2, j3, them, empty)
+		multi := menMultiTwelve(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
 		if !multi.any() {
 			return j0.count() + j1.count() + j2.count() + j3.count()
 		}
@@ -485,9 +481,11 @@ func countMovesTwelve(p *Position, scratch []Move, keep bool) int {
 // result is left stale.
 func playTwelve(p *Position, m *Move) { playToTwelve(p, p, m) }
 
-// playToTwelve writes into dst the position src after m, without the hash.
-// Reading src and writing dst field by field (rather than copying src and
-// playing on the copy) keeps every load an 8-byte reload of an 8-byte store.
+// playToTwelve writes into dst the position src after m, without the hash and
+// without copying the variant (dst.v must equal src.v: writing the pointer
+// would cost a write-barrier check per move). Reading src and writing dst
+// field by field (rather than copying src and playing on the copy) keeps
+// every load an 8-byte reload of an 8-byte store.
 func playToTwelve(dst, src *Position, m *Move) {
 	from, to := bitTwelve(int(m.from)), bitTwelve(int(m.to))
 	captured := loadTwelve(&m.captured)
@@ -504,7 +502,6 @@ func playToTwelve(dst, src *Position, m *Move) {
 		b = b.andNot(from).or(to)
 		w = w.andNot(captured)
 	}
-	dst.v = src.v
 	w.put(&dst.white)
 	b.put(&dst.black)
 	k.put(&dst.kings)

@@ -46,6 +46,9 @@ func Perft(v *Variant, pos *Position, depth int, opts PerftOptions) uint64 {
 // perft dispatches to the board's perft (movegen_*.go), which plays moves
 // without hashing into c.pos: perft never reads the hash.
 func (c *perftCtx) perft(p Position, depth int) uint64 {
+	for i := range c.pos {
+		c.pos[i].v = p.v // playTo* copies no variant
+	}
 	c.pos[depth] = p
 	switch p.v.Board.id {
 	case 0:
