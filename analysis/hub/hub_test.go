@@ -1,0 +1,410 @@
+package hub
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/analysis/search"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// The test binary doubles as the engines of the client tests: with
+// DRAUGHTSDB_HUB_TEST_ENGINE set it runs one of them on stdin/stdout
+// instead of the tests.
+const engineEnv = "DRAUGHTSDB_HUB_TEST_ENGINE"
+
+func TestMain(m *testing.M) {
+	switch os.Getenv(engineEnv) {
+	case "":
+		os.Exit(m.Run())
+	case "serve":
+		if err := Serve(os.Stdin, os.Stdout, Options{TTSizeMB: 4}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "hang": // a fake engine that never answers "go"
+		fakeEngine(func() { time.Sleep(time.Hour) })
+	case "crash": // one that exits in the middle of a search
+		fakeEngine(func() { os.Stdout.WriteString("info depth=1 score=0.10\n"); os.Exit(3) })
+	case "crash-once": // crashes the first time only (a marker file remembers)
+		marker := os.Getenv("DRAUGHTSDB_HUB_TEST_MARKER")
+		if _, err := os.Stat(marker); err != nil {
+			os.WriteFile(marker, nil, 0o644)
+			fakeEngine(func() { os.Exit(3) })
+		}
+		if err := Serve(os.Stdin, os.Stdout, Options{TTSizeMB: 4}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(2)
+}
+
+// fakeEngine handshakes like a Hub engine and calls onGo at "go".
+func fakeEngine(onGo func()) {
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		switch ParseLine(sc.Text()).Cmd {
+		case "hub":
+			os.Stdout.WriteString("id name=fake version=0\nwait\n")
+		case "init":
+			os.Stdout.WriteString("ready\n")
+		case "go":
+			onGo()
+		case "quit":
+			os.Exit(0)
+		}
+	}
+	os.Exit(0)
+}
+
+func engineConfig(t *testing.T, mode string, extraEnv ...string) Config {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), engineEnv+"="+mode)
+	return Config{Path: exe, Env: append(env, extraEnv...), StartTimeout: 10 * time.Second, Timeout: 20 * time.Second}
+}
+
+var testPositions = []struct {
+	variant *rules.Variant
+	fen     string
+}{
+	{rules.International, ""},
+	{rules.International, "W:W25,27,28,30,32,33,34,35,37,38,39,40,41,42,43,44,45,47:B3,6,7,8,9,11,12,13,14,16,17,18,19,20,22,23,24,26"},
+	{rules.International, "W:W23,28,33,38,43,45,48:B2,9,11,13,15,34,35"}, // a shot: 23-18
+	{rules.Russian, ""},
+	{rules.Russian, "W:W18,19,22,25,28:B3,6,9,11,12"},
+	{rules.Brazilian, ""},
+	{rules.English, ""},
+	{rules.Canadian, ""},
+	{rules.International, "B:W28,K46:B19,23,K5"}, // Black to move, kings, a capture
+}
+
+func testPosition(t *testing.T, i int) rules.Position {
+	tp := testPositions[i]
+	if tp.fen == "" {
+		return tp.variant.StartPosition()
+	}
+	pos, err := rules.ParseFEN(tp.variant, tp.fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pos
+}
+
+func TestNotation(t *testing.T) {
+	pos, _ := rules.ParseFEN(rules.International, "W:W28,K46:B19,23,K5,K33")
+	legal := pos.LegalMoves(nil)
+	for i := range legal {
+		txt := FormatMove(&legal[i])
+		m, err := ParseMove(&pos, txt)
+		if err != nil || !m.SameAs(&legal[i]) {
+			t.Errorf("%s does not round-trip: %v", txt, err)
+		}
+	}
+	// Captured squares in any order.
+	p, _ := rules.ParseFEN(rules.International, "W:W32:B27,17")
+	a, err1 := ParseMove(&p, "32x12x27x17")
+	b, err2 := ParseMove(&p, "32x12x17x27")
+	c, err3 := ParseMove(&p, "32x12")
+	if err1 != nil || err2 != nil || err3 != nil || !a.SameAs(&b) || !a.SameAs(&c) {
+		t.Errorf("capture in any order: %v %v %v", err1, err2, err3)
+	}
+	if _, err := ParseMove(&p, "32x12x27"); err == nil {
+		t.Error("a wrong captured set was accepted")
+	}
+	if _, err := ParseMove(&p, "32-28"); err == nil {
+		t.Error("an illegal move was accepted")
+	}
+	start := rules.International.StartPosition()
+	s := FormatPosition(&start)
+	if s != "W"+strings.Repeat("b", 20)+strings.Repeat("e", 10)+strings.Repeat("w", 20) {
+		t.Errorf("start position string %s", s)
+	}
+	back, err := ParsePosition(rules.International, s)
+	if err != nil || back.Hash() != start.Hash() {
+		t.Errorf("position round trip: %v", err)
+	}
+	if _, err := ParsePosition(rules.Russian, s); err == nil {
+		t.Error("a 10x10 string was accepted for Russian")
+	}
+	for _, sc := range []int{0, 25, -104, 29993, -29998, 5, -5} {
+		if got, err := ParseScore(FormatScore(sc)); err != nil || got != sc {
+			t.Errorf("score %d -> %s -> %d", sc, FormatScore(sc), got)
+		}
+	}
+	l := ParseLine(`info depth=3 score=-0.12 pv="32-28 19-23" flag name=""`)
+	if l.Cmd != "info" || l.Args["pv"] != "32-28 19-23" || l.Args["score"] != "-0.12" || l.Args["name"] != "" {
+		t.Errorf("ParseLine: %+v", l)
+	}
+	if _, ok := l.Get("flag"); !ok {
+		t.Error("flag argument lost")
+	}
+}
+
+// session drives Serve over io.Pipe.
+type session struct {
+	t   *testing.T
+	in  *io.PipeWriter
+	out *bufio.Scanner
+	err chan error
+}
+
+func newSession(t *testing.T, opts Options) *session {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s := &session{t: t, in: inW, out: bufio.NewScanner(outR), err: make(chan error, 1)}
+	go func() {
+		err := Serve(inR, outW, opts)
+		outW.Close()
+		s.err <- err
+	}()
+	return s
+}
+
+func (s *session) send(lines ...string) {
+	for _, l := range lines {
+		if _, err := io.WriteString(s.in, l+"\n"); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+}
+
+// until reads lines up to one starting with cmd and returns them all.
+func (s *session) until(cmd string) []string {
+	var got []string
+	for s.out.Scan() {
+		got = append(got, s.out.Text())
+		if ParseLine(s.out.Text()).Cmd == cmd {
+			return got
+		}
+	}
+	s.t.Fatalf("output ended before %q; got %q", cmd, got)
+	return nil
+}
+
+func TestServeInProcess(t *testing.T) {
+	s := newSession(t, Options{TTSizeMB: 4})
+	s.send("hub")
+	hello := s.until("wait")
+	if !strings.HasPrefix(hello[0], "id name=draughtsdb version=") ||
+		!strings.Contains(strings.Join(hello, "\n"), `param name=variant value=international type=enum values="russian international brazilian canadian english"`) {
+		t.Errorf("handshake: %q", hello)
+	}
+	s.send("set-param name=tt-size value=4", "init")
+	s.until("ready")
+	s.send("ping")
+	s.until("pong")
+
+	for i := range testPositions {
+		pos := testPosition(t, i)
+		want := search.Search(pos, search.Options{Depth: 5, TTSizeMB: 4}, nil)
+		s.send("set-param name=variant value="+pos.Variant().Name, "new-game",
+			"pos pos="+FormatPosition(&pos), "level depth=5", "go think")
+		out := s.until("done")
+		var last Line
+		infos := 0
+		for _, l := range out {
+			if pl := ParseLine(l); pl.Cmd == "info" {
+				last = pl
+				infos++
+			}
+		}
+		done := ParseLine(out[len(out)-1])
+		m, err := ParseMove(&pos, done.Args["move"])
+		if err != nil || !m.SameAs(&want.Best) {
+			t.Errorf("%s: done %q, want %s (%v)", pos.FEN(), out[len(out)-1], FormatMove(&want.Best), err)
+		}
+		if sc, _ := ParseScore(last.Args["score"]); sc != want.Score || last.Args["depth"] != strconv.Itoa(want.Depth) || infos != want.Depth {
+			t.Errorf("%s: last info %q, want score %d depth %d after as many infos", pos.FEN(), out[len(out)-2], want.Score, want.Depth)
+		}
+		if len(want.PV) > 1 && done.Args["ponder"] != FormatMove(&want.PV[1]) {
+			t.Errorf("ponder %q, want %s", done.Args["ponder"], FormatMove(&want.PV[1]))
+		}
+	}
+
+	// moves= plays moves (a capture given with its captured square) first.
+	s.send("set-param name=variant value=international",
+		"pos pos="+FormatPosition(ptr(rules.International.StartPosition()))+` moves="32-28 19-23 28x19x23"`,
+		"level depth=2", "go analyze")
+	out := s.until("done")
+	if d := ParseLine(out[len(out)-1]); d.Args["move"] == "" || !strings.HasPrefix(d.Args["move"], "14x23") && !strings.HasPrefix(d.Args["move"], "13x24") {
+		t.Errorf("after 32-28 19-23 28x19: %q (Black must recapture)", out)
+	}
+
+	// An infinite search ends on stop, answering ping meanwhile.
+	s.send("level infinite", "go analyze")
+	time.Sleep(30 * time.Millisecond)
+	s.send("ping")
+	s.until("pong")
+	s.send("stop")
+	s.until("done")
+
+	// A move-time search.
+	start := time.Now()
+	s.send("level move-time=0.1", "go think")
+	s.until("done")
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("move-time 0.1 took %v", el)
+	}
+
+	s.send("set-param name=variant value=frisian")
+	if l := s.until("error"); !strings.Contains(l[len(l)-1], "frisian") {
+		t.Errorf("bad variant: %q", l)
+	}
+	s.send("quit")
+	if err := <-s.err; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
+func ptr(p rules.Position) *rules.Position { return &p }
+
+// TestServeEOF: the end of input while searching ends Serve promptly.
+func TestServeEOF(t *testing.T) {
+	s := newSession(t, Options{})
+	go func() {
+		for s.out.Scan() {
+		}
+	}()
+	s.send("hub", "init", "level infinite", "go think")
+	time.Sleep(20 * time.Millisecond)
+	s.in.Close()
+	select {
+	case err := <-s.err:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after EOF")
+	}
+}
+
+// TestClientMatchesSearch: the test binary as a real engine process; the
+// client's verdicts equal analysis/search's at the same depth.
+func TestClientMatchesSearch(t *testing.T) {
+	c, err := Start(engineConfig(t, "serve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.ID()["name"] != search.Name || c.ID()["version"] != search.Version {
+		t.Errorf("id %v", c.ID())
+	}
+	ctx := context.Background()
+	for i := range testPositions {
+		pos := testPosition(t, i)
+		want := search.Search(pos, search.Options{Depth: 6, TTSizeMB: 4}, nil)
+		a, err := c.Analyze(ctx, pos, 6, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", pos.FEN(), err)
+		}
+		if a.Score != want.Score || !a.Best.SameAs(&want.Best) || a.Depth != want.Depth || a.Nodes != want.Nodes || a.Mate != want.Mate {
+			t.Errorf("%s: client %d %s depth %d nodes %d, search %d %s nodes %d", pos.FEN(),
+				a.Score, a.BestText, a.Depth, a.Nodes, want.Score, FormatMove(&want.Best), want.Nodes)
+		}
+		if len(a.PV) != len(want.PV) {
+			t.Errorf("%s: PV %v, want %d moves", pos.FEN(), a.PV, len(want.PV))
+		}
+		for j := range want.PV {
+			if j < len(a.PV) && a.PV[j] != FormatMove(&want.PV[j]) {
+				t.Errorf("%s: PV[%d] %s, want %s", pos.FEN(), j, a.PV[j], FormatMove(&want.PV[j]))
+			}
+		}
+	}
+	// A forced win comes back as a mate score.
+	pos, _ := rules.ParseFEN(rules.Russian, "W:W16,18,22,23:B7,12")
+	a, err := c.Analyze(ctx, pos, 5, 0)
+	if err != nil || !a.Mate || a.Score != search.Win-5 || a.BestText != "23-19" {
+		t.Errorf("forced win: %+v %v", a, err)
+	}
+	// Move time.
+	a, err = c.Analyze(ctx, rules.International.StartPosition(), 0, 100*time.Millisecond)
+	if err != nil || a.Depth < 1 || a.BestText == "" {
+		t.Errorf("move time: %+v %v", a, err)
+	}
+	if c.Restarts() != 0 {
+		t.Errorf("%d restarts", c.Restarts())
+	}
+}
+
+func TestClientHangingEngine(t *testing.T) {
+	cfg := engineConfig(t, "hang")
+	cfg.Timeout = 300 * time.Millisecond
+	c, err := Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	_, err = AnalyzeRetry(context.Background(), c, rules.International.StartPosition(), 4, 0)
+	if !errors.Is(err, ErrTimeout) {
+		t.Errorf("want ErrTimeout, got %v", err)
+	}
+	if c.Restarts() != 2 {
+		t.Errorf("%d restarts, want 2 (one per attempt)", c.Restarts())
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("took %v", el)
+	}
+}
+
+func TestClientCrashingEngine(t *testing.T) {
+	c, err := Start(engineConfig(t, "crash"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = AnalyzeRetry(context.Background(), c, rules.Russian.StartPosition(), 4, 0)
+	if !errors.Is(err, ErrEngineExited) {
+		t.Errorf("want ErrEngineExited, got %v", err)
+	}
+	if c.Restarts() != 2 {
+		t.Errorf("%d restarts, want 2", c.Restarts())
+	}
+}
+
+func TestClientRetrySucceeds(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "crashed")
+	c, err := Start(engineConfig(t, "crash-once", "DRAUGHTSDB_HUB_TEST_MARKER="+marker))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	pos := rules.Russian.StartPosition()
+	a, err := AnalyzeRetry(context.Background(), c, pos, 4, 0)
+	want := search.Search(pos, search.Options{Depth: 4}, nil)
+	if err != nil || a.Score != want.Score || !a.Best.SameAs(&want.Best) || c.Restarts() != 1 {
+		t.Errorf("retry: %+v %v, %d restarts", a, err, c.Restarts())
+	}
+}
+
+func TestClientCancel(t *testing.T) {
+	c, err := Start(engineConfig(t, "serve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = c.Analyze(ctx, rules.International.StartPosition(), search.MaxDepth, 0)
+	if !errors.Is(err, context.Canceled) || time.Since(start) > 3*time.Second {
+		t.Errorf("cancel: %v after %v", err, time.Since(start))
+	}
+	// The engine is still usable.
+	if _, err := c.Analyze(context.Background(), rules.Russian.StartPosition(), 3, 0); err != nil {
+		t.Error(err)
+	}
+}
