@@ -18,14 +18,20 @@ type ttEntry struct {
 	depth int8
 	bound uint8
 	move  uint8 // index of the best move in LegalMoves order, 255 = none
-	_     [3]uint8
+	gen   uint16
+	_     uint8
 }
 
 type ttBucket [2]ttEntry
 
+// Each search has its own generation: entries of other generations count
+// as empty, so a new search sees an empty table (results never depend on
+// earlier searches) without clearing megabytes; the memory is really
+// cleared only when the 16-bit generation wraps.
 type table struct {
 	buckets []ttBucket
 	mask    uint64
+	gen     uint16
 }
 
 const bucketBytes = 32
@@ -41,17 +47,24 @@ func newTable(mb int) *table {
 	for p*2 <= n {
 		p *= 2
 	}
-	return &table{buckets: make([]ttBucket, p), mask: p - 1}
+	return &table{buckets: make([]ttBucket, p), mask: p - 1, gen: 1}
 }
 
-func (t *table) clear() { clear(t.buckets) }
+// clear empties the table for a new search.
+func (t *table) clear() {
+	t.gen++
+	if t.gen == 0 {
+		clear(t.buckets)
+		t.gen = 1
+	}
+}
 
 func (t *table) probe(key uint64) (ttEntry, bool) {
 	b := &t.buckets[key&t.mask]
-	if b[0].key == key && b[0].bound != 0 {
+	if b[0].key == key && b[0].gen == t.gen {
 		return b[0], true
 	}
-	if b[1].key == key && b[1].bound != 0 {
+	if b[1].key == key && b[1].gen == t.gen {
 		return b[1], true
 	}
 	return ttEntry{}, false
@@ -59,9 +72,10 @@ func (t *table) probe(key uint64) (ttEntry, bool) {
 
 func (t *table) store(key uint64, depth, score, bound, move int) {
 	b := &t.buckets[key&t.mask]
-	e := ttEntry{key: key, score: int16(score), depth: int8(depth), bound: uint8(bound), move: uint8(move)}
-	if b[0].key == key || b[0].bound == 0 || depth >= int(b[0].depth) {
-		if b[0].key != key && b[0].bound != 0 {
+	e := ttEntry{key: key, score: int16(score), depth: int8(depth), bound: uint8(bound), move: uint8(move), gen: t.gen}
+	live := b[0].gen == t.gen
+	if !live || b[0].key == key || depth >= int(b[0].depth) {
+		if live && b[0].key != key {
 			b[1] = b[0] // keep the displaced entry in the always-replace slot
 		}
 		b[0] = e

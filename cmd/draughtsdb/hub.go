@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/draughtsdb/draughtsdb/analysis/hub"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/spf13/cobra"
+)
+
+func newHubCommand() *cobra.Command {
+	var (
+		variant string
+		ttSize  int
+	)
+	cmd := &cobra.Command{
+		Use:   "hub [--variant V] [--tt-size MB]",
+		Short: "Run the draughtsdb search engine as a Hub protocol engine on stdin/stdout",
+		Long: `Run the built-in search engine (package analysis/search) as an engine speaking
+the Hub protocol (the text protocol of Scan and the Hub GUI) on standard input
+and output, so that Hub GUIs, draughtsdb's own engine client and scripts can
+use it like any external engine:
+
+  hub                          -> id, param ..., wait
+  init                         -> ready
+  pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww
+  level depth=10               (or level move-time=1.5, level infinite)
+  go think                     -> info depth=.. score=.. nodes=.. pv="..." ... done move=32-28 ponder=19-23
+
+Scores are in men from the side to move's view (0.25 = a quarter of a man);
+a forced win is about 300 minus the plies to the end (299.95: the opponent
+is out of moves in 5 plies). --variant and --tt-size set the initial values
+of the Hub parameters "variant" and "tt-size"; the GUI may change them with
+set-param. Variants: russian, international, brazilian, canadian, english.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := rules.VariantByName(variant); err != nil {
+				return err
+			}
+			if ttSize < hub.MinTTSizeMB || ttSize > hub.MaxTTSizeMB {
+				return fmt.Errorf("--tt-size must be %d..%d (MB)", hub.MinTTSizeMB, hub.MaxTTSizeMB)
+			}
+			return hub.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), hub.Options{Variant: variant, TTSizeMB: ttSize})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&variant, "variant", "international", "initial variant: russian, international, english, brazilian or canadian (Hub parameter \"variant\")")
+	f.IntVar(&ttSize, "tt-size", 64, "transposition table size in MB (Hub parameter \"tt-size\")")
+	return cmd
+}
