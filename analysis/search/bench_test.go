@@ -30,7 +30,7 @@ func BenchmarkSearchInternationalMiddlegame(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchSearch(b, pos, 9)
+	benchSearch(b, pos, 11)
 }
 
 func BenchmarkSearchRussianStart(b *testing.B) {

@@ -19,7 +19,7 @@ type Weights struct {
 	// king on one of the two long diagonals (its most active squares).
 	Centre, KingCentre int
 	// BackRank is the bonus of a man still on its own back row (guarding
-	// the promotion squares) while the opponent still has men.
+	// the promotion squares) outside the endgame (see EndgamePieces).
 	BackRank int
 	// Mobility is the bonus per man with an empty square ahead, and per
 	// empty square next to a king (a cheap approximation of the number of

@@ -1,0 +1,74 @@
+// Package hub speaks the Hub protocol, the line-based text protocol of the
+// Scan draughts engine and the Hub GUI (version 2): Serve is the engine
+// side (used by `draughtsdb hub`), Client drives an external engine process
+// (Scan, Kingsrow's hub build, or draughtsdb itself) for batch annotation.
+//
+// # The protocol
+//
+// Every line is `command name=value name="quoted value" flag ...`. The GUI
+// starts with "hub"; the engine answers with its id, its parameters and
+// "wait"; the GUI may send set-param lines and then "init", answered by
+// "ready". A search is a position, a limit and a go:
+//
+//	pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww [moves="32-28 19-23"]
+//	level depth=10 | level move-time=1.5 | level [moves=N] time=S [inc=S] | level infinite
+//	go think | go analyze | go ponder
+//	  info depth=10 score=0.12 nodes=812345 time=0.420 nps=1.93 pv="32-28 19-23 28x19x23 14x23x19"
+//	  done move=32-28 ponder=19-23
+//
+// The position is the side to move (W or B) and one character per square
+// in square order (w b men, W B kings, e empty): 50 squares on 10x10, 32 on
+// 8x8, 72 on 12x12. Moves are numeric: "32-28" for a plain move, "from x to
+// x captured x captured ..." for a capture ("28x19x23"); the captured
+// squares may come in any order. Scores are in men from the side to move's
+// view (two decimals). During a search only stop, ping (answered by pong),
+// ponder-hit and quit are acted on at once; other commands wait for the
+// search's done.
+//
+// # Serve
+//
+//	err := hub.Serve(os.Stdin, os.Stdout, hub.Options{Variant: "russian", TTSizeMB: 64})
+//
+// Parameters: variant (enum: russian international brazilian canadian
+// english; the position string must fit its board) and tt-size (MB). Both
+// may be set at any time outside a search. Engine name and version are
+// search.Name and search.Version. "go ponder" searches like "go analyze"
+// (the protocol lets an engine stop at any time); "level infinite", or no
+// level at all, searches until stop. A search at level depth=N is
+// deterministic (see package search): the client below relies on it to
+// compare engines and stored analyses. The end of input stops any search
+// and ends Serve.
+//
+// # Client
+//
+//	c, err := hub.Start(hub.Config{Path: "/usr/bin/draughtsdb", Args: []string{"hub"}, Timeout: time.Minute})
+//	a, err := hub.AnalyzeRetry(ctx, c, pos, 12, 0)   // depth 12; or 0, time.Second
+//	a.Score, a.Mate, a.Depth, a.Best (a rules.Move), a.BestText, a.PV, a.Nodes, a.Time
+//	c.Close()
+//
+// Start runs the process and does the handshake (Config.Params are sent
+// as set-param before init; for Scan's International use
+// Params{"variant": "normal"}). Analyze sends pos, level and "go analyze",
+// reads info lines and "done", and resolves the move text against the legal
+// moves (from, to and the captured set in any order). If the engine
+// advertises a "variant" parameter containing the position's variant name
+// (draughtsdb does), Analyze switches it as needed.
+//
+// Failures: a position gets Config.Timeout (plus the move time); if the
+// engine does not finish by then (ErrTimeout) or its output ends
+// (ErrEngineExited: crash, exit), the process is killed and restarted
+// before Analyze returns, so the client is always ready for the next
+// position. The retry policy is AnalyzeRetry: one more attempt of the same
+// position after such a failure, then the position is reported failed
+// (the error wraps ErrTimeout or ErrEngineExited; protocol errors and
+// cancellation are not retried). Cancelling ctx sends "stop" and waits a
+// second for "done" before treating the engine as hung.
+//
+// Tests: the in-process tests run Serve over io.Pipe; the client tests run
+// the test binary itself as the engine (TestMain serves Hub on stdin/stdout
+// when DRAUGHTSDB_HUB_TEST_ENGINE is set) and check that Client returns
+// exactly the score, best move, depth, PV and node count of calling
+// search.Search at the same depth, across all five variants. Fake engines
+// that hang at "go", crash mid-search, or crash only once check the
+// timeout, restart and retry paths.
+package hub
