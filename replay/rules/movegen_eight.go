@@ -395,22 +395,20 @@ func genMovesEight(p *Position, moves []Move, keep bool) []Move {
 		}
 		return capturesEight(p, moves, keep, them, empty, jm, noKings)
 	}
-	board := v.Board.id
-	promoRow := promoRowEight(p.side)
-	fwd := int(p.side) * 2
-	for d := fwd; d < fwd+2; d++ {
-		back := -deltaEight[d&3]
-		for x := shiftEight(men, d).and(empty); x.any(); x = x.dropLowest() {
-			i := x.lowest()
-			// Build the move in place: a Move built on the stack and copied
-			// would be reloaded in 16-byte pieces right after byte stores.
-			moves = append(moves, Move{})
-			m := &moves[len(moves)-1]
-			m.from, m.to, m.board = uint8(i+back), uint8(i), board
-			if promoRow.has(i) {
-				m.flags = movePromotes
-			}
-		}
+	return plainMovesEight(moves, p.side, v.Board.id, v.FlyingKings, men, k, empty)
+}
+
+// plainMovesEight appends the moves without capture: men forward, then kings.
+// It is separate from genMovesEight so that its loops keep their values in
+// registers.
+func plainMovesEight(moves []Move, side Color, board uint8, flying bool, men, k, empty bbEight) []Move {
+	promoRow := promoRowEight(side)
+	if side == White {
+		moves = appendStepsEight(moves, men.shr(sBEight).and(empty), sBEight, promoRow, board)
+		moves = appendStepsEight(moves, men.shr(sAEight).and(empty), sAEight, promoRow, board)
+	} else {
+		moves = appendStepsEight(moves, men.shl(sAEight).and(empty), -sAEight, promoRow, board)
+		moves = appendStepsEight(moves, men.shl(sBEight).and(empty), -sBEight, promoRow, board)
 	}
 	for x := k; x.any(); x = x.dropLowest() {
 		i := x.lowest()
@@ -420,10 +418,27 @@ func genMovesEight(p *Position, moves []Move, keep bool) []Move {
 				moves = append(moves, Move{})
 				m := &moves[len(moves)-1]
 				m.from, m.to, m.board = uint8(i), uint8(t), board
-				if !v.FlyingKings {
+				if !flying {
 					break
 				}
 			}
+		}
+	}
+	return moves
+}
+
+// appendStepsEight appends a man's step to every square of to from the square
+// back bits away.
+func appendStepsEight(moves []Move, to bbEight, back int, promoRow bbEight, board uint8) []Move {
+	for x := to; x.any(); x = x.dropLowest() {
+		i := x.lowest()
+		// Build the move in place: a Move built on the stack and copied
+		// would be reloaded in 16-byte pieces right after byte stores.
+		moves = append(moves, Move{})
+		m := &moves[len(moves)-1]
+		m.from, m.to, m.board = uint8(i+back), uint8(i), board
+		if promoRow.has(i) {
+			m.flags = movePromotes
 		}
 	}
 	return moves

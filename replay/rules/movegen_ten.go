@@ -393,22 +393,20 @@ func genMovesTen(p *Position, moves []Move, keep bool) []Move {
 		}
 		return capturesTen(p, moves, keep, them, empty, jm, noKings)
 	}
-	board := v.Board.id
-	promoRow := promoRowTen(p.side)
-	fwd := int(p.side) * 2
-	for d := fwd; d < fwd+2; d++ {
-		back := -deltaTen[d&3]
-		for x := shiftTen(men, d).and(empty); x.any(); x = x.dropLowest() {
-			i := x.lowest()
-			// Build the move in place: a Move built on the stack and copied
-			// would be reloaded in 16-byte pieces right after byte stores.
-			moves = append(moves, Move{})
-			m := &moves[len(moves)-1]
-			m.from, m.to, m.board = uint8(i+back), uint8(i), board
-			if promoRow.has(i) {
-				m.flags = movePromotes
-			}
-		}
+	return plainMovesTen(moves, p.side, v.Board.id, v.FlyingKings, men, k, empty)
+}
+
+// plainMovesTen appends the moves without capture: men forward, then kings.
+// It is separate from genMovesTen so that its loops keep their values in
+// registers.
+func plainMovesTen(moves []Move, side Color, board uint8, flying bool, men, k, empty bbTen) []Move {
+	promoRow := promoRowTen(side)
+	if side == White {
+		moves = appendStepsTen(moves, men.shr(sBTen).and(empty), sBTen, promoRow, board)
+		moves = appendStepsTen(moves, men.shr(sATen).and(empty), sATen, promoRow, board)
+	} else {
+		moves = appendStepsTen(moves, men.shl(sATen).and(empty), -sATen, promoRow, board)
+		moves = appendStepsTen(moves, men.shl(sBTen).and(empty), -sBTen, promoRow, board)
 	}
 	for x := k; x.any(); x = x.dropLowest() {
 		i := x.lowest()
@@ -418,10 +416,27 @@ func genMovesTen(p *Position, moves []Move, keep bool) []Move {
 				moves = append(moves, Move{})
 				m := &moves[len(moves)-1]
 				m.from, m.to, m.board = uint8(i), uint8(t), board
-				if !v.FlyingKings {
+				if !flying {
 					break
 				}
 			}
+		}
+	}
+	return moves
+}
+
+// appendStepsTen appends a man's step to every square of to from the square
+// back bits away.
+func appendStepsTen(moves []Move, to bbTen, back int, promoRow bbTen, board uint8) []Move {
+	for x := to; x.any(); x = x.dropLowest() {
+		i := x.lowest()
+		// Build the move in place: a Move built on the stack and copied
+		// would be reloaded in 16-byte pieces right after byte stores.
+		moves = append(moves, Move{})
+		m := &moves[len(moves)-1]
+		m.from, m.to, m.board = uint8(i+back), uint8(i), board
+		if promoRow.has(i) {
+			m.flags = movePromotes
 		}
 	}
 	return moves

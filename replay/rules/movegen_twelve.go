@@ -395,22 +395,20 @@ func genMovesTwelve(p *Position, moves []Move, keep bool) []Move {
 		}
 		return capturesTwelve(p, moves, keep, them, empty, jm, noKings)
 	}
-	board := v.Board.id
-	promoRow := promoRowTwelve(p.side)
-	fwd := int(p.side) * 2
-	for d := fwd; d < fwd+2; d++ {
-		back := -deltaTwelve[d&3]
-		for x := shiftTwelve(men, d).and(empty); x.any(); x = x.dropLowest() {
-			i := x.lowest()
-			// Build the move in place: a Move built on the stack and copied
-			// would be reloaded in 16-byte pieces right after byte stores.
-			moves = append(moves, Move{})
-			m := &moves[len(moves)-1]
-			m.from, m.to, m.board = uint8(i+back), uint8(i), board
-			if promoRow.has(i) {
-				m.flags = movePromotes
-			}
-		}
+	return plainMovesTwelve(moves, p.side, v.Board.id, v.FlyingKings, men, k, empty)
+}
+
+// plainMovesTwelve appends the moves without capture: men forward, then kings.
+// It is separate from genMovesTwelve so that its loops keep their values in
+// registers.
+func plainMovesTwelve(moves []Move, side Color, board uint8, flying bool, men, k, empty bbTwelve) []Move {
+	promoRow := promoRowTwelve(side)
+	if side == White {
+		moves = appendStepsTwelve(moves, men.shr(sBTwelve).and(empty), sBTwelve, promoRow, board)
+		moves = appendStepsTwelve(moves, men.shr(sATwelve).and(empty), sATwelve, promoRow, board)
+	} else {
+		moves = appendStepsTwelve(moves, men.shl(sATwelve).and(empty), -sATwelve, promoRow, board)
+		moves = appendStepsTwelve(moves, men.shl(sBTwelve).and(empty), -sBTwelve, promoRow, board)
 	}
 	for x := k; x.any(); x = x.dropLowest() {
 		i := x.lowest()
@@ -420,10 +418,27 @@ func genMovesTwelve(p *Position, moves []Move, keep bool) []Move {
 				moves = append(moves, Move{})
 				m := &moves[len(moves)-1]
 				m.from, m.to, m.board = uint8(i), uint8(t), board
-				if !v.FlyingKings {
+				if !flying {
 					break
 				}
 			}
+		}
+	}
+	return moves
+}
+
+// appendStepsTwelve appends a man's step to every square of to from the square
+// back bits away.
+func appendStepsTwelve(moves []Move, to bbTwelve, back int, promoRow bbTwelve, board uint8) []Move {
+	for x := to; x.any(); x = x.dropLowest() {
+		i := x.lowest()
+		// Build the move in place: a Move built on the stack and copied
+		// would be reloaded in 16-byte pieces right after byte stores.
+		moves = append(moves, Move{})
+		m := &moves[len(moves)-1]
+		m.from, m.to, m.board = uint8(i+back), uint8(i), board
+		if promoRow.has(i) {
+			m.flags = movePromotes
 		}
 	}
 	return moves
