@@ -15,7 +15,12 @@ import (
 
 // Item is one game after replay.
 type Item struct {
-	PDN      *pdn.Game
+	// Ordinal, Offset and Line place the game in its source (as in
+	// pdn.Game); they stay when PDN is dropped.
+	Ordinal  int
+	Offset   int64
+	Line     int
+	PDN      *pdn.Game // nil for accepted games when Config.Prepare is set
 	Accepted bool         // verified; Reject is nil
 	Plies    int          // moves played (accepted games)
 	Warnings int          // replay warnings (accepted games)
@@ -103,7 +108,7 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 			for j := range work {
 				j.ev.Items = make([]Item, len(j.games))
 				for i, pg := range j.games {
-					it := Item{PDN: pg, ReadErr: j.errs[i]}
+					it := Item{Ordinal: pg.Ordinal, Offset: pg.Offset, Line: pg.Line, PDN: pg, ReadErr: j.errs[i]}
 					if err := r.Replay(pg, j.errs[i], &scratch); err != nil {
 						it.Reject = err
 					} else {
@@ -113,6 +118,11 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 						}
 						if cfg.Prepare != nil {
 							it.Prepared = cfg.Prepare(&scratch)
+							// The prepared form has all the sink needs: let
+							// the parsed game (and its raw bytes) go, so that
+							// batches in flight stay small.
+							it.PDN = nil
+							j.games[i] = nil
 						}
 					}
 					j.ev.Items[i] = it

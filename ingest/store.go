@@ -207,15 +207,15 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 	for _, p := range games {
 		it, st := p.it, p.st
 		if ref, ok := existing[p.key]; ok {
-			dupRows = append(dupRows, []any{sourceID, int32(it.PDN.Ordinal), it.PDN.Offset, ref.sourceID, ref.ordinal})
+			dupRows = append(dupRows, []any{sourceID, int32(it.Ordinal), it.Offset, ref.sourceID, ref.ordinal})
 			c.duplicates++
 			continue
 		}
-		existing[p.key] = gameRef{sourceID, int32(it.PDN.Ordinal)}
+		existing[p.key] = gameRef{sourceID, int32(it.Ordinal)}
 		id := ids[len(gameRows)]
 		w.index(id, st.hashes)
 		gameRows = append(gameRows, []any{
-			id, st.variant, st.basis, sourceID, int32(it.PDN.Ordinal), it.PDN.Offset,
+			id, st.variant, st.basis, sourceID, int32(it.Ordinal), it.Offset,
 			st.event, st.site, st.date, st.round,
 			nullID(p.key.white), nullID(p.key.black), st.result, st.plies, st.startFEN,
 			st.moves, st.finalHash, st.movesHash, st.tags, st.warnings,
@@ -243,7 +243,7 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 		if raw == nil {
 			raw = []byte{}
 		}
-		rejRows = append(rejRows, []any{sourceID, int32(it.PDN.Ordinal), it.PDN.Offset, int32(it.PDN.Line), raw, reason, ply, move, fen, it.Reject.Error()})
+		rejRows = append(rejRows, []any{sourceID, int32(it.Ordinal), it.Offset, int32(it.Line), raw, reason, ply, move, fen, it.Reject.Error()})
 	}
 
 	if len(gameRows) > 0 {
@@ -266,7 +266,7 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 			return c, fmt.Errorf("copy duplicates: %w", err)
 		}
 	}
-	last := items[len(items)-1].PDN.Ordinal
+	last := items[len(items)-1].Ordinal
 	if _, err := tx.Exec(ctx, `UPDATE sources SET games_read = $2, games_imported = games_imported + $3,
 		duplicates = duplicates + $4, rejected = rejected + $5 WHERE id = $1`,
 		sourceID, last, c.imported, c.duplicates, c.rejected); err != nil {
