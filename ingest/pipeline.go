@@ -20,7 +20,7 @@ type Item struct {
 	Ordinal  int
 	Offset   int64
 	Line     int
-	PDN      *pdn.Game // nil for accepted games when Config.Prepare is set
+	PDN      *pdn.Game    // nil for accepted games when Config.Prepare is set
 	Accepted bool         // verified; Reject is nil
 	Plies    int          // moves played (accepted games)
 	Warnings int          // replay warnings (accepted games)
