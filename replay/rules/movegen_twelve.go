@@ -63,10 +63,7 @@ func (g *genTwelve) emit(to int, promotes bool) {
 	// by the order of the captured pieces (as dctl does: a king's choice
 	// between landing squares that lead on to the same captures is one path).
 	// A single capture has only one path, so it needs no check.
-	fp := g.fp
-	if !g.keep {
-		fp = 0
-	}
+	fp := g.fp // 0 unless keep
 	if g.n > 1 {
 		for k := g.mark; k < len(g.moves); k++ {
 			m := &g.moves[k]
@@ -126,7 +123,9 @@ func (g *genTwelve) manJump(t, l, d int) {
 	g.captured = g.captured.with(t)
 	g.path[g.n&(maxPath-1)] = uint8(l)
 	fp := g.fp
-	g.fp = seqStep(fp, t)
+	if g.keep {
+		g.fp = seqStep(fp, t)
+	}
 	g.n++
 	if g.promoRow.has(l) {
 		switch g.promo {
@@ -179,7 +178,9 @@ func (g *genTwelve) kingCapture(i, last int) bool {
 		g.opp = g.opp.without(t)
 		g.captured = g.captured.with(t)
 		fp := g.fp
-		g.fp = seqStep(fp, t)
+		if g.keep {
+			g.fp = seqStep(fp, t)
+		}
 		g.n++
 		if !g.flying {
 			g.path[g.n-1] = uint8(l)
