@@ -32,10 +32,13 @@ var gameTypeNames = map[int]string{
 //
 //  1. forced, when not nil;
 //  2. the GameType tag (its number, in either the short or the full form);
-//  3. the FEN tag: algebraic squares mean 8x8 (Russian); a square above 50
-//     means 12x12 (Canadian), above 32 10x10 (International), else numeric
-//     8x8, which is English (the only numeric 8x8 community among ours);
-//  4. the moves: the same rules on the squares written in the main line;
+//  3. the Variant tag of online sites ("American/English", "Russian", ...);
+//  4. the squares written in the moves and the FEN tag: algebraic moves
+//     mean 8x8 site notation (Russian); a square above 50 means 12x12
+//     (Canadian), above 32 10x10 (International), else numeric 8x8, which
+//     is English (the only numeric 8x8 community among ours), except that a
+//     game opening from squares 31-35 (White's front row on 10x10, as in
+//     32-28) is International;
 //  5. Russian.
 //
 // Italian tag names (Bianco, Nero) mark an Italian game, which is reported
@@ -44,7 +47,28 @@ func ResolveVariant(g *pdn.Game, forced *rules.Variant) (*rules.Variant, Basis, 
 	if forced != nil {
 		return forced, BasisForced, nil
 	}
-	if gt := strings.TrimSpace(g.Tag("GameType")); gt != "" {
+	// One pass over the tags for everything the decision may need.
+	var gameType, variantTag, fen string
+	italian := false
+	for i := range g.Tags {
+		switch t := &g.Tags[i]; t.Name {
+		case "GameType":
+			if gameType == "" {
+				gameType = t.Value
+			}
+		case "Variant":
+			if variantTag == "" {
+				variantTag = t.Value
+			}
+		case "FEN":
+			if fen == "" {
+				fen = t.Value
+			}
+		case "Bianco", "Nero":
+			italian = italian || t.Value != ""
+		}
+	}
+	if gt := strings.TrimSpace(gameType); gt != "" {
 		num, _, _ := strings.Cut(gt, ",")
 		n, err := strconv.Atoi(strings.TrimSpace(num))
 		if err != nil {
@@ -60,7 +84,7 @@ func ResolveVariant(g *pdn.Game, forced *rules.Variant) (*rules.Variant, Basis, 
 		}
 		return v, BasisGameType, nil
 	}
-	if name := strings.TrimSpace(g.Tag("Variant")); name != "" {
+	if name := strings.TrimSpace(variantTag); name != "" {
 		if v, ok := variantTagNames[strings.ToLower(name)]; ok {
 			if v == nil {
 				return nil, BasisVariantTag, fmt.Errorf("%w: Variant tag %q", ErrUnsupportedVariant, name)
@@ -68,7 +92,7 @@ func ResolveVariant(g *pdn.Game, forced *rules.Variant) (*rules.Variant, Basis, 
 			return v, BasisVariantTag, nil
 		}
 	}
-	if g.Tag("Bianco") != "" || g.Tag("Nero") != "" {
+	if italian {
 		return nil, BasisGameType, fmt.Errorf("%w: Italian tags (Bianco/Nero) without a GameType: Italian draughts is not supported yet", ErrUnsupportedVariant)
 	}
 	var fromMoves, fromFEN boardHints
@@ -82,7 +106,7 @@ func ResolveVariant(g *pdn.Game, forced *rules.Variant) (*rules.Variant, Basis, 
 			}
 		}
 	}
-	if fen := g.Tag("FEN"); fen != "" {
+	if fen != "" {
 		for i, sq := range fenSquares(fen) {
 			fromFEN.add(sq, i == 0)
 		}
