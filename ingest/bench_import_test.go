@@ -61,7 +61,7 @@ func benchImportOnce(b *testing.B, path string) {
 	ctx := context.Background()
 	pool := pgtest.NewDB(b)
 	start := time.Now()
-	sum, err := Import(ctx, pool, []string{path}, Options{})
+	sum, err := Import(ctx, pool, []string{path}, Options{BatchSize: benchBatch()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -142,4 +142,12 @@ func databaseBytes(b *testing.B, pool *pgxpool.Pool) (int64, []relSize) {
 		out = append(out, r)
 	}
 	return total, out
+}
+
+// benchBatch is the import batch size (DRAUGHTSDB_BENCH_BATCH, default 2000).
+func benchBatch() int {
+	if n, err := strconv.Atoi(os.Getenv("DRAUGHTSDB_BENCH_BATCH")); err == nil {
+		return n
+	}
+	return 2000
 }

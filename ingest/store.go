@@ -193,12 +193,15 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 	}
 	var ids []int64
 	if fresh > 0 {
-		rows, err := tx.Query(ctx, `SELECT nextval(pg_get_serial_sequence('games', 'id')) FROM generate_series(1, $1)`, fresh)
-		if err != nil {
+		// One round trip for the whole block: the import lock keeps other
+		// importers from drawing ids in between.
+		var last int64
+		if err := tx.QueryRow(ctx, `SELECT setval(s, nextval(s) + $1 - 1) FROM pg_get_serial_sequence('games', 'id') AS s`, fresh).Scan(&last); err != nil {
 			return c, err
 		}
-		if ids, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil {
-			return c, err
+		ids = make([]int64, fresh)
+		for i := range ids {
+			ids[i] = last - int64(fresh) + 1 + int64(i)
 		}
 	}
 	w.resetIndex()
@@ -313,12 +316,11 @@ func (w *writer) resolvePlayers(ctx context.Context, tx pgx.Tx, items []Item) (m
 	if len(names) == 0 {
 		return found, nil
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO players (name) SELECT unnest($1::text[]) ORDER BY 1 ON CONFLICT (name) DO NOTHING`, names); err != nil {
-		return nil, fmt.Errorf("players: %w", err)
-	}
-	rows, err := tx.Query(ctx, `SELECT id, name FROM players WHERE name = ANY($1)`, names)
+	rows, err := tx.Query(ctx, `WITH new AS (
+			INSERT INTO players (name) SELECT unnest($1::text[]) ORDER BY 1 ON CONFLICT (name) DO NOTHING RETURNING id, name)
+		SELECT id, name FROM new UNION ALL SELECT id, name FROM players WHERE name = ANY($1)`, names)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("players: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
