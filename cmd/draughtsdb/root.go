@@ -52,6 +52,7 @@ dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL).`,
 		newNormalizeCommand(a),
 		newImportCommand(a),
 		newGenCommand(),
+		newQueryCommand(a),
 	)
 	return root
 }

@@ -1,0 +1,315 @@
+package queries_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/draughtsdb/draughtsdb/ingest"
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/ingest/source"
+	"github.com/draughtsdb/draughtsdb/queries"
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/pgtest"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+const shared = "../ingest/pdn/testdata/shared"
+
+var inputs = []string{
+	filepath.Join(shared, "international"),
+	filepath.Join(shared, "online", "russian.pdn.gz"),
+	filepath.Join(shared, "testsuite", "succeed", "mrcd2006.pdn.gz"),
+}
+
+// game is what the independent computation keeps of an accepted game.
+type game struct {
+	variant       *rules.Variant
+	event, date   string
+	white, black  string
+	result        replay.Result
+	hashes        []uint64 // start and after every ply
+	moves         []string // numeric, full paths
+}
+
+// replayAll reads and replays inputs in Go, without the database.
+func replayAll(t *testing.T) (games []game, rejected map[string]int) {
+	t.Helper()
+	srcs, errs := source.Expand(inputs)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	rejected = map[string]int{}
+	seen := map[string]bool{} // duplicates: same variant, start, moves, players and date
+	r := replay.NewReplayer(replay.Options{})
+	for _, s := range srcs {
+		rd, err := s.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr := pdn.NewReader(rd, s.Name)
+		for {
+			pg, err := pr.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			var g replay.Game
+			if err := r.Replay(pg, err, &g); err != nil {
+				rejected[replay.Reason(err)]++
+				continue
+			}
+			gm := game{variant: g.Variant, event: pg.Tag("Event"), date: g.Date, white: name(pg.Tag("White")), black: name(pg.Tag("Black")), result: g.Result}
+			gm.hashes = append([]uint64{g.Start.Hash()}, g.Hashes...)
+			for i := range g.Moves {
+				gm.moves = append(gm.moves, rules.FormatMove(&g.Moves[i], rules.Numeric, true))
+			}
+			key := strings.Join(append([]string{g.Variant.Name, g.StartFEN, gm.white, gm.black, gm.date}, gm.moves...), "|")
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			games = append(games, gm)
+		}
+		rd.Close()
+	}
+	return games, rejected
+}
+
+// name cleans a player tag as the importer does: spaces collapsed, "?" and
+// "-" meaning nobody.
+func name(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "?" || s == "-" {
+		return ""
+	}
+	return s
+}
+
+func setup(t *testing.T) (*pgxpool.Pool, []game, map[string]int) {
+	t.Helper()
+	pool := pgtest.NewDB(t)
+	sum, err := ingest.Import(context.Background(), pool, inputs, ingest.Options{BatchSize: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, rejected := replayAll(t)
+	if sum.Imported != len(games) {
+		t.Fatalf("import %+v, replay found %d distinct games", sum, len(games))
+	}
+	return pool, games, rejected
+}
+
+func run(t *testing.T, pool *pgxpool.Pool, name string, params map[string]string) *queries.Result {
+	t.Helper()
+	q, err := queries.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := queries.Run(context.Background(), pool, q, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func col(t *testing.T, r *queries.Result, name string) int {
+	for i, c := range r.Columns {
+		if c == name {
+			return i
+		}
+	}
+	t.Fatalf("no column %s in %v", name, r.Columns)
+	return -1
+}
+
+func TestNamedQueriesAgreeWithReplay(t *testing.T) {
+	pool, games, rejected := setup(t)
+
+	t.Run("events", func(t *testing.T) {
+		want := map[string]int{}
+		for _, g := range games {
+			ev := g.event
+			if ev == "" {
+				ev = "(no event)"
+			}
+			want[ev+"|"+g.variant.Name]++
+		}
+		res := run(t, pool, "events", map[string]string{"limit": "100000"})
+		ev, v, n := col(t, res, "event"), col(t, res, "variant"), col(t, res, "games")
+		if len(res.Rows) != len(want) {
+			t.Fatalf("%d events, want %d", len(res.Rows), len(want))
+		}
+		for _, row := range res.Rows {
+			if got, _ := strconv.Atoi(row[n]); got != want[row[ev]+"|"+row[v]] {
+				t.Errorf("event %q %s: %d games, replay counts %d", row[ev], row[v], got, want[row[ev]+"|"+row[v]])
+			}
+		}
+	})
+
+	t.Run("rejected", func(t *testing.T) {
+		res := run(t, pool, "rejected", nil)
+		reason, n := col(t, res, "reason"), col(t, res, "games")
+		got := map[string]int{}
+		for _, row := range res.Rows {
+			got[row[reason]], _ = strconv.Atoi(row[n])
+		}
+		if len(rejected) == 0 || len(got) != len(rejected) {
+			t.Fatalf("reasons %v, replay says %v", got, rejected)
+		}
+		for r, c := range rejected {
+			if got[r] != c {
+				t.Errorf("%s: %d, replay says %d", r, got[r], c)
+			}
+		}
+	})
+
+	t.Run("player", func(t *testing.T) {
+		// The player with the most games, counted in Go.
+		count := map[string]int{}
+		for _, g := range games {
+			count[g.white]++
+			count[g.black]++
+		}
+		delete(count, "")
+		var best string
+		for p, c := range count {
+			if c > count[best] || c == count[best] && p < best {
+				best = p
+			}
+		}
+		var w, d, l, asWhite int
+		for _, g := range games {
+			switch best {
+			case g.white:
+				asWhite++
+				switch g.result {
+				case replay.WhiteWins:
+					w++
+				case replay.Draw:
+					d++
+				case replay.BlackWins:
+					l++
+				}
+			case g.black:
+				switch g.result {
+				case replay.BlackWins:
+					w++
+				case replay.Draw:
+					d++
+				case replay.WhiteWins:
+					l++
+				}
+			}
+		}
+		res := run(t, pool, "player", map[string]string{"player": best})
+		scope, n, wins, draws, losses := col(t, res, "scope"), col(t, res, "games"), col(t, res, "wins"), col(t, res, "draws"), col(t, res, "losses")
+		found := map[string]bool{}
+		for _, row := range res.Rows {
+			found[row[scope]] = true
+			switch row[scope] {
+			case "all games":
+				if row[n] != strconv.Itoa(count[best]) || row[wins] != strconv.Itoa(w) || row[draws] != strconv.Itoa(d) || row[losses] != strconv.Itoa(l) {
+					t.Errorf("%s: %v, replay: games %d +%d =%d -%d", best, row, count[best], w, d, l)
+				}
+			case "as white":
+				if row[n] != strconv.Itoa(asWhite) {
+					t.Errorf("%s as white: %s games, replay %d", best, row[n], asWhite)
+				}
+			}
+		}
+		if !found["all games"] || found["as white"] != (asWhite > 0) || found["as black"] != (count[best] > asWhite) {
+			t.Errorf("scopes %v for %d games, %d as white", found, count[best], asWhite)
+		}
+	})
+
+	t.Run("games at position, with a transposition", func(t *testing.T) {
+		// A position two games reach by different move orders.
+		type seen struct {
+			game  int
+			moves string
+		}
+		first := map[uint64]seen{}
+		var hash uint64
+		var variant *rules.Variant
+	search:
+		for gi, g := range games {
+			for ply := 1; ply < len(g.hashes) && ply <= 20; ply++ {
+				h := g.hashes[ply]
+				order := append([]string(nil), g.moves[:ply]...)
+				sort.Strings(order)
+				key := ""
+				for _, m := range g.moves[:ply] {
+					key += m + " "
+				}
+				if s, ok := first[h]; ok && s.game != gi && s.moves != key && g.variant.Board == games[s.game].variant.Board {
+					hash, variant = h, g.variant
+					break search
+				}
+				if _, ok := first[h]; !ok {
+					first[h] = seen{gi, key}
+				}
+			}
+		}
+		if variant == nil {
+			t.Fatal("no transposition in the test data")
+		}
+		want := 0
+		for _, g := range games {
+			for _, h := range g.hashes {
+				if h == hash && g.variant.Board == variant.Board {
+					want++
+					break
+				}
+			}
+		}
+		res := run(t, pool, "games_at_position", map[string]string{"hash": strconv.FormatInt(int64(hash), 10), "limit": "100000"})
+		if len(res.Rows) != want || want < 2 {
+			t.Fatalf("position %x: %d games, replay finds %d", hash, len(res.Rows), want)
+		}
+		// A page.
+		page := run(t, pool, "games_at_position", map[string]string{"hash": strconv.FormatInt(int64(hash), 10), "limit": "1", "offset": "1"})
+		if len(page.Rows) != 1 || page.Rows[0][0] != res.Rows[1][0] {
+			t.Fatalf("second page of one: %v, want %v", page.Rows, res.Rows[1])
+		}
+	})
+}
+
+func TestQueryFiles(t *testing.T) {
+	all, err := queries.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) < 4 {
+		t.Fatalf("%d queries", len(all))
+	}
+	for _, q := range all {
+		if q.Description == "" {
+			t.Errorf("%s: no description", q.Name)
+		}
+		for _, p := range q.Params {
+			if p.Description == "" {
+				t.Errorf("%s: parameter %s has no description", q.Name, p.Name)
+			}
+		}
+	}
+	q, _ := queries.Lookup("events")
+	if _, _, err := q.Bind(map[string]string{"nonsense": "1"}); !errors.Is(err, queries.ErrUnknownParam) {
+		t.Errorf("unknown parameter accepted: %v", err)
+	}
+	p, _ := queries.Lookup("player")
+	if _, _, err := p.Bind(nil); !errors.Is(err, queries.ErrMissingParam) {
+		t.Errorf("missing required parameter accepted: %v", err)
+	}
+	sql, args, err := q.Bind(map[string]string{"variant": "russian"})
+	if err != nil || len(args) != 2 || args[0] != "russian" || args[1] != "50" {
+		t.Fatalf("bind: %v %v %v", sql, args, err)
+	}
+}

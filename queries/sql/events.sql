@@ -1,0 +1,14 @@
+-- name: events
+-- Events with their number of games and the range of their known dates.
+-- param: variant (default ""): variant name (russian, international, english, brazilian, canadian); empty for all
+-- param: limit (default 50): how many events, the largest first
+SELECT coalesce(event, '(no event)') AS event,
+       draughtsdb_variant_name(variant) AS variant,
+       count(*) AS games,
+       min(date) FILTER (WHERE date NOT LIKE '????%') AS first_date,
+       max(date) FILTER (WHERE date NOT LIKE '????%') AS last_date
+FROM games
+WHERE :'variant' = '' OR variant = draughtsdb_variant_id(:'variant')
+GROUP BY event, variant
+ORDER BY games DESC, event
+LIMIT :'limit'::int;

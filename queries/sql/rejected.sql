@@ -1,0 +1,12 @@
+-- name: rejected
+-- Rejected games by reason, with their number and the first example
+-- (source:line).
+-- param: source (default ""): only this source (its name as imported); empty for all
+SELECT r.reason,
+       count(*) AS games,
+       min(s.name || ':' || r.line) AS example
+FROM rejected_games r
+JOIN sources s ON s.id = r.source_id
+WHERE :'source' = '' OR s.name = :'source'
+GROUP BY r.reason
+ORDER BY games DESC, r.reason;

@@ -1,0 +1,38 @@
+package replay
+
+import (
+	"strings"
+
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// PositionAfter plays moves (as written in any notation replay reads) from
+// fen, or from the variant's initial position when fen is "", and returns
+// the position reached. A move that does not resolve to exactly one legal
+// move is a *RejectError, as in Replay.
+func PositionAfter(v *rules.Variant, fen string, moves []string) (rules.Position, error) {
+	g := &pdn.Game{Tags: []pdn.Tag{{Name: "GameType", Value: itoa(v.GameType)}}}
+	if strings.TrimSpace(fen) != "" {
+		g.Tags = append(g.Tags, pdn.Tag{Name: "FEN", Value: fen})
+	}
+	for _, m := range moves {
+		g.Moves = append(g.Moves, pdn.Move{Text: m})
+	}
+	var out Game
+	if err := NewReplayer(Options{Variant: v}).Replay(g, nil, &out); err != nil {
+		return rules.Position{}, err
+	}
+	return out.Final, nil
+}
+
+func itoa(n int) string {
+	var b [8]byte
+	i := len(b)
+	for n > 0 || i == len(b) {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}
