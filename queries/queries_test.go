@@ -32,12 +32,12 @@ var inputs = []string{
 
 // game is what the independent computation keeps of an accepted game.
 type game struct {
-	variant       *rules.Variant
-	event, date   string
-	white, black  string
-	result        replay.Result
-	hashes        []uint64 // start and after every ply
-	moves         []string // numeric, full paths
+	variant      *rules.Variant
+	event, date  string
+	white, black string
+	result       replay.Result
+	hashes       []uint64 // start and after every ply
+	moves        []string // numeric, full paths
 }
 
 // replayAll reads and replays inputs in Go, without the database.
