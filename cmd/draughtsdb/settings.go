@@ -24,6 +24,10 @@ var settings = []setting{
 	{"workers", 0, "parallel workers for reading and replaying games; 0 = number of CPUs"},
 	{"import.batch_size", 2000, "games per database transaction when importing"},
 	{"import.opening_depth", 40, "plies of each game counted in the opening statistics tables"},
+	{"analysis.inaccuracy", 30, "analyze: a move losing at least this much (hundredths of a man) is an inaccuracy"},
+	{"analysis.mistake", 80, "analyze: a move losing at least this much (hundredths of a man) is a mistake"},
+	{"analysis.blunder", 200, "analyze: a move losing at least this much (hundredths of a man) is a blunder"},
+	{"analysis.lease", "60s", "analyze: how long a worker's claim on a batch of positions lasts before other workers may take it over (renewed while it works)"},
 }
 
 // Config is the effective configuration handed to the commands as a plain
@@ -44,6 +48,12 @@ type Config struct {
 		BatchSize    int `mapstructure:"batch_size"`
 		OpeningDepth int `mapstructure:"opening_depth"`
 	} `mapstructure:"import"`
+	Analysis struct {
+		Inaccuracy int    `mapstructure:"inaccuracy"`
+		Mistake    int    `mapstructure:"mistake"`
+		Blunder    int    `mapstructure:"blunder"`
+		Lease      string `mapstructure:"lease"`
+	} `mapstructure:"analysis"`
 }
 
 func settingHelp(key string) string {

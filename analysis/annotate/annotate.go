@@ -1,0 +1,458 @@
+package annotate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/ingest"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Eval is an engine's verdict on one position, as stored in evaluations.
+type Eval struct {
+	Score  int    // hundredths of a man, side to move's view
+	Mate   bool   // forced win or loss
+	Depth  int    // last completed iteration
+	Best   string // Hub notation; "" when there is no legal move
+	PV     string // Hub notation, space separated
+	Nodes  int64
+	TimeMs int
+}
+
+// Evaluator evaluates positions; one per worker goroutine.
+type Evaluator interface {
+	Evaluate(ctx context.Context, pos rules.Position) (Eval, error)
+	Close() error
+}
+
+// Thresholds classify a move's loss (hundredths of a man): a loss of at
+// least Blunder is a blunder, else of at least Mistake a mistake, else of
+// at least Inaccuracy an inaccuracy, else "ok".
+type Thresholds struct {
+	Inaccuracy, Mistake, Blunder int
+}
+
+// Class returns the class of a loss.
+func (t Thresholds) Class(loss int) string {
+	switch {
+	case loss >= t.Blunder:
+		return "blunder"
+	case loss >= t.Mistake:
+		return "mistake"
+	case loss >= t.Inaccuracy:
+		return "inaccuracy"
+	}
+	return "ok"
+}
+
+// ScoreCap bounds scores in the loss computation (30 men): forced wins
+// and losses count as large but finite.
+const ScoreCap = 3000
+
+// Loss is the loss of a move from a position whose score (its side to
+// move = the mover) is before to one whose score (the opponent to move)
+// is after: the evaluation before the move from the mover's view minus
+// the evaluation after it from the mover's view (-after), both clamped to
+// +-ScoreCap, never negative.
+func Loss(before, after int) int {
+	l := clamp(before) + clamp(after)
+	if l < 0 {
+		return 0
+	}
+	return l
+}
+
+func clamp(s int) int {
+	return max(-ScoreCap, min(ScoreCap, s))
+}
+
+// Options configure Run.
+type Options struct {
+	// Engine and EngineVersion name the engine in evaluations; Setting is
+	// its limit ("depth=8", "movetime=500").
+	Engine, EngineVersion, Setting string
+	// NewEvaluator makes one worker's evaluator. A first one may be passed
+	// in First (already started to learn the engine's name); it is used by
+	// worker 0 and closed by Run.
+	NewEvaluator func() (Evaluator, error)
+	First        Evaluator
+
+	Workers int           // evaluating goroutines (default 1)
+	Batch   int           // positions claimed at a time (default 16)
+	Lease   time.Duration // how long a claim lasts without renewal (default 60 s)
+
+	// Selection of games: Where is an SQL boolean expression on games
+	// (run in a READ ONLY transaction with WhereTimeout as
+	// statement_timeout, default 60 s); Variant, if not nil, restricts to
+	// one variant; Limit > 0 takes the first Limit games by id; MaxPly > 0
+	// takes each game's positions up to that ply (the start is ply 0).
+	Where        string
+	WhereTimeout time.Duration
+	Variant      *rules.Variant
+	Limit        int
+	MaxPly       int
+
+	Thresholds Thresholds
+
+	// Owner prefixes lease owners (default host:pid).
+	Owner string
+	// Progress, if set, is called after each stored batch with the
+	// positions evaluated and failed so far and the positions enqueued.
+	Progress func(evaluated, failed, total int64)
+	// Notice receives remarks (undecodable games, waits for other workers).
+	Notice func(string)
+}
+
+// Summary is what Run did. JSON keys are those of `draughtsdb analyze --json`.
+type Summary struct {
+	Engine             string  `json:"engine"`
+	EngineVersion      string  `json:"engine_version"`
+	Setting            string  `json:"setting"`
+	Games              int     `json:"games"`
+	GamesUndecodable   int     `json:"games_undecodable"`
+	Positions          int     `json:"positions"`
+	PositionsEnqueued  int     `json:"positions_enqueued"`
+	PositionsSkipped   int     `json:"positions_skipped"`
+	PositionsEvaluated int64   `json:"positions_evaluated"`
+	PositionsFailed    int64   `json:"positions_failed"`
+	MovesAnnotated     int64   `json:"moves_annotated"`
+	Inaccuracies       int64   `json:"inaccuracies"`
+	Mistakes           int64   `json:"mistakes"`
+	Blunders           int64   `json:"blunders"`
+	Seconds            float64 `json:"seconds"`
+	PositionsPerSecond float64 `json:"positions_per_second"`
+}
+
+// gameLine is a selected game's positions: hashes[i] is the position
+// after ply i (hashes[0] the start).
+type gameLine struct {
+	id      int64
+	variant int16
+	hashes  []int64
+}
+
+// Run selects the games, enqueues their positions not yet evaluated by
+// this engine and setting, evaluates the queue with opts.Workers workers
+// (sharing it with any other analyze process on the database), and then
+// annotates the selected games' moves. It returns when the queue of this
+// engine and setting holds no unfailed rows.
+func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error) {
+	start := time.Now()
+	if opts.Workers <= 0 {
+		opts.Workers = 1
+	}
+	if opts.Batch <= 0 {
+		opts.Batch = 16
+	}
+	if opts.Lease <= 0 {
+		opts.Lease = 60 * time.Second
+	}
+	if opts.WhereTimeout <= 0 {
+		opts.WhereTimeout = 60 * time.Second
+	}
+	if opts.Where == "" {
+		opts.Where = "true"
+	}
+	if opts.Owner == "" {
+		host, _ := os.Hostname()
+		opts.Owner = fmt.Sprintf("%s:%d", host, os.Getpid())
+	}
+	if opts.Notice == nil {
+		opts.Notice = func(string) {}
+	}
+	sum := &Summary{Engine: opts.Engine, EngineVersion: opts.EngineVersion, Setting: opts.Setting}
+	defer func() {
+		if opts.First != nil {
+			opts.First.Close()
+		}
+	}()
+
+	lines, positions, err := selectGames(ctx, pool, opts, sum)
+	if err != nil {
+		return sum, err
+	}
+	if err := enqueue(ctx, pool, opts, positions, sum); err != nil {
+		return sum, err
+	}
+
+	var (
+		evaluated, failed atomic.Int64
+		wg                sync.WaitGroup
+		errs              = make([]error, opts.Workers)
+	)
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	total := int64(sum.PositionsEnqueued)
+	for w := range opts.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var ev Evaluator
+			if w == 0 && opts.First != nil {
+				ev, opts.First = opts.First, nil
+			} else {
+				var err error
+				if ev, err = opts.NewEvaluator(); err != nil {
+					errs[w] = err
+					cancel()
+					return
+				}
+			}
+			defer ev.Close()
+			wk := &worker{pool: pool, opts: &opts, ev: ev, owner: fmt.Sprintf("%s:%d", opts.Owner, w)}
+			errs[w] = wk.run(wctx, func(e, f int) {
+				ne, nf := evaluated.Add(int64(e)), failed.Add(int64(f))
+				if opts.Progress != nil {
+					opts.Progress(ne, nf, total)
+				}
+			})
+			if errs[w] != nil {
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	sum.PositionsEvaluated, sum.PositionsFailed = evaluated.Load(), failed.Load()
+	finish := func() {
+		sum.Seconds = time.Since(start).Seconds()
+		if sum.Seconds > 0 {
+			sum.PositionsPerSecond = float64(sum.PositionsEvaluated) / sum.Seconds
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		finish()
+		if ctx.Err() != nil {
+			return sum, ctx.Err()
+		}
+		return sum, err
+	}
+	if err := annotate(ctx, pool, opts, lines, sum); err != nil {
+		finish()
+		return sum, err
+	}
+	finish()
+	return sum, nil
+}
+
+// selectGames reads the selected games in a READ ONLY transaction (the
+// user's --where text runs nowhere else), decodes their moves and returns
+// each game's position hashes and the distinct positions with their FEN.
+func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Summary) ([]gameLine, []position, error) {
+	tx, err := pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer tx.Rollback(context.Background()) //nolint:errcheck
+	if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", opts.WhereTimeout.Milliseconds())); err != nil {
+		return nil, nil, err
+	}
+	variant := 0
+	if opts.Variant != nil {
+		variant = opts.Variant.GameType
+	}
+	limit := int64(-1)
+	if opts.Limit > 0 {
+		limit = int64(opts.Limit)
+	}
+	// The filter sits on lines of its own so that a trailing "--" comment
+	// cannot swallow the rest; the extended protocol refuses a second
+	// statement, and the transaction refuses any write.
+	q := "SELECT id, variant, coalesce(start_fen, ''), moves FROM games\nWHERE (\n" + opts.Where +
+		"\n) AND ($1 = 0 OR variant = $1)\nORDER BY id\nLIMIT CASE WHEN $2::bigint < 0 THEN NULL ELSE $2::bigint END"
+	rows, err := tx.Query(ctx, q, variant, limit)
+	if err != nil {
+		return nil, nil, fmt.Errorf("selecting games (--where): %w", err)
+	}
+	type raw struct {
+		id       int64
+		variant  int16
+		startFEN string
+		moves    []byte
+	}
+	var games []raw
+	for rows.Next() {
+		var r raw
+		if err := rows.Scan(&r.id, &r.variant, &r.startFEN, &r.moves); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		games = append(games, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("selecting games (--where): %w", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, nil, err
+	}
+
+	seen := map[posKey]bool{}
+	var positions []position
+	lines := make([]gameLine, 0, len(games))
+	for _, g := range games {
+		v, err := rules.VariantByGameType(int(g.variant))
+		if err != nil {
+			sum.GamesUndecodable++
+			opts.Notice(fmt.Sprintf("game %d: %v", g.id, err))
+			continue
+		}
+		pos := v.StartPosition()
+		if g.startFEN != "" {
+			if pos, err = rules.ParseFEN(v, g.startFEN); err != nil {
+				sum.GamesUndecodable++
+				opts.Notice(fmt.Sprintf("game %d: start FEN: %v", g.id, err))
+				continue
+			}
+		}
+		moves, err := ingest.DecodeMoves(v, pos, g.moves)
+		if err != nil {
+			sum.GamesUndecodable++
+			opts.Notice(fmt.Sprintf("game %d: %v", g.id, err))
+			continue
+		}
+		if opts.MaxPly > 0 && len(moves) > opts.MaxPly {
+			moves = moves[:opts.MaxPly]
+		}
+		gl := gameLine{id: g.id, variant: g.variant, hashes: make([]int64, 0, len(moves)+1)}
+		for i := 0; ; i++ {
+			h := int64(pos.Hash())
+			gl.hashes = append(gl.hashes, h)
+			k := posKey{g.variant, h}
+			if !seen[k] {
+				seen[k] = true
+				positions = append(positions, position{posKey: k, fen: pos.FEN()})
+			}
+			if i == len(moves) {
+				break
+			}
+			pos.Play(&moves[i])
+		}
+		lines = append(lines, gl)
+	}
+	sum.Games = len(lines)
+	sum.Positions = len(positions)
+	return lines, positions, nil
+}
+
+type posKey struct {
+	variant int16
+	hash    int64
+}
+
+type position struct {
+	posKey
+	fen string
+}
+
+const chunk = 5000
+
+// enqueue inserts the positions not yet evaluated into analysis_queue (a
+// failed row is made claimable again) and counts the skipped ones.
+func enqueue(ctx context.Context, pool *pgxpool.Pool, opts Options, positions []position, sum *Summary) error {
+	for lo := 0; lo < len(positions); lo += chunk {
+		hi := min(lo+chunk, len(positions))
+		vs, hs, fens := make([]int16, 0, hi-lo), make([]int64, 0, hi-lo), make([]string, 0, hi-lo)
+		for _, p := range positions[lo:hi] {
+			vs, hs, fens = append(vs, p.variant), append(hs, p.hash), append(fens, p.fen)
+		}
+		var skipped, enqueued int
+		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+			if err := tx.QueryRow(ctx, `
+				SELECT count(*) FROM unnest($1::smallint[], $2::bigint[]) AS c(variant, hash)
+				WHERE EXISTS (SELECT 1 FROM evaluations e
+				              WHERE e.variant = c.variant AND e.hash = c.hash AND e.engine = $3 AND e.setting = $4)`,
+				vs, hs, opts.Engine, opts.Setting).Scan(&skipped); err != nil {
+				return err
+			}
+			tag, err := tx.Exec(ctx, `
+				INSERT INTO analysis_queue (variant, hash, engine, setting, fen)
+				SELECT c.variant, c.hash, $4, $5, c.fen
+				FROM unnest($1::smallint[], $2::bigint[], $3::text[]) AS c(variant, hash, fen)
+				WHERE NOT EXISTS (SELECT 1 FROM evaluations e
+				                  WHERE e.variant = c.variant AND e.hash = c.hash AND e.engine = $4 AND e.setting = $5)
+				ON CONFLICT (variant, hash, engine, setting) DO UPDATE
+				    SET failed = false, attempts = 0, error = NULL, lease_owner = NULL, lease_until = NULL
+				    WHERE analysis_queue.failed`,
+				vs, hs, fens, opts.Engine, opts.Setting)
+			enqueued = int(tag.RowsAffected())
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("enqueue: %w", err)
+		}
+		sum.PositionsSkipped += skipped
+		sum.PositionsEnqueued += enqueued
+	}
+	return nil
+}
+
+// annotate writes move_annotations for the selected games: every ply whose
+// positions before and after are both evaluated by this engine and setting.
+func annotate(ctx context.Context, pool *pgxpool.Pool, opts Options, lines []gameLine, sum *Summary) error {
+	var (
+		gs, hb, ha []int64
+		ps         []int32
+		vs         []int16
+	)
+	flush := func() error {
+		if len(gs) == 0 {
+			return nil
+		}
+		t := opts.Thresholds
+		rows, err := pool.Query(ctx, `
+			INSERT INTO move_annotations AS m (game_id, ply, engine, setting, loss, class)
+			SELECT t.g, t.p, $6, $7, l.loss,
+			       CASE WHEN l.loss >= $10 THEN 'blunder' WHEN l.loss >= $9 THEN 'mistake'
+			            WHEN l.loss >= $8 THEN 'inaccuracy' ELSE 'ok' END
+			FROM unnest($1::bigint[], $2::int[], $3::smallint[], $4::bigint[], $5::bigint[]) AS t(g, p, v, hb, ha)
+			JOIN evaluations b ON b.variant = t.v AND b.hash = t.hb AND b.engine = $6 AND b.setting = $7
+			JOIN evaluations a ON a.variant = t.v AND a.hash = t.ha AND a.engine = $6 AND a.setting = $7
+			CROSS JOIN LATERAL (SELECT greatest(0, least(greatest(b.score, -$11::int), $11::int)
+			                                     + least(greatest(a.score, -$11::int), $11::int)) AS loss) l
+			ON CONFLICT (game_id, ply, engine, setting) DO UPDATE SET loss = EXCLUDED.loss, class = EXCLUDED.class
+			RETURNING class`,
+			gs, ps, vs, hb, ha, opts.Engine, opts.Setting, t.Inaccuracy, t.Mistake, t.Blunder, ScoreCap)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var class string
+			if err := rows.Scan(&class); err != nil {
+				rows.Close()
+				return err
+			}
+			sum.MovesAnnotated++
+			switch class {
+			case "inaccuracy":
+				sum.Inaccuracies++
+			case "mistake":
+				sum.Mistakes++
+			case "blunder":
+				sum.Blunders++
+			}
+		}
+		gs, hb, ha, ps, vs = gs[:0], hb[:0], ha[:0], ps[:0], vs[:0]
+		return rows.Err()
+	}
+	for _, g := range lines {
+		for i := 1; i < len(g.hashes); i++ {
+			gs, ps, vs = append(gs, g.id), append(ps, int32(i)), append(vs, g.variant)
+			hb, ha = append(hb, g.hashes[i-1]), append(ha, g.hashes[i])
+			if len(gs) == chunk {
+				if err := flush(); err != nil {
+					return fmt.Errorf("annotate: %w", err)
+				}
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return fmt.Errorf("annotate: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,248 @@
+package annotate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// MaxAttempts is how many times a position may be claimed: a position
+// whose workers keep dying (a crash the engine client cannot catch) is
+// marked failed instead of being claimed for ever.
+const MaxAttempts = 3
+
+type worker struct {
+	pool  *pgxpool.Pool
+	opts  *Options
+	ev    Evaluator
+	owner string
+}
+
+type claimed struct {
+	posKey
+	fen string
+}
+
+// run claims and evaluates batches until the queue of this engine and
+// setting holds no unfailed row. When every remaining row is leased by
+// someone else it waits: a live worker will finish them, a dead one's
+// lease expires and they are claimed here.
+func (w *worker) run(ctx context.Context, done func(evaluated, failed int)) error {
+	waiting := false
+	for {
+		batch, err := w.claim(ctx)
+		if err != nil {
+			return err
+		}
+		if len(batch) == 0 {
+			remaining, next, err := w.others(ctx)
+			if err != nil {
+				return err
+			}
+			if remaining == 0 {
+				return nil
+			}
+			if !waiting {
+				w.opts.Notice(fmt.Sprintf("%s: %d position(s) leased by other workers; waiting for them or for their leases to expire", w.owner, remaining))
+				waiting = true
+			}
+			wait := min(max(next, 50*time.Millisecond), 500*time.Millisecond)
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(wait):
+			}
+			continue
+		}
+		waiting = false
+		e, f, err := w.evaluate(ctx, batch)
+		if err != nil {
+			return err
+		}
+		done(e, f)
+	}
+}
+
+// claim leases up to Batch claimable rows: not failed, lease absent or
+// expired, claimed fewer than MaxAttempts times. Rows already evaluated
+// (enqueued again by a run that raced with the evaluation) are dropped.
+func (w *worker) claim(ctx context.Context) ([]claimed, error) {
+	o := w.opts
+	var out []claimed
+	err := pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
+		// Rows claimed too often by workers that died: failed.
+		if _, err := tx.Exec(ctx, `
+			UPDATE analysis_queue SET failed = true, error = 'claimed '||attempts||' times without a result', lease_owner = NULL, lease_until = NULL
+			WHERE engine = $1 AND setting = $2 AND NOT failed AND attempts >= $3 AND lease_until < now()`,
+			o.Engine, o.Setting, MaxAttempts); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `
+			UPDATE analysis_queue q
+			SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond', attempts = q.attempts + 1
+			FROM (SELECT variant, hash FROM analysis_queue
+			      WHERE engine = $1 AND setting = $2 AND NOT failed
+			        AND (lease_until IS NULL OR lease_until < now())
+			      ORDER BY lease_until NULLS FIRST, variant, hash
+			      LIMIT $5
+			      FOR UPDATE SKIP LOCKED) c
+			WHERE q.variant = c.variant AND q.hash = c.hash AND q.engine = $1 AND q.setting = $2
+			RETURNING q.variant, q.hash, q.fen,
+			          EXISTS (SELECT 1 FROM evaluations e WHERE e.variant = q.variant AND e.hash = q.hash
+			                  AND e.engine = $1 AND e.setting = $2)`,
+			o.Engine, o.Setting, w.owner, o.Lease.Milliseconds(), o.Batch)
+		if err != nil {
+			return err
+		}
+		var done []claimed
+		for rows.Next() {
+			var c claimed
+			var evaluated bool
+			if err := rows.Scan(&c.variant, &c.hash, &c.fen, &evaluated); err != nil {
+				rows.Close()
+				return err
+			}
+			if evaluated {
+				done = append(done, c)
+			} else {
+				out = append(out, c)
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(done) > 0 {
+			vs, hs := keys(done)
+			_, err := tx.Exec(ctx, `DELETE FROM analysis_queue q USING unnest($1::smallint[], $2::bigint[]) AS d(variant, hash)
+				WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4`,
+				vs, hs, o.Engine, o.Setting)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("claim: %w", err)
+	}
+	return out, nil
+}
+
+// others returns how many unfailed rows of this engine and setting remain
+// (all leased by others, since claim found none) and how long until the
+// first lease expires.
+func (w *worker) others(ctx context.Context) (int, time.Duration, error) {
+	var n int
+	var ms float64
+	err := w.pool.QueryRow(ctx, `
+		SELECT count(*), coalesce(extract(epoch FROM min(lease_until) - now()) * 1000, 0)
+		FROM analysis_queue WHERE engine = $1 AND setting = $2 AND NOT failed`,
+		w.opts.Engine, w.opts.Setting).Scan(&n, &ms)
+	return n, time.Duration(ms) * time.Millisecond, err
+}
+
+// evaluate runs the engine on each claimed position, renewing the lease
+// when half of it has passed, then stores the evaluations and removes the
+// queue rows in one transaction. A position the engine fails on is marked
+// failed.
+func (w *worker) evaluate(ctx context.Context, batch []claimed) (evaluated, failed int, err error) {
+	o := w.opts
+	var (
+		ok     []claimed
+		evs    []Eval
+		bad    []claimed
+		errs   []string
+		renew  = time.Now()
+		params = o.Lease / 2
+	)
+	for _, c := range batch {
+		v, err := rules.VariantByGameType(int(c.variant))
+		if err != nil {
+			bad, errs = append(bad, c), append(errs, err.Error())
+			continue
+		}
+		pos, err := rules.ParseFEN(v, c.fen)
+		if err != nil {
+			bad, errs = append(bad, c), append(errs, err.Error())
+			continue
+		}
+		if int64(pos.Hash()) != c.hash {
+			bad, errs = append(bad, c), append(errs, "FEN does not match the hash")
+			continue
+		}
+		e, err := w.ev.Evaluate(ctx, pos)
+		if ctx.Err() != nil {
+			return 0, 0, ctx.Err()
+		}
+		if err != nil {
+			bad, errs = append(bad, c), append(errs, err.Error())
+		} else {
+			ok, evs = append(ok, c), append(evs, e)
+		}
+		if time.Since(renew) > params {
+			if _, err := w.pool.Exec(ctx, `UPDATE analysis_queue SET lease_until = now() + $2 * interval '1 millisecond'
+				WHERE lease_owner = $1`, w.owner, o.Lease.Milliseconds()); err != nil {
+				return 0, 0, fmt.Errorf("renew lease: %w", err)
+			}
+			renew = time.Now()
+		}
+	}
+	err = pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
+		if len(ok) > 0 {
+			vs, hs := keys(ok)
+			n := len(ok)
+			scores, mates, depths := make([]int32, n), make([]bool, n), make([]int32, n)
+			bests, pvs := make([]*string, n), make([]string, n)
+			nodes, times := make([]int64, n), make([]int32, n)
+			for i, e := range evs {
+				scores[i], mates[i], depths[i] = int32(e.Score), e.Mate, int32(e.Depth)
+				if e.Best != "" {
+					b := e.Best
+					bests[i] = &b
+				}
+				pvs[i], nodes[i], times[i] = e.PV, e.Nodes, int32(e.TimeMs)
+			}
+			tag, err := tx.Exec(ctx, `
+				INSERT INTO evaluations (variant, hash, engine, setting, score, mate, depth, best_move, pv, nodes, time_ms, engine_version)
+				SELECT v, h, $3, $4, s, m, d, b, p, n, t, $12
+				FROM unnest($1::smallint[], $2::bigint[], $5::int[], $6::bool[], $7::int[], $8::text[], $9::text[], $10::bigint[], $11::int[])
+				     AS x(v, h, s, m, d, b, p, n, t)
+				ON CONFLICT (variant, hash, engine, setting) DO NOTHING`,
+				vs, hs, o.Engine, o.Setting, scores, mates, depths, bests, pvs, nodes, times, o.EngineVersion)
+			if err != nil {
+				return err
+			}
+			evaluated = int(tag.RowsAffected())
+			if _, err := tx.Exec(ctx, `DELETE FROM analysis_queue q USING unnest($1::smallint[], $2::bigint[]) AS d(variant, hash)
+				WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4`,
+				vs, hs, o.Engine, o.Setting); err != nil {
+				return err
+			}
+		}
+		if len(bad) > 0 {
+			vs, hs := keys(bad)
+			if _, err := tx.Exec(ctx, `
+				UPDATE analysis_queue q SET failed = true, error = d.err, lease_owner = NULL, lease_until = NULL
+				FROM unnest($1::smallint[], $2::bigint[], $5::text[]) AS d(variant, hash, err)
+				WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4 AND q.lease_owner = $6`,
+				vs, hs, o.Engine, o.Setting, errs, w.owner); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("store evaluations: %w", err)
+	}
+	return evaluated, len(bad), nil
+}
+
+func keys(cs []claimed) ([]int16, []int64) {
+	vs, hs := make([]int16, len(cs)), make([]int64, len(cs))
+	for i, c := range cs {
+		vs[i], hs[i] = c.variant, c.hash
+	}
+	return vs, hs
+}

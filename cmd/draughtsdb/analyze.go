@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/analysis/hub"
+	"github.com/draughtsdb/draughtsdb/analysis/search"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+func newAnalyzeCommand(a *app) *cobra.Command {
+	var (
+		variant      string
+		engine       string
+		engineArgs   []string
+		depth        int
+		moveTimeMS   int
+		maxPly       int
+		limit        int
+		where        string
+		whereTimeout time.Duration
+		batch        int
+		ttSize       int
+		jsonOut      bool
+		quiet        bool
+	)
+	cmd := &cobra.Command{
+		Use:   "analyze [--variant V] [--engine builtin|hub:PATH] [--engine-arg ARG ...] [--depth N | --movetime MS] [--workers N] [--max-ply N] [--limit N] [--where SQL] [--json] [--quiet]",
+		Short: "Evaluate the positions of stored games with an engine and annotate every move (resumable, shareable)",
+		Long: `Evaluate every distinct position of the selected games once per engine and
+setting ("depth=8" or "movetime=500"), storing score, depth, best move, PV,
+nodes, time and the engine's name and version in the table evaluations, then
+annotate each move of those games in move_annotations with its loss and
+class (see below; the named query "blunders" lists them).
+
+Selection: --where is an SQL condition on the games table (e.g.
+"event LIKE 'World%'"), with --variant, --limit (the first N games by id) and
+--max-ply (positions up to that ply). The condition runs only inside a
+READ ONLY transaction with a statement timeout (--where-timeout): it cannot
+change anything.
+
+Engines: builtin (draughtsdb's own search; at a fixed --depth its results are
+deterministic) or hub:PATH, any Hub-protocol engine (Scan, Kingsrow's hub
+build, or "hub:$(which draughtsdb) --engine-arg hub"), one process per
+worker; a position the engine times out or crashes on is tried once more,
+then marked failed (analysis_queue.failed). The engine is identified in
+evaluations by the name it reports (draughtsdb for both of these).
+
+Resumable and shared: positions already evaluated are skipped; the others
+go through the queue table analysis_queue, from which workers claim batches
+with FOR UPDATE SKIP LOCKED under a lease (analysis.lease). Any number of
+analyze processes, on one machine or many, may work on one database at once;
+the positions of one that dies are taken over when its lease expires. A run
+ends when the queue of its engine and setting is empty (failed rows aside),
+so it may also finish positions enqueued by other runs, and waits for
+positions leased by other live workers.
+
+Loss of a move: with s_before the score of the position before it (the mover
+to move) and s_after the score of the position after it (the opponent to
+move), each clamped to +-3000, loss = max(0, s_before + s_after): the
+evaluation before from the mover's view minus the evaluation after from the
+mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
+.blunder (hundredths of a man).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var v *rules.Variant
+			if variant != "" {
+				var err error
+				if v, err = rules.VariantByName(variant); err != nil {
+					return err
+				}
+			}
+			if depth > 0 && moveTimeMS > 0 && cmd.Flags().Changed("depth") {
+				return errors.New("give --depth or --movetime, not both")
+			}
+			lim := annotate.Limit{Depth: depth}
+			if moveTimeMS > 0 {
+				lim = annotate.Limit{MoveTime: time.Duration(moveTimeMS) * time.Millisecond}
+			} else if depth <= 0 || depth > search.MaxDepth {
+				return fmt.Errorf("--depth must be 1..%d", search.MaxDepth)
+			}
+			lease, err := time.ParseDuration(a.cfg.Analysis.Lease)
+			if err != nil || lease <= 0 {
+				return fmt.Errorf("analysis.lease: %q is not a positive duration (e.g. 60s)", a.cfg.Analysis.Lease)
+			}
+			t := annotate.Thresholds{Inaccuracy: a.cfg.Analysis.Inaccuracy, Mistake: a.cfg.Analysis.Mistake, Blunder: a.cfg.Analysis.Blunder}
+			if !(0 < t.Inaccuracy && t.Inaccuracy <= t.Mistake && t.Mistake <= t.Blunder) {
+				return fmt.Errorf("analysis thresholds must satisfy 0 < inaccuracy <= mistake <= blunder (have %d, %d, %d)", t.Inaccuracy, t.Mistake, t.Blunder)
+			}
+			workers := a.cfg.Workers
+			if workers <= 0 {
+				workers = runtime.NumCPU()
+			}
+			opts := annotate.Options{
+				Setting: lim.Setting(), Workers: workers, Batch: batch, Lease: lease,
+				Where: where, WhereTimeout: whereTimeout, Variant: v, Limit: limit, MaxPly: maxPly,
+				Thresholds: t,
+				Notice: func(s string) {
+					if !quiet && !jsonOut {
+						fmt.Fprintln(cmd.ErrOrStderr(), s)
+					}
+				},
+			}
+			switch {
+			case engine == "builtin":
+				if len(engineArgs) > 0 {
+					return errors.New("--engine-arg is for hub engines")
+				}
+				opts.Engine, opts.EngineVersion = search.Name, search.Version
+				opts.NewEvaluator = func() (annotate.Evaluator, error) { return annotate.NewBuiltin(lim, ttSize), nil }
+			case strings.HasPrefix(engine, "hub:") && len(engine) > 4:
+				path := engine[4:]
+				hcfg := hub.Config{Path: path, Args: engineArgs, Timeout: time.Minute, Stderr: io.Discard}
+				first, err := annotate.StartHub(hcfg, lim)
+				if err != nil {
+					return fmt.Errorf("engine %s: %w", path, err)
+				}
+				opts.First = first
+				opts.Engine, opts.EngineVersion = first.Name(), first.Version()
+				if opts.Engine == "" {
+					opts.Engine = filepath.Base(path)
+				}
+				opts.NewEvaluator = func() (annotate.Evaluator, error) { return annotate.StartHub(hcfg, lim) }
+			default:
+				return fmt.Errorf("--engine %q: want builtin or hub:PATH", engine)
+			}
+
+			pool, err := openDatabase(cmd.Context(), a.cfg)
+			if err != nil {
+				if opts.First != nil {
+					opts.First.Close()
+				}
+				return err
+			}
+			defer pool.Close()
+			bar := newPositionBar(quiet || jsonOut)
+			if bar != nil {
+				start := time.Now()
+				opts.Progress = func(evaluated, failed, total int64) {
+					bar.ChangeMax64(max(total, evaluated+failed))
+					_ = bar.Set64(evaluated + failed)
+					bar.Describe(fmt.Sprintf("analyzing: %d evaluated, %d failed, %.1f positions/s",
+						evaluated, failed, float64(evaluated)/time.Since(start).Seconds()))
+				}
+			}
+			sum, err := annotate.Run(cmd.Context(), pool, opts)
+			if bar != nil {
+				_ = bar.Finish()
+			}
+			if sum != nil && (err == nil || errors.Is(err, context.Canceled)) {
+				if jsonOut {
+					if err := json.NewEncoder(cmd.OutOrStdout()).Encode(sum); err != nil {
+						return err
+					}
+				} else {
+					printAnalyzeSummary(cmd.OutOrStdout(), sum)
+				}
+			}
+			if errors.Is(err, context.Canceled) {
+				return &exitError{code: 130, msg: "analyze interrupted; the evaluations stored so far are kept: run the same command again to finish"}
+			}
+			if err != nil {
+				return err
+			}
+			if sum.PositionsFailed > 0 {
+				return &exitError{code: 1, msg: fmt.Sprintf("the engine failed on %d position(s) (see analysis_queue where failed)", sum.PositionsFailed)}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&variant, "variant", "", "analyze only games of this variant (russian, international, english, brazilian, canadian); empty = all")
+	f.StringVar(&engine, "engine", "builtin", "engine: builtin, or hub:PATH for a Hub-protocol engine program")
+	f.StringArrayVar(&engineArgs, "engine-arg", nil, "argument for the hub engine program (repeat for several)")
+	f.IntVar(&depth, "depth", 8, "search depth in plies (deterministic)")
+	f.IntVar(&moveTimeMS, "movetime", 0, "search time per position in milliseconds instead of a depth")
+	f.Int("workers", 0, settingHelp("workers")+" (analyze: engines searching at once)")
+	f.IntVar(&maxPly, "max-ply", 0, "analyze each game's positions up to this ply; 0 = all")
+	f.IntVar(&limit, "limit", 0, "analyze only the first N selected games (by id); 0 = all")
+	f.StringVar(&where, "where", "", `SQL condition on the games table, e.g. "date >= '2000'" (run in a read-only transaction)`)
+	f.DurationVar(&whereTimeout, "where-timeout", time.Minute, "statement timeout for selecting the games")
+	f.IntVar(&batch, "batch", 16, "positions a worker claims at a time")
+	f.IntVar(&ttSize, "tt-size", search.DefaultTTSizeMB, "builtin engine: transposition table per worker in MB")
+	f.String("lease", "60s", settingHelp("analysis.lease"))
+	f.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object")
+	f.BoolVar(&quiet, "quiet", false, "no progress bar and no notices")
+	bindFlag(f, "workers", "workers")
+	bindFlag(f, "lease", "analysis.lease")
+	return cmd
+}
+
+// newPositionBar is a progress bar counting positions on standard error
+// when it is a terminal and quiet is false; otherwise nil.
+func newPositionBar(quiet bool) *progressbar.ProgressBar {
+	if quiet || !term.IsTerminal(int(os.Stderr.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions64(-1,
+		progressbar.OptionSetWriter(os.Stderr),
+		progressbar.OptionSetDescription("analyzing"),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100_000_000),
+		progressbar.OptionShowCount(),
+		progressbar.OptionOnCompletion(func() { io.WriteString(os.Stderr, "\n") }),
+		progressbar.OptionClearOnFinish(),
+	)
+}
+
+func printAnalyzeSummary(w io.Writer, s *annotate.Summary) {
+	fmt.Fprintf(w, "engine:     %s %s, %s\n", s.Engine, s.EngineVersion, s.Setting)
+	fmt.Fprintf(w, "games:      %d (%d could not be decoded)\n", s.Games, s.GamesUndecodable)
+	fmt.Fprintf(w, "positions:  %d distinct, %d already evaluated (skipped), %d enqueued\n", s.Positions, s.PositionsSkipped, s.PositionsEnqueued)
+	fmt.Fprintf(w, "evaluated:  %d by this run, %d failed\n", s.PositionsEvaluated, s.PositionsFailed)
+	fmt.Fprintf(w, "annotated:  %d moves: %d inaccuracies, %d mistakes, %d blunders\n", s.MovesAnnotated, s.Inaccuracies, s.Mistakes, s.Blunders)
+	fmt.Fprintf(w, "time:       %.2f s, %.1f positions/s\n", s.Seconds, s.PositionsPerSecond)
+}
