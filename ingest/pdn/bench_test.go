@@ -26,6 +26,8 @@ func BenchmarkReadOCA(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	games := 0
+	var ms0 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
 	start := time.Now()
 	for b.Loop() {
 		rd := NewReader(bytes.NewReader(data), "OCA_2.0.pdn")
@@ -45,6 +47,8 @@ func BenchmarkReadOCA(b *testing.B) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(games)/float64(b.N), "games/op")
+	b.ReportMetric(float64(ms.Mallocs-ms0.Mallocs)/float64(games), "allocs/game")
+	b.ReportMetric(float64(ms.TotalAlloc-ms0.TotalAlloc)/float64(games), "B/game")
 }
 
 // BenchmarkWriteOCA writes the archive back as PDN 3.0.

@@ -21,7 +21,9 @@ type Game struct {
 	Line   int
 	// Raw holds the exact bytes of the game as read, from the start of its
 	// first non-blank line to the end of its result (and the line break
-	// after it). Nil only for a game skipped as ErrGameTooLarge.
+	// after it). Nil only for a game skipped as ErrGameTooLarge. Raw is
+	// the game's own copy, but the strings below (tag values, move texts)
+	// share its memory when it is UTF-8: treat it as read-only.
 	Raw []byte
 	// Windows1252 reports that Raw was not valid UTF-8 and was decoded as
 	// Windows-1252; all strings below are UTF-8 either way.

@@ -70,7 +70,7 @@ func (rd *Reader) fill() bool {
 			rd.overflow = true
 			rd.fail(ErrGameTooLarge, int32(rd.line), rd.col(rd.r), "game is longer than 4 MB (an unclosed comment?); skipped")
 		}
-		rd.toks = rd.toks[:0]
+		rd.toks, rd.nTags, rd.nMoves = rd.toks[:0], 0, 0
 		rd.start = rd.r
 	}
 	// Slide only when the buffer is full, so a game read in small pieces
@@ -147,15 +147,59 @@ func (rd *Reader) warn(line, col int32, reason string) {
 
 func (rd *Reader) emit(t token) {
 	if !rd.overflow {
+		switch t.kind {
+		case tkTagName:
+			rd.nTags++
+		case tkMove, tkUnknown:
+			rd.nMoves++
+		}
 		rd.toks = append(rd.toks, t)
 	}
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\f' || c == '\v' }
 
-// delim reports the bytes that end a word.
-var delim = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\f': true, '\v': true,
-	'{': true, '}': true, '(': true, ')': true, '[': true, ']': true, '$': true, '!': true, '?': true, '"': true}
+// Byte classes for the words of the movetext, sorted while their end is
+// found (see wordEnd).
+const (
+	cDelim = 1 << iota // ends a word
+	cDigit
+	cOther // neither a delimiter nor a byte of a move (letters, digits, - :)
+)
+
+var wordClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch b := byte(c); {
+		case isDigit(b):
+			t[c] = cDigit
+		case isLetter(b), b == '-', b == ':':
+		default:
+			t[c] = cOther
+		}
+	}
+	for _, c := range []byte(" \t\n\r\f\v{}()[]$!?\"") {
+		t[c] = cDelim
+	}
+	return t
+}()
+
+// wordEnd returns the end of the word at buf[r:] (its first delimiter, or
+// len(buf)) and the union of the classes of its bytes.
+func wordEnd(buf []byte, r int) (int, uint8) {
+	var acc uint8
+	for ; r < len(buf); r++ {
+		f := wordClass[buf[r]]
+		if f&cDelim != 0 {
+			break
+		}
+		acc |= f
+	}
+	return r, acc
+}
+
+// simpleMove reports whether a word with the class union acc is what
+// isMove accepts, given w[0] is a digit or a letter.
+func simpleMove(acc uint8) bool { return acc&cOther == 0 && acc&cDigit != 0 }
 
 func (rd *Reader) isBOM() bool {
 	return rd.ensure(3) && rd.buf[rd.r+1] == 0xBB && rd.buf[rd.r+2] == 0xBF
@@ -188,13 +232,13 @@ func (rd *Reader) scanGame() bool {
 			rd.start = rd.r
 		}
 	}
-	rd.toks = rd.toks[:0]
+	rd.toks, rd.nTags, rd.nMoves = rd.toks[:0], 0, 0
 	rd.warns = rd.warns[:0]
 	rd.resultLine, rd.resultCol = 0, 0
 	rd.err = nil
 	rd.overflow = false
 	rd.depth = 0
-	rd.resultTag = -1
+	rd.score = rd.score[:0]
 	rd.forceEnd = false
 	hasTags, hasMoves, blank := false, false, false
 	nl := 0
@@ -262,6 +306,18 @@ func (rd *Reader) scanGame() bool {
 		}
 		rd.bol = false
 		nl = 0
+		if isDigit(c) || isLetter(c) {
+			// Most tokens: moves and move numbers (the default case
+			// below), lexed a run at a time.
+			hasMoves = true
+			if rd.wordRun(line) {
+				continue
+			}
+			if rd.scanWord(line, col) {
+				return true
+			}
+			continue
+		}
 		switch c {
 		case '[':
 			if hasMoves || rd.forceEnd || (hasTags && blank) {
@@ -430,9 +486,7 @@ func (rd *Reader) scanTag(line, col int32) {
 	}
 	rd.skipSpaces()
 	ns := rd.pos()
-	for (rd.r < rd.w || rd.fill()) && isNameByte(rd.buf[rd.r]) {
-		rd.r++
-	}
+	rd.skipWhile(&nameByte)
 	if rd.pos() == ns {
 		bad("tag name expected after '['")
 		return
@@ -446,6 +500,7 @@ func (rd *Reader) scanTag(line, col int32) {
 	rd.r++
 	vs, esc := rd.pos(), false
 	for {
+		rd.skipWhile(&valueByte)
 		if rd.r >= rd.w && !rd.fill() {
 			bad("tag value is not closed by '\"'")
 			return
@@ -476,7 +531,12 @@ func (rd *Reader) scanTag(line, col int32) {
 		return
 	}
 	if ne-ns == 6 && string(rd.buf[rd.idx(ns):rd.idx(ne)]) == "Result" {
-		rd.resultTag = len(rd.toks) + 1
+		// The last Result tag decides which score also ends the game.
+		v := rd.buf[rd.idx(vs):rd.idx(ve)]
+		rd.score = rd.score[:0]
+		if len(v) >= 3 && isScore(v) && !isStdResult(v) {
+			rd.score = append(rd.score, v...)
+		}
 	}
 	rd.emit(token{kind: tkTagName, off: rd.rel(ns), n: int32(ne - ns), line: line, col: col})
 	rd.emit(token{kind: tkTagValue, esc: esc, off: rd.rel(vs), n: int32(ve - vs), line: line, col: col})
@@ -486,11 +546,34 @@ func isNameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
 }
 
-func (rd *Reader) skipSpaces() {
-	for (rd.r < rd.w || rd.fill()) && isSpace(rd.buf[rd.r]) {
-		rd.r++
+func (rd *Reader) skipSpaces() { rd.skipWhile(&spaceByte) }
+
+// skipWhile advances over the bytes in set, refilling as needed.
+func (rd *Reader) skipWhile(set *[256]bool) {
+	for {
+		// Scan the buffered bytes with locals (no refill check per byte).
+		buf, r := rd.buf[:rd.w], rd.r
+		for r < len(buf) && set[buf[r]] {
+			r++
+		}
+		rd.r = r
+		if r < len(buf) || !rd.fill() {
+			return
+		}
 	}
 }
+
+// Byte sets for skipWhile.
+var spaceByte, nameByte, valueByte, commentByte = func() (sp, nm, val, com [256]bool) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		sp[c] = isSpace(b)
+		nm[c] = isNameByte(b)
+		val[c] = b != '"' && b != '\\' && b != '\n' && b != '\r'
+		com[c] = b != '}' && b != '\n' && b != '\r'
+	}
+	return
+}()
 
 // scanComment lexes {...}. Comments do not nest. A comment still open when
 // a line starts with a tag ("[" and a letter) is taken as unterminated: the
@@ -499,6 +582,7 @@ func (rd *Reader) scanComment(line, col int32) {
 	rd.r++
 	s := rd.pos()
 	for {
+		rd.skipWhile(&commentByte)
 		if rd.r >= rd.w {
 			if !rd.fill() {
 				rd.fail(ErrUnterminatedComment, line, col, "comment '{' is never closed")
@@ -605,16 +689,99 @@ func (rd *Reader) scanSetup(line, col int32) bool {
 	return true
 }
 
+// wordRun lexes the common words at rd.r, plain moves and move numbers
+// followed by blanks, for as long as they come on this line and lie whole
+// in the buffer; it is the main loop of scanGame and scanWord for them, kept
+// small so that its loop stays in registers. It stops before anything else
+// (a result among them) and reports whether it took any word.
+func (rd *Reader) wordRun(line int32) bool {
+	if rd.overflow || len(rd.score) > 0 {
+		return false
+	}
+	buf, r := rd.buf[:rd.w], rd.r
+	toks, moves := rd.toks, 0
+	colBase := int32(rd.base - rd.lineStart + 1) // col(i) = colBase + i
+	offBase := rd.base - rd.gameAbs              // rel(pos(i)) = offBase + i
+	lastCol := int32(0)
+	for r < len(buf) {
+		s := r
+		var acc uint8
+		r, acc = wordEnd(buf, r)
+		if r >= len(buf) || r == s {
+			r = s
+			break
+		}
+		w := buf[s:r]
+		if isStdResult(w) {
+			r = s
+			break
+		}
+		col := colBase + int32(s)
+		if simpleMove(acc) {
+			// What isMove accepts (w[0] is a digit or a letter).
+			toks = append(toks, token{kind: tkMove, off: int32(offBase + int64(s)), n: int32(len(w)), line: line, col: col})
+			moves++
+		} else {
+			// A move number alone: "12." or "12...".
+			i := 0
+			var num int32
+			for i < len(w) && isDigit(w[i]) {
+				if num < 1e6 {
+					num = num*10 + int32(w[i]-'0')
+				}
+				i++
+			}
+			if i == 0 || i == len(w) || w[i] != '.' {
+				r = s
+				break
+			}
+			d := i
+			for i < len(w) && w[i] == '.' {
+				i++
+			}
+			if i < len(w) {
+				r = s
+				break
+			}
+			toks = append(toks, token{kind: tkNumber, num: num, black: i-d >= 2, line: line, col: col})
+		}
+		lastCol = col
+		for r < len(buf) && isSpace(buf[r]) {
+			r++
+		}
+		if r >= len(buf) || !isDigit(buf[r]) && !isLetter(buf[r]) {
+			break // not a word that scanGame would give to wordRun
+		}
+	}
+	if lastCol == 0 {
+		return false
+	}
+	rd.toks, rd.nMoves, rd.r = toks, rd.nMoves+moves, r
+	rd.lastLine, rd.lastCol = line, lastCol
+	return true
+}
+
 // scanWord lexes a move, a move number or a result. It reports true when a
 // result ended the game.
 func (rd *Reader) scanWord(line, col int32) bool {
-	sa := rd.pos()
-	for (rd.r < rd.w || rd.fill()) && !delim[rd.buf[rd.r]] {
-		rd.r++
+	sa, s := rd.pos(), rd.r
+	var acc uint8 // class union of the word's bytes
+	for {
+		buf := rd.buf[:rd.w]
+		r, a := wordEnd(buf, rd.r)
+		acc |= a
+		rd.r = r
+		if r < len(buf) {
+			break
+		}
+		more := rd.fill()
+		s = rd.idx(sa) // the buffer may have slid
+		if !more {
+			break
+		}
 	}
-	s := rd.idx(sa)
 	w := rd.buf[s:rd.r]
-	if rd.isResult(w) {
+	if isStdResult(w) || len(rd.score) > 0 && rd.isScoreResult(w) {
 		rd.emit(token{kind: tkResult, off: rd.rel(sa), n: int32(len(w)), line: line, col: col})
 		rd.resultLine, rd.resultCol = line, col
 		if rd.depth > 0 {
@@ -624,6 +791,11 @@ func (rd *Reader) scanWord(line, col int32) bool {
 		}
 		rd.finish(rd.r, true)
 		return true
+	}
+	if simpleMove(acc) && len(w) > 0 && w[0] != '-' && w[0] != ':' {
+		// The common case, a plain move: what isMove accepts.
+		rd.emit(token{kind: tkMove, off: rd.rel(sa), n: int32(len(w)), line: line, col: col})
+		return false
 	}
 	// Move number: digits and dots, perhaps with the move glued on: "12.",
 	// "12...", "1.32-28".
@@ -683,21 +855,35 @@ func quote(w []byte) string {
 	return "\"" + string(w) + "\""
 }
 
-// isResult: the standard terminators always; another score such as "4-6"
-// only when it equals the game's Result tag, because "4-6" is also a
-// well-formed numeric move.
-func (rd *Reader) isResult(w []byte) bool {
-	switch string(w) {
-	case "1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0":
-		return true
+// A result is a standard terminator (isStdResult) or another score such as
+// "4-6", but the latter only when it equals the game's Result tag, because
+// "4-6" is also a well-formed numeric move: isScoreResult reports that.
+func (rd *Reader) isScoreResult(w []byte) bool {
+	return len(rd.score) > 0 && !rd.overflow && string(rd.score) == string(w)
+}
+
+// isStdResult reports the standard terminators: 1-0 0-1 1/2-1/2 * 2-0 0-2
+// 1-1 0-0.
+func isStdResult(w []byte) bool {
+	switch len(w) {
+	case 1:
+		return w[0] == '*'
+	case 3:
+		if w[1] != '-' {
+			return false
+		}
+		switch w[0] {
+		case '0':
+			return w[2] == '0' || w[2] == '1' || w[2] == '2'
+		case '1':
+			return w[2] == '0' || w[2] == '1'
+		case '2':
+			return w[2] == '0'
+		}
+	case 7:
+		return string(w) == "1/2-1/2"
 	}
-	if rd.resultTag < 0 || rd.resultTag >= len(rd.toks) || rd.overflow {
-		return false
-	}
-	t := rd.toks[rd.resultTag]
-	i := int(rd.gameAbs-rd.base) + int(t.off)
-	v := rd.buf[i : i+int(t.n)]
-	return len(v) >= 3 && string(v) == string(w) && isScore(v)
+	return false
 }
 
 func isScore(v []byte) bool {

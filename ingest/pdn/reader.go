@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Reader reads games one by one from a PDN stream.
@@ -25,14 +26,16 @@ type Reader struct {
 	eof       bool
 	rerr      error
 
-	ordinal   int
-	toks      []token
-	err       *SyntaxError // first defect of the current game
-	overflow  bool
-	depth     int
-	opens     [maxDepth]openParen
-	resultTag int  // index in toks of the Result tag's value, or -1
-	forceEnd  bool // an unterminated comment: the next tag starts a new game
+	ordinal  int
+	toks     []token
+	nTags    int          // tkTagName tokens in toks
+	nMoves   int          // tkMove and tkUnknown tokens in toks
+	err      *SyntaxError // first defect of the current game
+	overflow bool
+	depth    int
+	opens    [maxDepth]openParen
+	score    []byte // the Result tag's value when it is a score ("4-6"), else empty
+	forceEnd bool   // an unterminated comment: the next tag starts a new game
 
 	warns                 []Warning
 	lastLine, lastCol     int32 // last movetext token
@@ -61,7 +64,13 @@ func (rd *Reader) Next() (*Game, error) {
 		}
 		return nil, io.EOF
 	}
-	g := &Game{Ordinal: rd.ordinal, Offset: rd.gameAbs, Line: rd.gameLine}
+	var g *Game
+	if rd.overflow {
+		g = new(Game)
+	} else {
+		g = newGame(rd.nTags)
+	}
+	g.Ordinal, g.Offset, g.Line = rd.ordinal, rd.gameAbs, rd.gameLine
 	if !rd.overflow {
 		rd.build(g, rd.buf[rd.start:rd.end])
 	}
@@ -77,6 +86,42 @@ func (rd *Reader) Next() (*Game, error) {
 		return g, rd.err
 	}
 	return g, nil
+}
+
+// withTags is a Game allocated together with room for its tags.
+type withTags[T any] struct {
+	g    Game
+	tags T
+}
+
+// newGame returns a Game whose Tags is empty with room for n tags (nil when
+// n is 0), in one allocation for the usual numbers of tags.
+func newGame(n int) *Game {
+	var g *Game
+	switch {
+	case n == 0:
+		return new(Game)
+	case n <= 4:
+		x := new(withTags[[4]Tag])
+		g = &x.g
+		g.Tags = x.tags[:0:n]
+	case n <= 6:
+		x := new(withTags[[6]Tag])
+		g = &x.g
+		g.Tags = x.tags[:0:n]
+	case n <= 8:
+		x := new(withTags[[8]Tag])
+		g = &x.g
+		g.Tags = x.tags[:0:n]
+	case n <= 12:
+		x := new(withTags[[12]Tag])
+		g = &x.g
+		g.Tags = x.tags[:0:n]
+	default:
+		g = new(Game)
+		g.Tags = make([]Tag, 0, n)
+	}
+	return g
 }
 
 // checkGame adds the warnings that need the whole game.
@@ -111,26 +156,17 @@ func (b *builder) text(t token) string {
 }
 
 func (rd *Reader) build(g *Game, window []byte) {
+	// One copy per game: Raw is a fresh buffer that nothing writes to
+	// afterwards, and the strings of the game are views of it.
 	g.Raw = append([]byte(nil), window...)
 	b := builder{rd: rd, raw: g.Raw, toks: rd.toks}
 	if utf8.Valid(g.Raw) {
-		b.s = string(g.Raw)
+		b.s = unsafe.String(unsafe.SliceData(g.Raw), len(g.Raw))
 	} else {
 		b.cp = true
 		g.Windows1252 = true
 	}
-	nt, nm := 0, 0
-	for _, t := range rd.toks {
-		switch t.kind {
-		case tkTagName:
-			nt++
-		case tkMove, tkUnknown:
-			nm++
-		}
-	}
-	if nt > 0 {
-		g.Tags = make([]Tag, 0, nt)
-	}
+	nm := rd.nMoves
 	// Tags come first (a tag after movetext starts the next game).
 	for b.i < len(b.toks) && (b.toks[b.i].kind == tkTagName || b.toks[b.i].kind == tkComment) {
 		t := b.toks[b.i]
@@ -157,27 +193,28 @@ func (b *builder) line(moves []Move, g *Game) ([]Move, []string) {
 	var pre []string
 	num, black := 0, false
 	setup := ""
-	last := func(t token, what string) *Move {
-		if len(moves) == 0 {
-			b.rd.fail(ErrUnexpectedToken, t.line, t.col, what+" before any move")
-			return nil
+	// The index lives in a local; b.i is only kept current around the
+	// recursion into a variation and on return.
+	toks, i := b.toks, b.i
+	for i < len(toks) {
+		if k := toks[i].kind; (k == tkNumber || k == tkMove && len(moves) < cap(moves)) && setup == "" && !b.cp {
+			// Makes progress: it takes at least this token.
+			moves, i, num, black = b.moveRun(moves, i, num, black)
+			continue
 		}
-		return &moves[len(moves)-1]
-	}
-	for b.i < len(b.toks) {
-		t := b.toks[b.i]
-		b.i++
+		t := &toks[i]
+		i++
 		switch t.kind {
 		case tkTagName:
 			// Only possible after an unterminated comment swallowed a
 			// blank line; keep the tag.
-			v := b.toks[b.i]
-			b.i++
+			v := toks[i]
+			i++
 			if g != nil {
-				g.Tags = append(g.Tags, Tag{Name: internTag(b.text(t)), Value: b.text(v)})
+				g.Tags = append(g.Tags, Tag{Name: internTag(b.text(*t)), Value: b.text(v)})
 			}
 		case tkComment:
-			c := cleanComment(b.text(t))
+			c := cleanComment(b.text(*t))
 			if len(moves) == 0 {
 				pre = append(pre, c)
 			} else {
@@ -189,30 +226,43 @@ func (b *builder) line(moves []Move, g *Game) ([]Move, []string) {
 		case tkDots:
 			black = true
 		case tkMove, tkUnknown:
-			m := Move{Text: UnknownMove, Number: num, Black: black}
+			text := UnknownMove
 			if t.kind == tkMove {
-				m.Text = b.text(t)
+				if b.cp {
+					text = b.text(*t)
+				} else {
+					text = b.s[t.off : t.off+t.n]
+				}
 			}
+			// Fill the move in place: the slots past len are still zero.
+			if len(moves) < cap(moves) {
+				moves = moves[:len(moves)+1]
+			} else {
+				moves = append(moves, Move{})
+			}
+			m := &moves[len(moves)-1]
+			m.Text, m.Number, m.Black = text, num, black
 			if setup != "" {
-				m.note().Setup = setup
+				m.Note = &Note{Setup: setup}
 				setup = ""
 			}
-			moves = append(moves, m)
 			num, black = 0, false
 		case tkSetup:
-			setup = b.text(t)
+			setup = b.text(*t)
 		case tkNAG:
-			if m := last(t, "NAG"); m != nil {
+			if m := b.last(moves, t, "NAG"); m != nil {
 				n := m.note()
 				n.NAGs = append(n.NAGs, int(t.num))
 			}
 		case tkStrength:
-			if m := last(t, "move strength"); m != nil {
-				m.Strength += b.text(t)
+			if m := b.last(moves, t, "move strength"); m != nil {
+				m.Strength += b.text(*t)
 			}
 		case tkOpen:
-			m := last(t, "variation")
+			m := b.last(moves, t, "variation")
+			b.i = i
 			v, vpre := b.line(nil, nil)
+			i = b.i
 			if m != nil {
 				n := m.note()
 				n.Variations = append(n.Variations, Variation{Comments: vpre, Moves: v})
@@ -221,17 +271,52 @@ func (b *builder) line(moves []Move, g *Game) ([]Move, []string) {
 			if setup != "" {
 				moves = append(moves, Move{Note: &Note{Setup: setup}})
 			}
+			b.i = i
 			return moves, pre
 		case tkResult:
 			if g != nil {
-				g.Result = b.text(t)
+				g.Result = b.text(*t)
 			}
 		}
 	}
+	b.i = i
 	if setup != "" {
 		moves = append(moves, Move{Note: &Note{Setup: setup}})
 	}
 	return moves, pre
+}
+
+// moveRun is the common case of line, kept apart so that its loop stays in
+// registers: it builds the moves of a run of move numbers and moves (UTF-8
+// text, no pending setup) while the slice has room, and returns where it
+// stopped with the pending move number.
+func (b *builder) moveRun(moves []Move, i, num int, black bool) ([]Move, int, int, bool) {
+	toks, s := b.toks, b.s
+	for ; i < len(toks); i++ {
+		t := &toks[i]
+		if t.kind == tkNumber {
+			num, black = int(t.num), t.black
+			continue
+		}
+		if t.kind != tkMove || len(moves) == cap(moves) {
+			break
+		}
+		moves = moves[:len(moves)+1] // the slots past len are still zero
+		m := &moves[len(moves)-1]
+		m.Text, m.Number, m.Black = s[t.off:t.off+t.n], num, black
+		num, black = 0, false
+	}
+	return moves, i, num, black
+}
+
+// last returns the move that an annotation token t belongs to, or reports
+// the token when there is none.
+func (b *builder) last(moves []Move, t *token, what string) *Move {
+	if len(moves) == 0 {
+		b.rd.fail(ErrUnexpectedToken, t.line, t.col, what+" before any move")
+		return nil
+	}
+	return &moves[len(moves)-1]
 }
 
 // cleanComment trims a comment and folds its line breaks and runs of blanks
