@@ -35,6 +35,12 @@ func parseMoveText(b *rules.Board, s string, rotate bool, mt *moveText) (ok bool
 	if s == "" {
 		return false
 	}
+	if isDigit(s[0]) {
+		if parseNumeric(b, s, mt) {
+			return true
+		}
+		mt.n, mt.capture = 0, false // the general parser decides
+	}
 	if len(s) >= 3 && isFile(s[0]) && isFile(s[1]) && isDigit(s[2]) {
 		sq := squareAt(b, s[1:])
 		if sq == 0 {
@@ -166,4 +172,40 @@ func hasSeparator(s string) bool {
 		}
 	}
 	return false
+}
+
+// parseNumeric is the fast path for numeric moves ("32-28", "28x19x10",
+// "01-07"): digits and separators only. It reports false for anything else,
+// which the general parser then reads (or rejects).
+func parseNumeric(b *rules.Board, s string, mt *moveText) bool {
+	n, digits := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isDigit(s[i]) {
+			if digits++; digits > 3 {
+				return false
+			}
+			n = n*10 + int(s[i]-'0')
+			continue
+		}
+		if digits == 0 || !b.Valid(n) || mt.n == maxSquares {
+			return false
+		}
+		mt.sq[mt.n] = n
+		mt.n++
+		n, digits = 0, 0
+		if i == len(s) {
+			break
+		}
+		switch s[i] {
+		case '-':
+		case 'x', 'X', ':':
+			mt.capture = true
+		default:
+			return false
+		}
+	}
+	if mt.n < 2 {
+		return false
+	}
+	return true
 }

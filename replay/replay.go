@@ -161,13 +161,19 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 func (r *Replayer) resolve(pos *rules.Position, ply int, text string) (rules.Move, error) {
 	mt := &r.mt
 	r.legal = pos.LegalMoves(r.legal[:0])
-	found, count := -1, 0
-	for i := range r.legal {
-		if r.matches(&r.legal[i]) {
-			if count == 0 {
-				found = i
+	var found, count int
+	if !mt.short && mt.n == 2 {
+		// The common case, start and end only.
+		found, count = rules.MatchFromTo(r.board, r.legal, mt.sq[0], mt.sq[1])
+	} else {
+		found = -1
+		for i := range r.legal {
+			if r.matches(&r.legal[i]) {
+				if count == 0 {
+					found = i
+				}
+				count++
 			}
-			count++
 		}
 	}
 	if count == 1 {

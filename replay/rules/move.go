@@ -88,3 +88,24 @@ func seqStep(h uint64, t int) uint64 {
 	h = (h ^ uint64(t+1)) * 0x9e3779b97f4a7c15
 	return h ^ h>>29
 }
+
+// MatchFromTo finds the moves of legal that go from square from to square
+// to: it returns the index of the first and how many there are. It compares
+// the moves' internal squares directly, which makes resolving move text
+// ("32-28") against a move list nearly free.
+func MatchFromTo(b *Board, legal []Move, from, to int) (first, count int) {
+	if !b.Valid(from) || !b.Valid(to) {
+		return -1, 0
+	}
+	f, t := uint8(b.bitOf(from)), uint8(b.bitOf(to))
+	first = -1
+	for i := range legal {
+		if legal[i].from == f && legal[i].to == t {
+			if count == 0 {
+				first = i
+			}
+			count++
+		}
+	}
+	return first, count
+}
