@@ -68,7 +68,8 @@ func (w *worker) run(ctx context.Context, done func(evaluated, failed int)) erro
 }
 
 // claim leases up to Batch claimable rows: not failed, lease absent or
-// expired, claimed fewer than MaxAttempts times. Rows already evaluated
+// expired (in no particular order: without ORDER BY the scan stops at the
+// first Batch unlocked rows instead of sorting the whole queue). Rows already evaluated
 // (enqueued again by a run that raced with the evaluation) are dropped.
 func (w *worker) claim(ctx context.Context) ([]claimed, error) {
 	o := w.opts
@@ -87,7 +88,6 @@ func (w *worker) claim(ctx context.Context) ([]claimed, error) {
 			FROM (SELECT variant, hash FROM analysis_queue
 			      WHERE engine = $1 AND setting = $2 AND NOT failed
 			        AND (lease_until IS NULL OR lease_until < now())
-			      ORDER BY lease_until NULLS FIRST, variant, hash
 			      LIMIT $5
 			      FOR UPDATE SKIP LOCKED) c
 			WHERE q.variant = c.variant AND q.hash = c.hash AND q.engine = $1 AND q.setting = $2
