@@ -17,6 +17,7 @@ type moveText struct {
 	// Russian short form "cd4": only the start file is given.
 	short     bool
 	shortFile int
+	algebraic bool // some square was written algebraically
 }
 
 // parseMoveText reads numeric ("32-28", "28x19x10", "01-07") and algebraic
@@ -27,7 +28,7 @@ type moveText struct {
 // English games in algebraic notation name squares from the side that moves
 // first, Black (see algebraicRotated).
 func parseMoveText(b *rules.Board, s string, rotate bool, mt *moveText) (ok bool) {
-	mt.n, mt.capture, mt.short, mt.shortFile = 0, false, false, 0 // sq is overwritten as needed
+	mt.n, mt.capture, mt.short, mt.shortFile, mt.algebraic = 0, false, false, 0, false // sq is overwritten as needed
 	// Strip trailing marks the reader may leave ("+", "#", "*").
 	for len(s) > 0 && (s[len(s)-1] == '+' || s[len(s)-1] == '#' || s[len(s)-1] == '*') {
 		s = s[:len(s)-1]
@@ -50,7 +51,7 @@ func parseMoveText(b *rules.Board, s string, rotate bool, mt *moveText) (ok bool
 		if rotate {
 			sq, file = b.Squares()+1-sq, b.Width+1-file
 		}
-		mt.short, mt.shortFile = true, file
+		mt.short, mt.shortFile, mt.algebraic = true, file, true
 		mt.sq[0], mt.n = sq, 1
 		return true
 	}
@@ -76,8 +77,11 @@ func parseMoveText(b *rules.Board, s string, rotate bool, mt *moveText) (ok bool
 		if sq == 0 {
 			return false
 		}
-		if rotate && isFile(s[start]) {
-			sq = b.Squares() + 1 - sq
+		if isFile(s[start]) {
+			mt.algebraic = true
+			if rotate {
+				sq = b.Squares() + 1 - sq
+			}
 		}
 		mt.sq[mt.n] = sq
 		mt.n++

@@ -25,6 +25,8 @@ type Replayer struct {
 	mt      moveText
 	board   *rules.Board // of the game being replayed
 	variant *rules.Variant
+	track   *boardHints // see replayAs
+	tracked boardHints  // Replay's hints, kept here so they do not escape
 }
 
 // NewReplayer returns a Replayer with the given options.
@@ -53,10 +55,50 @@ func (r *Replayer) Replay(pg *pdn.Game, readErr error, out *Game) error {
 		}
 		return &RejectError{Err: ErrSyntax, Detail: detail, underlie: readErr}
 	}
-	v, basis, err := ResolveVariant(pg, r.opts.Variant)
+	v, basis, fen, decided, err := variantFromTags(pg, r.opts.Variant)
 	if err != nil {
 		return &RejectError{Err: ErrUnsupportedVariant, Detail: strings.TrimPrefix(err.Error(), ErrUnsupportedVariant.Error()+": ")}
 	}
+	if decided {
+		return r.replayAs(pg, v, basis, out, nil)
+	}
+	// The squares decide (ResolveVariant, step 4). Rather than scan every
+	// move first, decide on the first moves, replay, and check the decision
+	// against every square the replay parsed: the same answer as
+	// ResolveVariant, and one pass over the moves instead of two.
+	var quick boardHints
+	for i, seen := 0, 0; i < len(pg.Moves) && seen < 8; i++ {
+		if t := pg.Moves[i].Text; t != "" && t != pdn.UnknownMove {
+			quick.add(t, seen == 0)
+			seen++
+		}
+	}
+	fenH := fenHints(fen)
+	v0, _ := decideFromSquares(quick, fenH)
+	r.tracked = boardHints{}
+	err = r.replayAs(pg, v0, BasisMoves, out, &r.tracked)
+	if err != nil {
+		// Stopped early: not every square was seen, so ask the full rule.
+		full, fullBasis, _ := ResolveVariant(pg, nil)
+		if full != v0 {
+			return r.replayAs(pg, full, fullBasis, out, nil)
+		}
+		out.Basis = fullBasis
+		return err
+	}
+	full, fullBasis := decideFromSquares(r.tracked, fenH)
+	if full != v0 {
+		return r.replayAs(pg, full, fullBasis, out, nil)
+	}
+	out.Basis = fullBasis
+	return nil
+}
+
+// replayAs replays pg as variant v. track, when not nil, collects what the
+// written squares say about the board (see boardHints).
+func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Game, track *boardHints) error {
+	out.reset()
+	out.PDN = pg
 	out.Variant, out.Basis = v, basis
 	r.board, r.variant = v.Board, v
 	pos := v.StartPosition()
@@ -102,6 +144,10 @@ func (r *Replayer) Replay(pg *pdn.Game, readErr error, out *Game) error {
 		if !parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
 			return r.reject(ErrBadMoveText, &pos, ply, text, fmt.Sprintf("not a move on the %s board", v.Board.Name))
 		}
+		if track != nil {
+			track.addParsed(&r.mt, ply == 1)
+		}
+		r.track = track
 		token := int32(i)
 		m, err := r.resolve(&pos, ply, text)
 		if err != nil && r.mt.capture && !r.mt.short {
@@ -260,7 +306,7 @@ func (r *Replayer) joinSplitCapture(b *rules.Board, next []pdn.Move) (rules.Move
 	var hop moveText
 	for j := range next {
 		if next[j].Text == "" || next[j].Setup() != "" ||
-			!parseMoveText(b, next[j].Text, algebraicRotated(r.variant), &hop) ||
+			!parseMoveText(b, next[j].Text, algebraicRotated(r.variant), &hop) || r.trackHop(&hop) ||
 			hop.short || hop.sq[0] != r.mt.sq[r.mt.n-1] || r.mt.n+hop.n-1 > maxSquares {
 			return rules.Move{}, 0, false
 		}
@@ -295,4 +341,13 @@ func isNumber(s string) bool {
 		}
 	}
 	return true
+}
+
+// trackHop records a capture hop's squares (joinSplitCapture); it always
+// returns false so it can sit in a condition.
+func (r *Replayer) trackHop(hop *moveText) bool {
+	if r.track != nil {
+		r.track.addParsed(hop, false)
+	}
+	return false
 }

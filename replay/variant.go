@@ -44,11 +44,33 @@ var gameTypeNames = map[int]string{
 // Italian tag names (Bianco, Nero) mark an Italian game, which is reported
 // as unsupported rather than misread as English.
 func ResolveVariant(g *pdn.Game, forced *rules.Variant) (*rules.Variant, Basis, error) {
+	v, basis, fen, decided, err := variantFromTags(g, forced)
+	if decided || err != nil {
+		return v, basis, err
+	}
+	var fromMoves boardHints
+	first := true
+	for i := range g.Moves {
+		if t := g.Moves[i].Text; t != "" && t != pdn.UnknownMove {
+			fromMoves.add(t, first)
+			first = false
+			if fromMoves.algebraic {
+				break // decided: Russian
+			}
+		}
+	}
+	v, basis = decideFromSquares(fromMoves, fenHints(fen))
+	return v, basis, nil
+}
+
+// variantFromTags applies steps 1-3 of ResolveVariant. decided is false
+// when the squares must decide; fen is then the FEN tag's value.
+func variantFromTags(g *pdn.Game, forced *rules.Variant) (v *rules.Variant, basis Basis, fen string, decided bool, err error) {
 	if forced != nil {
-		return forced, BasisForced, nil
+		return forced, BasisForced, "", true, nil
 	}
 	// One pass over the tags for everything the decision may need.
-	var gameType, variantTag, fen string
+	var gameType, variantTag string
 	italian := false
 	for i := range g.Tags {
 		switch t := &g.Tags[i]; t.Name {
@@ -72,7 +94,7 @@ func ResolveVariant(g *pdn.Game, forced *rules.Variant) (*rules.Variant, Basis, 
 		num, _, _ := strings.Cut(gt, ",")
 		n, err := strconv.Atoi(strings.TrimSpace(num))
 		if err != nil {
-			return nil, BasisGameType, fmt.Errorf("%w: GameType %q is not a number", ErrUnsupportedVariant, gt)
+			return nil, BasisGameType, fen, true, fmt.Errorf("%w: GameType %q is not a number", ErrUnsupportedVariant, gt)
 		}
 		v, err := rules.VariantByGameType(n)
 		if err != nil {
@@ -80,64 +102,64 @@ func ResolveVariant(g *pdn.Game, forced *rules.Variant) (*rules.Variant, Basis, 
 			if name == "" {
 				name = "unknown"
 			}
-			return nil, BasisGameType, fmt.Errorf("%w: GameType %d (%s)", ErrUnsupportedVariant, n, name)
+			return nil, BasisGameType, fen, true, fmt.Errorf("%w: GameType %d (%s)", ErrUnsupportedVariant, n, name)
 		}
-		return v, BasisGameType, nil
+		return v, BasisGameType, fen, true, nil
 	}
 	if name := strings.TrimSpace(variantTag); name != "" {
 		if v, ok := variantTagNames[strings.ToLower(name)]; ok {
 			if v == nil {
-				return nil, BasisVariantTag, fmt.Errorf("%w: Variant tag %q", ErrUnsupportedVariant, name)
+				return nil, BasisVariantTag, fen, true, fmt.Errorf("%w: Variant tag %q", ErrUnsupportedVariant, name)
 			}
-			return v, BasisVariantTag, nil
+			return v, BasisVariantTag, fen, true, nil
 		}
 	}
 	if italian {
-		return nil, BasisGameType, fmt.Errorf("%w: Italian tags (Bianco/Nero) without a GameType: Italian draughts is not supported yet", ErrUnsupportedVariant)
+		return nil, BasisGameType, fen, true, fmt.Errorf("%w: Italian tags (Bianco/Nero) without a GameType: Italian draughts is not supported yet", ErrUnsupportedVariant)
 	}
-	var fromMoves, fromFEN boardHints
-	first := true
-	for i := range g.Moves {
-		if t := g.Moves[i].Text; t != "" && t != pdn.UnknownMove {
-			fromMoves.add(t, first)
-			first = false
-			if fromMoves.algebraic {
-				break // decided: Russian
-			}
-		}
-	}
+	return nil, "", fen, false, nil
+}
+
+// fenHints reads the squares of a FEN tag.
+func fenHints(fen string) boardHints {
+	var h boardHints
 	if fen != "" {
 		for i, sq := range fenSquares(fen) {
-			fromFEN.add(sq, i == 0)
+			h.add(sq, i == 0)
 		}
 	}
+	return h
+}
+
+// decideFromSquares applies step 4 (and 5) of ResolveVariant.
+func decideFromSquares(fromMoves, fromFEN boardHints) (*rules.Variant, Basis) {
 	switch {
 	case fromMoves.algebraic:
 		// Algebraic squares are the 8x8 site notation: Russian.
-		return rules.Russian, BasisMoves, nil
+		return rules.Russian, BasisMoves
 	case fromMoves.any || fromFEN.any:
 		basis := BasisMoves
 		if fromFEN.maxSq > fromMoves.maxSq || !fromMoves.any {
 			basis = BasisFEN
 		}
 		if fromFEN.algebraic {
-			return rules.Russian, basis, nil
+			return rules.Russian, basis
 		}
 		switch maxSq := max(fromMoves.maxSq, fromFEN.maxSq); {
 		case maxSq > 50:
-			return rules.Canadian, basis, nil
+			return rules.Canadian, basis
 		case maxSq > 32:
-			return rules.International, basis, nil
+			return rules.International, basis
 		}
 		// Numeric squares up to 32: English, where Black moves first from
 		// squares 9-12. A game that opens from 31-35 (White's front row on
 		// 10x10, as in 32-28) is International with small square numbers.
 		if !fromFEN.any && fromMoves.firstFrom >= 31 {
-			return rules.International, BasisMoves, nil
+			return rules.International, BasisMoves
 		}
-		return rules.English, basis, nil
+		return rules.English, basis
 	}
-	return rules.Russian, BasisDefault, nil
+	return rules.Russian, BasisDefault
 }
 
 // variantTagNames maps the Variant tag written by online sites to our
@@ -205,6 +227,22 @@ func (h *boardHints) add(t string, firstToken bool) {
 				}
 				n = 0
 			}
+		}
+	}
+}
+
+// addParsed records a parsed move text, as add does for its text: the
+// squares of numeric texts, or that the text was algebraic.
+func (h *boardHints) addParsed(mt *moveText, firstToken bool) {
+	h.any = true
+	if mt.algebraic {
+		h.algebraic = true
+		return
+	}
+	for i, sq := range mt.sq[:mt.n] {
+		h.maxSq = max(h.maxSq, sq)
+		if firstToken && i == 0 {
+			h.firstFrom = sq
 		}
 	}
 }
