@@ -82,14 +82,19 @@ func (w *worker) claim(ctx context.Context) ([]claimed, error) {
 			o.Engine, o.Setting, MaxAttempts); err != nil {
 			return err
 		}
+		// The candidates are a MATERIALIZED CTE: as a plain subquery in
+		// UPDATE ... FROM the planner may rescan it (a nested loop), and
+		// each rescan with SKIP LOCKED and LIMIT returns other rows.
 		rows, err := tx.Query(ctx, `
-			UPDATE analysis_queue q
-			SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond', attempts = q.attempts + 1
-			FROM (SELECT variant, hash FROM analysis_queue
+			WITH c AS MATERIALIZED (
+			      SELECT variant, hash FROM analysis_queue
 			      WHERE engine = $1 AND setting = $2 AND NOT failed
 			        AND (lease_until IS NULL OR lease_until < now())
 			      LIMIT $5
-			      FOR UPDATE SKIP LOCKED) c
+			      FOR UPDATE SKIP LOCKED)
+			UPDATE analysis_queue q
+			SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond', attempts = q.attempts + 1
+			FROM c
 			WHERE q.variant = c.variant AND q.hash = c.hash AND q.engine = $1 AND q.setting = $2
 			RETURNING q.variant, q.hash, q.fen,
 			          EXISTS (SELECT 1 FROM evaluations e WHERE e.variant = q.variant AND e.hash = q.hash
