@@ -46,7 +46,7 @@ type Event struct {
 	Items    []Item // Games
 	Consumed int64  // bytes of the source consumed so far (for progress)
 	// SourceEnd: Err is why the source failed (nil: read completely), SHA256
-	// the hash of its PDN text.
+	// the hash of its PDN text (with Config.Hash).
 	Err    error
 	SHA256 string
 	Games  int // SourceEnd: games read from the source
@@ -66,6 +66,8 @@ type Config struct {
 	// runs in parallel instead of in the sink (the importer encodes games
 	// for COPY here). The game is only valid during the call.
 	Prepare func(*replay.Game) any
+	// Hash asks for the SHA-256 of every source's text in SourceEnd events.
+	Hash bool
 	// Skip, when set, returns how many leading games of a source to skip
 	// without replaying them (they are still read): a resumed import skips
 	// what it had committed.
@@ -136,7 +138,7 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 	go func() {
 		defer close(ordered)
 		defer close(work)
-		readErr = readAll(ctx, srcs, batch, cfg.Skip, ordered, work)
+		readErr = readAll(ctx, srcs, batch, cfg.Skip, cfg.Hash, ordered, work)
 	}()
 
 	var sinkErr error
@@ -161,7 +163,7 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 }
 
 // readAll reads every source in order, cutting its games into jobs.
-func readAll(ctx context.Context, srcs []*source.Source, batch int, skip func(*source.Source) int, ordered, work chan<- *job) error {
+func readAll(ctx context.Context, srcs []*source.Source, batch int, skip func(*source.Source) int, hash bool, ordered, work chan<- *job) error {
 	seq := 0
 	emit := func(j *job, withGames bool) error {
 		j.seq = seq
@@ -188,7 +190,7 @@ func readAll(ctx context.Context, srcs []*source.Source, batch int, skip func(*s
 		if err := emit(&job{ev: Event{Kind: SourceStart, Source: src}}, false); err != nil {
 			return err
 		}
-		n, sha, consumed, err := readSource(ctx, src, batch, skip, emit)
+		n, sha, consumed, err := readSource(ctx, src, batch, skip, hash, emit)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -201,12 +203,15 @@ func readAll(ctx context.Context, srcs []*source.Source, batch int, skip func(*s
 
 // readSource reads one source. It returns the games read, the SHA-256 of
 // the text and the error that ended it early, if any.
-func readSource(ctx context.Context, src *source.Source, batch int, skip func(*source.Source) int, emit func(*job, bool) error) (int, string, int64, error) {
+func readSource(ctx context.Context, src *source.Source, batch int, skip func(*source.Source) int, hash bool, emit func(*job, bool) error) (int, string, int64, error) {
 	rd, err := src.Open()
 	if err != nil {
 		return 0, "", 0, err
 	}
 	defer rd.Close()
+	if !hash {
+		rd.SkipHash()
+	}
 	toSkip := 0
 	if skip != nil {
 		toSkip = skip(src)
