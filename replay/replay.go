@@ -206,6 +206,14 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 // resolve finds the one legal move that r.mt describes.
 func (r *Replayer) resolve(pos *rules.Position, ply int, text string) (rules.Move, error) {
 	mt := &r.mt
+	// Most moves are plain moves written start-end: check that one move
+	// without generating them all (PlainMove is exact, and a plain move is
+	// the only legal move with its start and end).
+	if !mt.short && mt.n == 2 && !mt.capture {
+		if m, ok := pos.PlainMove(mt.sq[0], mt.sq[1]); ok {
+			return m, nil
+		}
+	}
 	r.legal = pos.LegalMoves(r.legal[:0])
 	var found, count int
 	if !mt.short && mt.n == 2 {

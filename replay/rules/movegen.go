@@ -38,3 +38,24 @@ func (p *Position) IsLost() bool {
 	var buf [1]Move
 	return p.countMoves(buf[:0], false) == 0
 }
+
+// PlainMove returns the plain (non-capturing) move from square from to
+// square to when it is legal in p: a piece of the side to move on from, to
+// reachable, and no capture possible anywhere. The move is exactly the one
+// LegalMoves lists; ok is false for anything else (including every position
+// where a capture is compulsory). It is the fast path for resolving move
+// text such as "32-28" without generating every move.
+func (p *Position) PlainMove(from, to int) (m Move, ok bool) {
+	b := p.v.Board
+	if !b.Valid(from) || !b.Valid(to) {
+		return Move{}, false
+	}
+	i, t := b.bitOf(from), b.bitOf(to)
+	switch b.id {
+	case 0:
+		return plainMoveEight(p, i, t)
+	case 1:
+		return plainMoveTen(p, i, t)
+	}
+	return plainMoveTwelve(p, i, t)
+}

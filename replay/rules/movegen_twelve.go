@@ -562,3 +562,44 @@ func (c *perftCtx) perftTwelve(depth int) uint64 {
 	}
 	return n
 }
+
+// plainMoveTwelve returns the plain move from bit i to bit t and whether it is
+// legal: a piece of the side to move on i, t empty and reachable (a man's
+// forward step, a king's step or, for flying kings, along a clear
+// diagonal), and no capture anywhere (capturing is compulsory). The move is
+// the one plainMovesTwelve would list.
+func plainMoveTwelve(p *Position, i, t int) (Move, bool) {
+	us, them, kings, empty := sidesTwelve(p)
+	if !us.has(i) || !empty.has(t) {
+		return Move{}, false
+	}
+	v := p.v
+	men := us.andNot(kings)
+	k := us.and(kings)
+	c0, c1, c2, c3 := jumpSquaresTwelve(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	if men.and(c0.or(c1).or(c2).or(c3)).any() || k.any() && kingsCanCaptureTwelve(v.FlyingKings, k, them, empty) {
+		return Move{}, false
+	}
+	m := Move{from: uint8(i), to: uint8(t), board: v.Board.id}
+	if men.has(i) {
+		d := t - i
+		if p.side == White && d != -sBTwelve && d != -sATwelve || p.side == Black && d != sATwelve && d != sBTwelve {
+			return Move{}, false
+		}
+		if promoRowTwelve(p.side).has(t) {
+			m.flags = movePromotes
+		}
+		return m, true
+	}
+	for _, dl := range deltaTwelve {
+		for s := i + dl; empty.has(s); s += dl {
+			if s == t {
+				return m, true
+			}
+			if !v.FlyingKings {
+				break
+			}
+		}
+	}
+	return Move{}, false
+}
