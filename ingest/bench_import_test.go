@@ -144,10 +144,10 @@ func databaseBytes(b *testing.B, pool *pgxpool.Pool) (int64, []relSize) {
 	return total, out
 }
 
-// benchBatch is the import batch size (DRAUGHTSDB_BENCH_BATCH, default 2000).
+// benchBatch is the import batch size (DRAUGHTSDB_BENCH_BATCH, default 5000).
 func benchBatch() int {
 	if n, err := strconv.Atoi(os.Getenv("DRAUGHTSDB_BENCH_BATCH")); err == nil {
 		return n
 	}
-	return 2000
+	return 5000
 }

@@ -22,7 +22,7 @@ const importLock int64 = 0x6472617567687401
 // Options control an import. The zero value is usable.
 type Options struct {
 	Workers   int            // replay workers; <= 0: the number of CPUs
-	BatchSize int            // games per transaction; <= 0: 2000
+	BatchSize int            // games per transaction; <= 0: 5000
 	Force     bool           // re-import sources already imported
 	Variant   *rules.Variant // force a variant; nil: per game
 	// Progress, when set, is called as games are read with the bytes
@@ -69,7 +69,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 	}
 	batchSize := opts.BatchSize
 	if batchSize <= 0 {
-		batchSize = 2000
+		batchSize = 5000
 	}
 	srcs, errs := source.Expand(paths)
 	for _, e := range errs {

@@ -107,7 +107,7 @@ good sources are imported all the same).`,
 	f := cmd.Flags()
 	f.String("variant", "", settingHelp("variant"))
 	f.Int("workers", 0, settingHelp("workers"))
-	f.Int("batch-size", 2000, settingHelp("import.batch_size"))
+	f.Int("batch-size", 5000, settingHelp("import.batch_size"))
 	f.BoolVar(&force, "force", false, "re-import sources that were imported already (their earlier games are removed first)")
 	f.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object")
 	f.BoolVar(&quiet, "quiet", false, "no progress bar and no per-source notices")

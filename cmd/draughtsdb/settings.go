@@ -22,7 +22,7 @@ var settings = []setting{
 	{"embedded.listen_addresses", "", "TCP addresses the embedded cluster listens on; empty = Unix socket only"},
 	{"variant", "", "force this variant for every game (russian, international, english, brazilian, canadian); empty = per game from GameType, FEN and notation"},
 	{"workers", 0, "parallel workers for reading and replaying games; 0 = number of CPUs"},
-	{"import.batch_size", 2000, "games per database transaction when importing"},
+	{"import.batch_size", 5000, "games per database transaction when importing"},
 	{"import.opening_depth", 40, "plies of each game counted in the opening statistics tables"},
 	{"analysis.inaccuracy", 30, "analyze: a move losing at least this much (hundredths of a man) is an inaccuracy"},
 	{"analysis.mistake", 80, "analyze: a move losing at least this much (hundredths of a man) is a mistake"},
