@@ -44,7 +44,7 @@ type Config struct {
 	Variant string `mapstructure:"variant"`
 	Workers int    `mapstructure:"workers"`
 	Import  struct {
-		BatchSize    int `mapstructure:"batch_size"`
+		BatchSize int `mapstructure:"batch_size"`
 	} `mapstructure:"import"`
 	Analysis struct {
 		Inaccuracy int    `mapstructure:"inaccuracy"`
