@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -17,38 +18,46 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// BenchmarkImport imports synthetic International games (default 20,000;
-// set DRAUGHTSDB_BENCH_GAMES, e.g. 1000000) and OCA_2.0, then copies the
+// BenchmarkImport imports OCA_2.0 and synthetic International games
+// (default 20,000; DRAUGHTSDB_BENCH_GAMES takes a comma-separated list of
+// sizes, e.g. 250000,1000000, measured in one run), then copies the
 // rows the import produced into a fresh database with plain COPY, and
 // reports: games/s, the ratio of the import time to the plain COPY time,
 // database bytes per game (every table and index), and the process's peak
 // RSS after the import. Per-table sizes are logged (-v).
 //
-//	DRAUGHTSDB_BENCH_GAMES=1000000 go test -run XXX -bench Import -benchtime 1x -v ./ingest
+//	DRAUGHTSDB_BENCH_GAMES=250000,1000000 go test -run XXX -bench Import -benchtime 1x -timeout 1h -v ./ingest
 func BenchmarkImport(b *testing.B) {
-	n := 20000
+	sizes := []int{20000}
 	if s := os.Getenv("DRAUGHTSDB_BENCH_GAMES"); s != "" {
-		var err error
-		if n, err = strconv.Atoi(s); err != nil {
-			b.Fatal(err)
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				b.Fatal(err)
+			}
+			sizes = append(sizes, n)
 		}
 	}
 	dir := b.TempDir()
-	synthetic := filepath.Join(dir, "synthetic.pdn")
-	f, err := os.Create(synthetic)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := synth.Write(f, synth.Options{Variant: rules.International, Games: n, Seed: 1}); err != nil {
-		b.Fatal(err)
-	}
-	f.Close()
 	oca := filepath.Join(dir, "OCA_2.0.pdn")
 	if err := gunzipTo(ocaPath, oca); err != nil {
 		b.Fatal(err)
 	}
-
-	for _, c := range []struct{ name, path string }{{fmt.Sprintf("synthetic-%d", n), synthetic}, {"OCA", oca}} {
+	inputs := []struct{ name, path string }{{"OCA", oca}}
+	for _, n := range sizes {
+		path := filepath.Join(dir, fmt.Sprintf("synthetic-%d.pdn", n))
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := synth.Write(f, synth.Options{Variant: rules.International, Games: n, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+		inputs = append(inputs, struct{ name, path string }{fmt.Sprintf("synthetic-%d", n), path})
+	}
+	for _, c := range inputs {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				benchImportOnce(b, c.path)
@@ -108,6 +117,7 @@ func benchImportOnce(b *testing.B, path string) {
 	total, breakdown := databaseBytes(b, pool)
 	games := float64(sum.Imported)
 	b.ReportMetric(float64(sum.GamesRead)/importTime.Seconds(), "games/s")
+	b.ReportMetric(importTime.Seconds()*1e6/float64(sum.GamesRead), "us/game")
 	b.ReportMetric(importTime.Seconds()/copyTime.Seconds(), "import/COPY")
 	b.ReportMetric(float64(total)/games, "bytes/game")
 	b.ReportMetric(float64(ru.Maxrss)/1024, "peakRSS-MB")
