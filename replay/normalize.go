@@ -53,9 +53,9 @@ func (g *Game) ToPDN(n rules.Notation) *pdn.Game {
 		}
 		switch {
 		case side == v.FirstToMove:
-			m.Number = number
+			m.Number = int32(number)
 		case i == 0 || m.Note != nil:
-			m.Number, m.Black = number, true
+			m.Number, m.Black = int32(number), true
 		}
 		if i < len(g.Tokens) {
 			src := &g.PDN.Moves[g.Tokens[i]]

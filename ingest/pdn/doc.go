@@ -80,7 +80,7 @@
 //	type Game struct { Ordinal int; Offset int64; Line int; Raw []byte; Windows1252 bool;
 //		Tags []Tag; Comments []string; Moves []Move; Result string; Warnings []Warning }
 //	type Tag struct { Name, Value string }
-//	type Move struct { Text string; Number int; Black bool; Strength string; Note *Note }
+//	type Move struct { Text, Strength string; Note *Note; Number int32; Black bool }
 //	type Note struct { Setup string; NAGs []int; Comments []string; Variations []Variation }
 //	type Variation struct { Comments []string; Moves []Move }
 //	type Warning struct { Line, Column int; Reason string }
@@ -90,9 +90,10 @@
 // # Performance
 //
 // BenchmarkReadOCA (go test -bench ReadOCA -cpu 1) reads the 11.5 MB, 22,621
-// game OCA archive: about 350,000 games/s (170 MB/s) on one core of the
-// development machine (median of 8 runs; 184,000 before the tuning of
-// Nov 2026), 3 allocations and 3.9 KB per game (the Game together with its
+// game OCA archive: 270,000-340,000 games/s (135-175 MB/s, medians of 6
+// runs 306,000 and 320,000) on one core of the shared 2-core development
+// machine (184,000 before the tuning of Nov 2026), 3 allocations and 3.5 KB
+// per game (a Move is 48 bytes; the Game together with its
 // tags, Raw, the move slice, which is most of the bytes; the game's strings
 // are views of Raw). Runs of moves and move numbers are lexed and built in
 // tight loops of their own (wordRun, moveRun); the rest goes through the

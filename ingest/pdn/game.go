@@ -51,15 +51,16 @@ type Move struct {
 	// against the rules. Empty only for a trailing /FEN/ setup with no move
 	// after it (see Note.Setup).
 	Text string
-	// Number is the move number written just before this move (0 if none);
-	// Black is set when it was written "12..." or "12. ...".
-	Number int
-	Black  bool
 	// Strength is the move-strength mark: "!", "?", "!!", "??", "!?", "?!"
 	// (or any run of them as written, also parenthesised "(!?)").
 	Strength string
 	// Note holds the rarer attachments; nil when there are none.
 	Note *Note
+	// Number is the move number written just before this move (0 if none);
+	// Black is set when it was written "12..." or "12. ...". (int32 and
+	// last: a Move is 48 bytes, not 56, and games hold many.)
+	Number int32
+	Black  bool
 }
 
 // Note carries a move's comments, NAGs, variations and setup.

@@ -191,7 +191,7 @@ func (rd *Reader) build(g *Game, window []byte) {
 // line builds moves until a ')' or the end of the tokens.
 func (b *builder) line(moves []Move, g *Game) ([]Move, []string) {
 	var pre []string
-	num, black := 0, false
+	num, black := int32(0), false
 	setup := ""
 	// The index lives in a local; b.i is only kept current around the
 	// recursion into a variation and on return.
@@ -222,7 +222,7 @@ func (b *builder) line(moves []Move, g *Game) ([]Move, []string) {
 				n.Comments = append(n.Comments, c)
 			}
 		case tkNumber:
-			num, black = int(t.num), t.black
+			num, black = t.num, t.black
 		case tkDots:
 			black = true
 		case tkMove, tkUnknown:
@@ -290,12 +290,12 @@ func (b *builder) line(moves []Move, g *Game) ([]Move, []string) {
 // registers: it builds the moves of a run of move numbers and moves (UTF-8
 // text, no pending setup) while the slice has room, and returns where it
 // stopped with the pending move number.
-func (b *builder) moveRun(moves []Move, i, num int, black bool) ([]Move, int, int, bool) {
+func (b *builder) moveRun(moves []Move, i int, num int32, black bool) ([]Move, int, int32, bool) {
 	toks, s := b.toks, b.s
 	for ; i < len(toks); i++ {
 		t := &toks[i]
 		if t.kind == tkNumber {
-			num, black = int(t.num), t.black
+			num, black = t.num, t.black
 			continue
 		}
 		if t.kind != tkMove || len(moves) == cap(moves) {

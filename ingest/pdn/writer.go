@@ -121,9 +121,9 @@ func (w *Writer) moves(ms []Move) {
 		}
 		switch {
 		case m.Number > 0 && m.Black:
-			w.token(strconv.Itoa(m.Number)+"...", false)
+			w.token(strconv.Itoa(int(m.Number))+"...", false)
 		case m.Number > 0:
-			w.token(strconv.Itoa(m.Number)+".", false)
+			w.token(strconv.Itoa(int(m.Number))+".", false)
 		case m.Black:
 			w.token("...", false)
 		}

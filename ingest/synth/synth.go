@@ -77,7 +77,7 @@ func game(v *rules.Variant, i int, rng *rand.Rand, legal *[]rules.Move) *pdn.Gam
 		m := &(*legal)[rng.IntN(len(*legal))]
 		pm := pdn.Move{Text: rules.MoveText(*legal, m, v.DefaultNotation)}
 		if pos.SideToMove() == v.FirstToMove {
-			pm.Number = number
+			pm.Number = int32(number)
 		} else {
 			number++
 		}
