@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -243,8 +242,6 @@ func TestNamedQueriesAgreeWithReplay(t *testing.T) {
 		for gi, g := range games {
 			for ply := 1; ply < len(g.hashes) && ply <= 20; ply++ {
 				h := g.hashes[ply]
-				order := append([]string(nil), g.moves[:ply]...)
-				sort.Strings(order)
 				key := ""
 				for _, m := range g.moves[:ply] {
 					key += m + " "
