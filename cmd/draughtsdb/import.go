@@ -86,8 +86,12 @@ good sources are imported all the same).`,
 							return ferr
 						}
 						for _, f := range firsts {
-							fmt.Fprintf(cmd.OutOrStdout(), "most played first move (%s): %s in %d games: white wins %d, draws %d, black wins %d, unfinished %d; white's score %.1f%%\n",
-								f.Variant.Name, f.Move, f.Games, f.WhiteWins, f.Draws, f.BlackWins, f.Unfinished, f.Score())
+							score := "no finished games"
+							if f.WhiteWins+f.Draws+f.BlackWins > 0 {
+								score = fmt.Sprintf("white's score %.1f%%", f.Score())
+							}
+							fmt.Fprintf(cmd.OutOrStdout(), "most played first move (%s): %s in %d games: white wins %d, draws %d, black wins %d, unfinished %d; %s\n",
+								f.Variant.Name, f.Move, f.Games, f.WhiteWins, f.Draws, f.BlackWins, f.Unfinished, score)
 						}
 					}
 				}
