@@ -45,11 +45,9 @@ type Event struct {
 	Source   *source.Source
 	Items    []Item // Games
 	Consumed int64  // bytes of the source consumed so far (for progress)
-	// SourceEnd: Err is why the source failed (nil: read completely), SHA256
-	// the hash of its PDN text (with Config.Hash).
-	Err    error
-	SHA256 string
-	Games  int // SourceEnd: games read from the source
+	// SourceEnd: Err is why the source failed (nil: read completely).
+	Err   error
+	Games int // SourceEnd: games read from the source
 }
 
 // Config sets up a pipeline run.
@@ -66,8 +64,6 @@ type Config struct {
 	// runs in parallel instead of in the sink (the importer encodes games
 	// for COPY here). The game is only valid during the call.
 	Prepare func(*replay.Game) any
-	// Hash asks for the SHA-256 of every source's text in SourceEnd events.
-	Hash bool
 	// Skip, when set, returns how many leading games of a source to skip
 	// without replaying them (they are still read): a resumed import skips
 	// what it had committed.
@@ -138,7 +134,7 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 	go func() {
 		defer close(ordered)
 		defer close(work)
-		readErr = readAll(ctx, srcs, batch, cfg.Skip, cfg.Hash, ordered, work)
+		readErr = readAll(ctx, srcs, batch, cfg.Skip, ordered, work)
 	}()
 
 	var sinkErr error
@@ -163,7 +159,7 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 }
 
 // readAll reads every source in order, cutting its games into jobs.
-func readAll(ctx context.Context, srcs []*source.Source, batch int, skip func(*source.Source) int, hash bool, ordered, work chan<- *job) error {
+func readAll(ctx context.Context, srcs []*source.Source, batch int, skip func(*source.Source) int, ordered, work chan<- *job) error {
 	seq := 0
 	emit := func(j *job, withGames bool) error {
 		j.seq = seq
@@ -190,28 +186,26 @@ func readAll(ctx context.Context, srcs []*source.Source, batch int, skip func(*s
 		if err := emit(&job{ev: Event{Kind: SourceStart, Source: src}}, false); err != nil {
 			return err
 		}
-		n, sha, consumed, err := readSource(ctx, src, batch, skip, hash, emit)
+		n, consumed, err := readSource(ctx, src, batch, skip, emit)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if err := emit(&job{ev: Event{Kind: SourceEnd, Source: src, Err: err, SHA256: sha, Games: n, Consumed: consumed}}, false); err != nil {
+		if err := emit(&job{ev: Event{Kind: SourceEnd, Source: src, Err: err, Games: n, Consumed: consumed}}, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// readSource reads one source. It returns the games read, the SHA-256 of
-// the text and the error that ended it early, if any.
-func readSource(ctx context.Context, src *source.Source, batch int, skip func(*source.Source) int, hash bool, emit func(*job, bool) error) (int, string, int64, error) {
+// readSource reads one source. It returns the games read, the bytes of the
+// source consumed and the error that ended it early, if any.
+func readSource(ctx context.Context, src *source.Source, batch int, skip func(*source.Source) int, emit func(*job, bool) error) (int, int64, error) {
 	rd, err := src.Open()
 	if err != nil {
-		return 0, "", 0, err
+		return 0, 0, err
 	}
 	defer rd.Close()
-	if !hash {
-		rd.SkipHash()
-	}
+	rd.SkipHash() // the importer hashes sources beforehand; nothing here needs it
 	toSkip := 0
 	if skip != nil {
 		toSkip = skip(src)
@@ -237,9 +231,9 @@ func readSource(ctx context.Context, src *source.Source, batch int, skip func(*s
 		if err != nil && !errors.As(err, &se) {
 			// An I/O or decompression error: the source ends here.
 			if ferr := flush(); ferr != nil {
-				return n, "", rd.Consumed(), ferr
+				return n, rd.Consumed(), ferr
 			}
-			return n, "", rd.Consumed(), fmt.Errorf("%s: %w", src.Name, err)
+			return n, rd.Consumed(), fmt.Errorf("%s: %w", src.Name, err)
 		}
 		if g == nil {
 			continue
@@ -252,15 +246,15 @@ func readSource(ctx context.Context, src *source.Source, batch int, skip func(*s
 		j.errs = append(j.errs, err)
 		if len(j.games) == batch {
 			if err := flush(); err != nil {
-				return n, "", rd.Consumed(), err
+				return n, rd.Consumed(), err
 			}
 		}
 		if ctx.Err() != nil {
-			return n, "", rd.Consumed(), ctx.Err()
+			return n, rd.Consumed(), ctx.Err()
 		}
 	}
 	if err := flush(); err != nil {
-		return n, "", rd.Consumed(), err
+		return n, rd.Consumed(), err
 	}
-	return n, rd.SHA256(), rd.Consumed(), nil
+	return n, rd.Consumed(), nil
 }

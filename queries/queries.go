@@ -42,7 +42,7 @@ type Query struct {
 
 var (
 	paramLine = regexp.MustCompile(`^--\s*param:\s*([a-z_][a-z0-9_]*)\s*(?:\(default\s+("[^"]*"|[^)]*)\))?\s*:\s*(.*)$`)
-	// :'name' outside string literals; the header comments are skipped.
+	// :'name' in the SQL; comments are stripped first (see stripComments).
 	placeholder = regexp.MustCompile(`:'([a-z_][a-z0-9_]*)'`)
 )
 
@@ -125,6 +125,8 @@ func parse(file, text string) (*Query, error) {
 }
 
 // stripComments removes -- comments, so header text is not taken for SQL.
+// It does not parse string literals: a query file must not write "--"
+// inside a string (none does; the tests run every one).
 func stripComments(sql string) string {
 	var b strings.Builder
 	for _, line := range strings.Split(sql, "\n") {

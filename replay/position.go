@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
@@ -12,7 +13,7 @@ import (
 // the position reached. A move that does not resolve to exactly one legal
 // move is a *RejectError, as in Replay.
 func PositionAfter(v *rules.Variant, fen string, moves []string) (rules.Position, error) {
-	g := &pdn.Game{Tags: []pdn.Tag{{Name: "GameType", Value: itoa(v.GameType)}}}
+	g := &pdn.Game{Tags: []pdn.Tag{{Name: "GameType", Value: strconv.Itoa(v.GameType)}}}
 	if strings.TrimSpace(fen) != "" {
 		g.Tags = append(g.Tags, pdn.Tag{Name: "FEN", Value: fen})
 	}
@@ -24,15 +25,4 @@ func PositionAfter(v *rules.Variant, fen string, moves []string) (rules.Position
 		return rules.Position{}, err
 	}
 	return out.Final, nil
-}
-
-func itoa(n int) string {
-	var b [8]byte
-	i := len(b)
-	for n > 0 || i == len(b) {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
 }

@@ -20,7 +20,6 @@ type (
 
 func (a bb64) and(b bb64) bb64    { return a & b }
 func (a bb64) or(b bb64) bb64     { return a | b }
-func (a bb64) xor(b bb64) bb64    { return a ^ b }
 func (a bb64) andNot(b bb64) bb64 { return a &^ b }
 func (a bb64) shl(n uint) bb64    { return a << n }
 func (a bb64) shr(n uint) bb64    { return a >> n }
@@ -32,7 +31,6 @@ func (a bb64) has(i int) bool     { return uint(i) < 64 && a>>uint(i)&1 != 0 }
 func (a bb64) store() [2]uint64   { return [2]uint64{uint64(a), 0} }
 func (a bb64) with(i int) bb64    { return a | 1<<uint(i) }
 func (a bb64) without(i int) bb64 { return a &^ (1 << uint(i)) }
-func (a bb64) toggle(i int) bb64  { return a ^ 1<<uint(i) }
 
 // Loads and stores go through pointers element by element: [2]uint64 is
 // not SSA-able, so passing or building it by value spills it to the stack
@@ -44,7 +42,6 @@ func (a bb64) put(x *[2]uint64) { x[0], x[1] = uint64(a), 0 }
 
 func (a bb128) and(b bb128) bb128    { return bb128{a.lo & b.lo, a.hi & b.hi} }
 func (a bb128) or(b bb128) bb128     { return bb128{a.lo | b.lo, a.hi | b.hi} }
-func (a bb128) xor(b bb128) bb128    { return bb128{a.lo ^ b.lo, a.hi ^ b.hi} }
 func (a bb128) andNot(b bb128) bb128 { return bb128{a.lo &^ b.lo, a.hi &^ b.hi} }
 
 // shl and shr are only called with constant n < 64.
@@ -87,14 +84,6 @@ func (a bb128) without(i int) bb128 {
 		a.lo &^= 1 << uint(i)
 	} else {
 		a.hi &^= 1 << uint(i-64)
-	}
-	return a
-}
-func (a bb128) toggle(i int) bb128 {
-	if i < 64 {
-		a.lo ^= 1 << uint(i)
-	} else {
-		a.hi ^= 1 << uint(i-64)
 	}
 	return a
 }
