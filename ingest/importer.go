@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/ingest/source"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
@@ -25,6 +26,10 @@ type Options struct {
 	BatchSize int            // games per transaction; <= 0: 5000
 	Force     bool           // re-import sources already imported
 	Variant   *rules.Variant // force a variant; nil: per game
+	// OpeningDepth is how many plies of each game the opening statistics
+	// count (see analysis/openings); <= 0: openings.DefaultDepth. A resumed
+	// source keeps the depth it was started with.
+	OpeningDepth int
 	// Progress, when set, is called as games are read with the bytes
 	// consumed over all sources, their total size and the games read.
 	Progress func(done, total int64, games int)
@@ -51,8 +56,9 @@ type Summary struct {
 }
 
 type sourceState struct {
-	id   int64
-	skip int // games committed by an earlier, interrupted run
+	id           int64
+	skip         int // games committed by an earlier, interrupted run
+	openingDepth int // plies counted in the opening statistics
 }
 
 // Import reads, verifies and stores the games of paths (files,
@@ -70,6 +76,10 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 	batchSize := opts.BatchSize
 	if batchSize <= 0 {
 		batchSize = 5000
+	}
+	depth := opts.OpeningDepth
+	if depth <= 0 {
+		depth = openings.DefaultDepth
 	}
 	srcs, errs := source.Expand(paths)
 	for _, e := range errs {
@@ -104,9 +114,10 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 	seen := map[int64]string{} // source ids registered in this run
 	var todo []*source.Source
 	var total int64
+	maxDepth := depth
 	for _, s := range srcs {
 		sum.Sources++
-		st, msg, err := prepareSource(ctx, conn.Conn(), s, opts.Force)
+		st, msg, err := prepareSource(ctx, conn.Conn(), s, opts.Force, depth)
 		if err != nil {
 			if ctx.Err() != nil {
 				return sum, ctx.Err()
@@ -137,6 +148,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 			sum.SourcesResumed++
 		}
 		states[s] = st
+		maxDepth = max(maxDepth, st.openingDepth)
 		todo = append(todo, s)
 		total += max(s.Size, 0)
 	}
@@ -161,7 +173,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 				continue // drain
 			}
 			if len(m.items) > 0 {
-				c, err := w.writeBatch(runCtx, m.st.id, m.items)
+				c, err := w.writeBatch(runCtx, m.st, m.items)
 				if err != nil {
 					werr = err
 					cancel()
@@ -202,7 +214,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 			return runCtx.Err()
 		}
 	}
-	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant}, Prepare: prepare,
+	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant}, Prepare: preparer(maxDepth),
 		Skip: func(s *source.Source) int { return states[s].skip }}
 	err = Run(runCtx, todo, cfg, func(ev *Event) error {
 		st := states[ev.Source]
@@ -252,7 +264,7 @@ func (e *dbError) Error() string { return e.err.Error() }
 
 // prepareSource hashes the source and registers it. It returns nil state
 // for a source imported already (and not forced).
-func prepareSource(ctx context.Context, conn *pgx.Conn, s *source.Source, force bool) (*sourceState, string, error) {
+func prepareSource(ctx context.Context, conn *pgx.Conn, s *source.Source, force bool, depth int) (*sourceState, string, error) {
 	sha, err := hashSource(s)
 	if err != nil {
 		return nil, "", err
@@ -261,7 +273,8 @@ func prepareSource(ctx context.Context, conn *pgx.Conn, s *source.Source, force 
 	var status string
 	var read int
 	var finished *time.Time
-	err = conn.QueryRow(ctx, `SELECT id, status, games_read, finished_at FROM sources WHERE sha256 = $1`, sha).Scan(&id, &status, &read, &finished)
+	var oldDepth *int16
+	err = conn.QueryRow(ctx, `SELECT id, status, games_read, finished_at, opening_depth FROM sources WHERE sha256 = $1`, sha).Scan(&id, &status, &read, &finished, &oldDepth)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 	case err != nil:
@@ -277,8 +290,8 @@ func prepareSource(ctx context.Context, conn *pgx.Conn, s *source.Source, force 
 			return nil, "", &dbError{err}
 		}
 		msg := fmt.Sprintf("re-importing %s (--force): removed the %d games it had", s.Name, read)
-		id, err = insertSource(ctx, conn, s, sha)
-		return &sourceState{id: id}, msg, err
+		id, err = insertSource(ctx, conn, s, sha, depth)
+		return &sourceState{id: id, openingDepth: depth}, msg, err
 	default: // interrupted or failed before: go on after what was committed
 		if _, err := conn.Exec(ctx, `UPDATE sources SET status = 'importing', name = $2, error = NULL, finished_at = NULL WHERE id = $1`, id, s.Name); err != nil {
 			return nil, "", &dbError{err}
@@ -287,19 +300,24 @@ func prepareSource(ctx context.Context, conn *pgx.Conn, s *source.Source, force 
 		if read > 0 {
 			msg = fmt.Sprintf("resuming %s after game %d (an earlier import stopped there)", s.Name, read)
 		}
-		return &sourceState{id: id, skip: read}, msg, nil
+		if oldDepth != nil {
+			depth = int(*oldDepth)
+		} else if _, err := conn.Exec(ctx, `UPDATE sources SET opening_depth = $2 WHERE id = $1`, id, depth); err != nil {
+			return nil, "", &dbError{err}
+		}
+		return &sourceState{id: id, skip: read, openingDepth: depth}, msg, nil
 	}
-	id, err = insertSource(ctx, conn, s, sha)
-	return &sourceState{id: id}, "", err
+	id, err = insertSource(ctx, conn, s, sha, depth)
+	return &sourceState{id: id, openingDepth: depth}, "", err
 }
 
-func insertSource(ctx context.Context, conn *pgx.Conn, s *source.Source, sha string) (int64, error) {
+func insertSource(ctx context.Context, conn *pgx.Conn, s *source.Source, sha string, depth int) (int64, error) {
 	var id int64
 	var size *int64
 	if s.Size >= 0 {
 		size = &s.Size
 	}
-	err := conn.QueryRow(ctx, `INSERT INTO sources (name, size, sha256) VALUES ($1, $2, $3) RETURNING id`, s.Name, size, sha).Scan(&id)
+	err := conn.QueryRow(ctx, `INSERT INTO sources (name, size, sha256, opening_depth) VALUES ($1, $2, $3, $4) RETURNING id`, s.Name, size, sha, int16(depth)).Scan(&id)
 	if err != nil {
 		return 0, &dbError{err}
 	}

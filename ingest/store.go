@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/jackc/pgx/v5"
 )
@@ -33,12 +34,24 @@ type stored struct {
 	finalHash          int64
 	movesHash          int64
 	hashes             []uint64 // the start position and after every ply
+	opening            []openings.Entry
 	tags               []byte
 	warnings           []string
+	evals              []Evaluation // [%eval] comments (evalcomments.go)
 }
 
-// prepare encodes an accepted game; it runs on the replay workers.
-func prepare(g *replay.Game) any {
+// preparer returns the function that encodes an accepted game on the
+// replay workers, with its opening entries up to depth plies.
+func preparer(depth int) func(g *replay.Game) any {
+	return func(g *replay.Game) any {
+		st := prepare(g)
+		st.opening = openings.GameEntries(nil, st.hashes, g.Moves, depth)
+		return st
+	}
+}
+
+// prepare encodes an accepted game.
+func prepare(g *replay.Game) *stored {
 	moves := AppendMoves(make([]byte, 0, 2*len(g.Moves)+8), g)
 	st := &stored{
 		variant: int16(g.Variant.GameType), basis: string(g.Basis),
@@ -55,6 +68,7 @@ func prepare(g *replay.Game) any {
 	if len(g.Warnings) > 0 {
 		st.warnings = append([]string(nil), g.Warnings...)
 	}
+	st.evals = gameEvaluations(g)
 	st.hashes = make([]uint64, 0, len(g.Hashes)+1)
 	st.hashes = append(st.hashes, g.Start.Hash())
 	st.hashes = append(st.hashes, g.Hashes...)
@@ -85,6 +99,7 @@ type writer struct {
 	conn    *pgx.Conn
 	players map[string]int32 // committed players only
 	buckets [4096][]int64    // position index entries of the batch, by prefix
+	opening openings.Batch   // opening statistics of the batch
 }
 
 // PositionPrefix and PositionEntry pack a position into the position_index
@@ -125,7 +140,8 @@ func (w *writer) indexRows(sourceID int64) [][]any {
 // writeBatch stores one batch of a source's games in one transaction,
 // together with the source's resume point, so a batch is either wholly in
 // the database or not at all.
-func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (batchCounts, error) {
+func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item) (batchCounts, error) {
+	sourceID := src.id
 	c := batchCounts{byReason: map[string]int{}}
 	if len(items) == 0 {
 		return c, nil
@@ -205,6 +221,7 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 		}
 	}
 	w.resetIndex()
+	w.opening.Reset()
 
 	var gameRows, dupRows, rejRows [][]any
 	for _, p := range games {
@@ -217,6 +234,7 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 		existing[p.key] = gameRef{sourceID, int32(it.Ordinal)}
 		id := ids[len(gameRows)]
 		w.index(id, st.hashes)
+		w.opening.Add(st.variant, st.result, st.opening, src.openingDepth)
 		gameRows = append(gameRows, []any{
 			id, st.variant, st.basis, sourceID, int32(it.Ordinal), it.Offset,
 			st.event, st.site, st.date, st.round,
@@ -259,6 +277,15 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 			return c, fmt.Errorf("copy position index: %w", err)
 		}
 	}
+	if rows := w.opening.Rows(); len(rows) > 0 {
+		copyRows := make([][]any, len(rows))
+		for i, r := range rows {
+			copyRows[i] = []any{sourceID, r.Variant, r.Prefix, r.Keys, r.Counts}
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"opening_index"}, openingColumns, pgx.CopyFromRows(copyRows)); err != nil {
+			return c, fmt.Errorf("copy opening statistics: %w", err)
+		}
+	}
 	if len(rejRows) > 0 {
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"rejected_games"}, rejectedColumns, pgx.CopyFromRows(rejRows)); err != nil {
 			return c, fmt.Errorf("copy rejected games: %w", err)
@@ -268,6 +295,9 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"duplicates"}, duplicateColumns, pgx.CopyFromRows(dupRows)); err != nil {
 			return c, fmt.Errorf("copy duplicates: %w", err)
 		}
+	}
+	if err := writeEvaluations(ctx, tx, items); err != nil {
+		return c, err
 	}
 	last := items[len(items)-1].Ordinal
 	if _, err := tx.Exec(ctx, `UPDATE sources SET games_read = $2, games_imported = games_imported + $3,
@@ -286,6 +316,7 @@ func (w *writer) writeBatch(ctx context.Context, sourceID int64, items []Item) (
 
 var (
 	positionColumns = []string{"source_id", "prefix", "entries"}
+	openingColumns  = []string{"source_id", "variant", "prefix", "keys", "counts"}
 	gameColumns     = []string{"id", "variant", "variant_basis", "source_id", "ordinal", "byte_offset", "event", "site", "date", "round",
 		"white_id", "black_id", "result", "ply_count", "start_fen", "moves", "final_hash", "moves_hash", "tags", "warnings"}
 	rejectedColumns  = []string{"source_id", "ordinal", "byte_offset", "line", "raw", "reason", "ply", "move", "fen", "message"}

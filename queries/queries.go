@@ -145,7 +145,7 @@ func (q *Query) Bind(values map[string]string) (string, []any, error) {
 	args := []any{}
 	index := map[string]int{}
 	for name := range values {
-		if !q.has(name) {
+		if !q.Has(name) {
 			return "", nil, fmt.Errorf("%w %q for query %s", ErrUnknownParam, name, q.Name)
 		}
 	}
@@ -167,7 +167,8 @@ func (q *Query) Bind(values map[string]string) (string, []any, error) {
 	return strings.TrimRight(strings.TrimSpace(sql), ";"), args, nil
 }
 
-func (q *Query) has(name string) bool {
+// Has reports whether q declares the parameter name.
+func (q *Query) Has(name string) bool {
 	for _, p := range q.Params {
 		if p.Name == name {
 			return true

@@ -13,6 +13,16 @@ import (
 // the position reached. A move that does not resolve to exactly one legal
 // move is a *RejectError, as in Replay.
 func PositionAfter(v *rules.Variant, fen string, moves []string) (rules.Position, error) {
+	g, err := PlayLine(v, fen, moves)
+	if err != nil {
+		return rules.Position{}, err
+	}
+	return g.Final, nil
+}
+
+// PlayLine is PositionAfter returning the whole line: the start position,
+// each move resolved to the legal move it names, and the positions' hashes.
+func PlayLine(v *rules.Variant, fen string, moves []string) (*Game, error) {
 	g := &pdn.Game{Tags: []pdn.Tag{{Name: "GameType", Value: strconv.Itoa(v.GameType)}}}
 	if strings.TrimSpace(fen) != "" {
 		g.Tags = append(g.Tags, pdn.Tag{Name: "FEN", Value: fen})
@@ -20,9 +30,9 @@ func PositionAfter(v *rules.Variant, fen string, moves []string) (rules.Position
 	for _, m := range moves {
 		g.Moves = append(g.Moves, pdn.Move{Text: m})
 	}
-	var out Game
-	if err := NewReplayer(Options{Variant: v}).Replay(g, nil, &out); err != nil {
-		return rules.Position{}, err
+	out := &Game{}
+	if err := NewReplayer(Options{Variant: v}).Replay(g, nil, out); err != nil {
+		return nil, err
 	}
-	return out.Final, nil
+	return out, nil
 }

@@ -45,6 +45,9 @@ good sources are imported all the same).`,
 			if err != nil {
 				return err
 			}
+			if d := a.cfg.Import.OpeningDepth; d < 1 || d > 1000 {
+				return fmt.Errorf("import.opening_depth (--opening-depth) must be 1..1000 plies, not %d", d)
+			}
 			pool, err := openDatabase(cmd.Context(), a.cfg)
 			if err != nil {
 				return err
@@ -54,6 +57,7 @@ good sources are imported all the same).`,
 			bar := newProgress(0, "importing", quiet || jsonOut)
 			opts := ingest.Options{
 				Workers: a.cfg.Workers, BatchSize: a.cfg.Import.BatchSize, Force: force, Variant: forced,
+				OpeningDepth: a.cfg.Import.OpeningDepth,
 				Notice: func(s string) {
 					if !quiet {
 						fmt.Fprintln(errOut, s)
@@ -112,12 +116,14 @@ good sources are imported all the same).`,
 	f.String("variant", "", settingHelp("variant"))
 	f.Int("workers", 0, settingHelp("workers"))
 	f.Int("batch-size", 5000, settingHelp("import.batch_size"))
+	f.Int("opening-depth", 40, settingHelp("import.opening_depth"))
 	f.BoolVar(&force, "force", false, "re-import sources that were imported already (their earlier games are removed first)")
 	f.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object")
 	f.BoolVar(&quiet, "quiet", false, "no progress bar and no per-source notices")
 	bindFlag(f, "variant", "variant")
 	bindFlag(f, "workers", "workers")
 	bindFlag(f, "batch-size", "import.batch_size")
+	bindFlag(f, "opening-depth", "import.opening_depth")
 	return cmd
 }
 

@@ -120,10 +120,22 @@ func positionParams(q *queries.Query, values map[string]string) error {
 	if err != nil {
 		return err
 	}
-	pos, err := replay.PositionAfter(v, fen, strings.Fields(moves))
+	line, err := replay.PlayLine(v, fen, strings.Fields(moves))
 	if err != nil {
 		return fmt.Errorf("position: %w", err)
 	}
-	values["hash"] = strconv.FormatInt(int64(pos.Hash()), 10)
+	values["hash"] = strconv.FormatInt(int64(line.Final.Hash()), 10)
+	if q.Has("moves") {
+		// A query that matches the move order itself (games_by_opening)
+		// takes the moves as games.moves writes them: numeric, full paths.
+		if fen != "" {
+			return fmt.Errorf("query %s takes moves from the initial position, not a fen", q.Name)
+		}
+		text := make([]string, len(line.Moves))
+		for i := range line.Moves {
+			text[i] = rules.FormatMove(&line.Moves[i], rules.Numeric, true)
+		}
+		values["moves"] = strings.Join(text, " ")
+	}
 	return nil
 }

@@ -53,6 +53,7 @@ dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL).`,
 		newImportCommand(a),
 		newGenCommand(),
 		newQueryCommand(a),
+		newOpeningsCommand(a),
 		newAnalyzeCommand(a),
 	)
 	return root

@@ -23,6 +23,7 @@ var settings = []setting{
 	{"variant", "", "force this variant for every game (russian, international, english, brazilian, canadian); empty = per game from GameType, FEN and notation"},
 	{"workers", 0, "parallel workers for reading and replaying games; 0 = number of CPUs"},
 	{"import.batch_size", 5000, "games per database transaction when importing"},
+	{"import.opening_depth", 40, "plies of each game counted in the opening statistics (the tree of draughtsdb openings); positions deeper than this have no tree"},
 	{"analysis.inaccuracy", 30, "analyze: a move losing at least this much (hundredths of a man) is an inaccuracy"},
 	{"analysis.mistake", 80, "analyze: a move losing at least this much (hundredths of a man) is a mistake"},
 	{"analysis.blunder", 200, "analyze: a move losing at least this much (hundredths of a man) is a blunder"},
@@ -44,7 +45,8 @@ type Config struct {
 	Variant string `mapstructure:"variant"`
 	Workers int    `mapstructure:"workers"`
 	Import  struct {
-		BatchSize int `mapstructure:"batch_size"`
+		BatchSize    int `mapstructure:"batch_size"`
+		OpeningDepth int `mapstructure:"opening_depth"`
 	} `mapstructure:"import"`
 	Analysis struct {
 		Inaccuracy int    `mapstructure:"inaccuracy"`

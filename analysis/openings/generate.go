@@ -1,0 +1,3 @@
+package openings
+
+//go:generate go run ./internal/gennames

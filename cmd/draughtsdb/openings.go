@@ -1,0 +1,164 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/draughtsdb/draughtsdb/analysis/openings"
+	"github.com/draughtsdb/draughtsdb/queries"
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/spf13/cobra"
+)
+
+func newOpeningsCommand(a *app) *cobra.Command {
+	var (
+		variant, moves, fen, format string
+		limit                       int
+	)
+	cmd := &cobra.Command{
+		Use:   "openings [--variant V] [--moves \"32-28 ...\"] [--fen FEN] [--limit N] [--format table|csv|json]",
+		Short: "Print the opening tree at a position: each next move with its games and results",
+		Long: `Print the opening tree of the imported games at a position: every move
+played there, with its games, White's wins, draws, Black's wins and White's
+score (percent of the points in the games with a result).
+
+The tree is position-based (Zobrist hashes): games that reached the position
+by another move order count too, and each game counts once. It comes from the
+opening statistics the import keeps for the first import.opening_depth plies
+(40 by default), so it is instant on any number of games and never scans
+them. Where a move reaches a named opening (the Russian, Brazilian and
+English ballot lists) the name is shown; where the position after a move has
+engine evaluations (draughtsdb analyze), their mean is shown in men from
+White's view.
+
+The position is the variant's initial position, or --fen, then --moves in
+either notation ("32-28 19-23" or "c3-d4 f6-g5").
+
+--format json prints an array with one object per move: move (the variant's
+notation), algebraic, games, white_wins, draws, black_wins, score (null when
+no game has a result), and name, eval and eval_count when present.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if variant == "" {
+				variant = a.cfg.Variant
+			}
+			if variant == "" {
+				variant = "russian"
+			}
+			v, err := rules.VariantByName(variant)
+			if err != nil {
+				return err
+			}
+			switch format {
+			case "table", "csv", "json":
+			default:
+				return fmt.Errorf("--format must be table, csv or json, not %q", format)
+			}
+			line, err := replay.PlayLine(v, fen, strings.Fields(moves))
+			if err != nil {
+				return fmt.Errorf("position: %w", err)
+			}
+			pool, err := openDatabase(cmd.Context(), a.cfg)
+			if err != nil {
+				return err
+			}
+			defer pool.Close()
+			node, err := openings.Tree(cmd.Context(), pool, &line.Final)
+			if err != nil {
+				return err
+			}
+			var depth *int16
+			if err := pool.QueryRow(cmd.Context(), `SELECT min(opening_depth) FROM sources`).Scan(&depth); err != nil {
+				return err
+			}
+			if depth != nil && len(line.Moves) >= int(*depth) && fen == "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: note: the opening statistics count the first %d plies of each game; this position is at ply %d\n", *depth, len(line.Moves))
+			}
+			if limit > 0 && len(node.Branch) > limit {
+				node.Branch = node.Branch[:limit]
+			}
+			out := cmd.OutOrStdout()
+			switch format {
+			case "json":
+				return writeTreeJSON(out, node)
+			case "csv":
+				return treeResult(node).WriteCSV(out)
+			}
+			title := v.Name + ", initial position"
+			if fen != "" || moves != "" {
+				title = v.Name + ", " + node.FEN
+			}
+			if node.Name != "" {
+				title += " (" + node.Name + ")"
+			}
+			fmt.Fprintf(out, "%s: %d games\n", title, node.Games)
+			if len(node.Branch) == 0 {
+				fmt.Fprintln(out, "no imported game played a move from this position")
+				return nil
+			}
+			return treeResult(node).WriteTable(out)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&variant, "variant", "", "variant of the games (russian, international, english, brazilian, canadian); default: the configured variant, else russian")
+	f.StringVar(&moves, "moves", "", `moves from the start position (or --fen), space separated, either notation: "32-28 19-23"`)
+	f.StringVar(&fen, "fen", "", "start from this position (PDN FEN, e.g. W:W31-50:B1-20) instead of the initial one")
+	f.IntVar(&limit, "limit", 0, "show at most N moves, most played first; 0 = all")
+	f.StringVar(&format, "format", "table", "output: table, csv or json (an array of objects, one per move)")
+	return cmd
+}
+
+// treeJSON is one move of the JSON output.
+type treeJSON struct {
+	Move      string   `json:"move"`
+	Algebraic string   `json:"algebraic"`
+	Games     int64    `json:"games"`
+	WhiteWins int64    `json:"white_wins"`
+	Draws     int64    `json:"draws"`
+	BlackWins int64    `json:"black_wins"`
+	Score     *float64 `json:"score"`
+	Name      string   `json:"name,omitempty"`
+	Eval      *float64 `json:"eval,omitempty"`
+	EvalCount int      `json:"eval_count,omitempty"`
+}
+
+func writeTreeJSON(w io.Writer, node *openings.Node) error {
+	out := make([]treeJSON, 0, len(node.Branch))
+	for _, b := range node.Branch {
+		j := treeJSON{Move: b.Text, Algebraic: b.Algebraic, Games: b.Games, WhiteWins: b.WhiteWins,
+			Draws: b.Draws, BlackWins: b.BlackWins, Name: b.Name, Eval: b.Eval, EvalCount: b.EvalCount}
+		if !math.IsNaN(b.Score) {
+			s := math.Round(b.Score*10) / 10
+			j.Score = &s
+		}
+		out = append(out, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// treeResult lays the tree out as query rows for the table and CSV writers.
+func treeResult(node *openings.Node) *queries.Result {
+	r := &queries.Result{Columns: []string{"move", "algebraic", "games", "white_wins", "draws", "black_wins", "score", "eval", "name"}}
+	for _, b := range node.Branch {
+		score, eval := "", ""
+		if !math.IsNaN(b.Score) {
+			score = strconv.FormatFloat(b.Score, 'f', 1, 64)
+		}
+		if b.Eval != nil {
+			eval = strconv.FormatFloat(*b.Eval, 'f', 2, 64)
+		}
+		r.Rows = append(r.Rows, []string{b.Text, b.Algebraic, itoa64(b.Games), itoa64(b.WhiteWins),
+			itoa64(b.Draws), itoa64(b.BlackWins), score, eval, b.Name})
+		r.Null = append(r.Null, make([]bool, len(r.Columns)))
+	}
+	return r
+}
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,35 @@
+-- name: games_by_opening
+-- The games that open with a move sequence, in that move order, from the
+-- initial position: a page of them, the most recent first, with the name of
+-- the opening the sequence reaches (if it is a named ballot). moves is
+-- written as games.moves reads back: numeric with full capture paths
+-- ("32-28 19-23 28x19 14x23"); the draughtsdb command takes the moves in
+-- either notation (moves="c3-d4 f6-g5" too) and fills in hash, the position
+-- after them, which makes the search an index lookup. Without hash (psql
+-- with hash='') every game of the variant is read.
+-- param: moves: the opening, numeric, full capture paths, one space apart
+-- param: hash (default ""): Zobrist hash of the position after the moves; empty = scan the games
+-- param: variant (default russian): variant name
+-- param: limit (default 20): games per page
+-- param: offset (default 0): games to skip (the page)
+WITH o AS (
+    SELECT draughtsdb_variant_id(:'variant') AS v,
+           cardinality(string_to_array(:'moves', ' ')) AS n
+)
+SELECT g.id,
+       w.name AS white,
+       b.name AS black,
+       g.event,
+       g.date,
+       draughtsdb_result_text(g.variant, g.result) AS result,
+       g.ply_count AS plies,
+       draughtsdb_opening_name(g.variant, nullif(:'hash', '')::bigint) AS opening
+FROM o, games g
+LEFT JOIN players w ON w.id = g.white_id
+LEFT JOIN players b ON b.id = g.black_id
+WHERE g.variant = o.v
+  AND g.start_fen IS NULL
+  AND (:'hash' = '' OR g.id IN (SELECT draughtsdb_games_at(nullif(:'hash', '')::bigint)))
+  AND draughtsdb_moves_text(draughtsdb_moves_prefix(g.moves, o.n)) = :'moves'
+ORDER BY g.date DESC, g.id
+LIMIT :'limit'::int OFFSET :'offset'::int;

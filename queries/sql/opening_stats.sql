@@ -1,0 +1,23 @@
+-- name: opening_stats
+-- Opening statistics by the first n moves (plies: "32-28 19-23" is 2): each
+-- sequence the games from the initial position open with, with its games,
+-- White's wins, draws, Black's wins and White's score (percent of the points
+-- in the games with a result). By move order, so transpositions are separate
+-- rows here (opening_tree merges them). Reads every game of the variant.
+-- param: variant (default russian): variant name
+-- param: n (default 2): how many first moves make the opening
+-- param: limit (default 50): openings to show, most played first
+SELECT draughtsdb_moves_text(o.line, o.variant) AS moves,
+       count(*) AS games,
+       count(*) FILTER (WHERE o.result = 1) AS white_wins,
+       count(*) FILTER (WHERE o.result = 2) AS draws,
+       count(*) FILTER (WHERE o.result = 3) AS black_wins,
+       round(100.0 * (count(*) FILTER (WHERE o.result = 1) + 0.5 * count(*) FILTER (WHERE o.result = 2))
+             / nullif(count(*) FILTER (WHERE o.result IN (1, 2, 3)), 0), 1) AS score
+FROM (SELECT draughtsdb_moves_prefix(g.moves, :'n'::int) AS line, g.result, g.variant
+      FROM games g
+      WHERE g.variant = draughtsdb_variant_id(:'variant') AND g.start_fen IS NULL) o
+WHERE o.line IS NOT NULL
+GROUP BY o.line, o.variant
+ORDER BY games DESC, moves
+LIMIT :'limit'::int;
