@@ -26,6 +26,8 @@ const shared = "../ingest/pdn/testdata/shared"
 var inputs = []string{
 	filepath.Join(shared, "international"),
 	filepath.Join(shared, "online", "russian.pdn.gz"),
+	filepath.Join(shared, "online", "american.pdn.gz"),
+	filepath.Join(shared, "online", "brazilian.pdn.gz"),
 	filepath.Join(shared, "testsuite", "succeed", "mrcd2006.pdn.gz"),
 }
 
@@ -37,6 +39,11 @@ type game struct {
 	result       replay.Result
 	hashes       []uint64 // start and after every ply
 	moves        []string // numeric, full paths
+	short        []string // start and end in the variant's own notation
+	algebraic    []string // start and end, algebraic
+	ownFull      []string // the variant's own notation, full paths
+	fromStart    bool     // the game starts from the initial position
+	source       string   // the name of its source
 }
 
 // replayAll reads and replays inputs in Go, without the database.
@@ -67,8 +74,14 @@ func replayAll(t *testing.T) (games []game, rejected map[string]int) {
 			}
 			gm := game{variant: g.Variant, event: pg.Tag("Event"), date: g.Date, white: name(pg.Tag("White")), black: name(pg.Tag("Black")), result: g.Result}
 			gm.hashes = append([]uint64{g.Start.Hash()}, g.Hashes...)
+			gm.fromStart = g.StartFEN == ""
+			gm.source = s.Name
 			for i := range g.Moves {
-				gm.moves = append(gm.moves, rules.FormatMove(&g.Moves[i], rules.Numeric, true))
+				m := &g.Moves[i]
+				gm.moves = append(gm.moves, rules.FormatMove(m, rules.Numeric, true))
+				gm.short = append(gm.short, replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, false))
+				gm.algebraic = append(gm.algebraic, replay.FormatMove(g.Variant, m, rules.Algebraic, false))
+				gm.ownFull = append(gm.ownFull, replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, true))
 			}
 			key := strings.Join(append([]string{g.Variant.Name, g.StartFEN, gm.white, gm.black, gm.date}, gm.moves...), "|")
 			if seen[key] {

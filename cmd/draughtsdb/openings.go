@@ -90,7 +90,10 @@ no game has a result), and name, eval and eval_count when present.`,
 				return treeResult(node).WriteCSV(out)
 			}
 			title := v.Name + ", initial position"
-			if fen != "" || moves != "" {
+			switch {
+			case moves != "" && fen == "":
+				title = fmt.Sprintf("%s, after %s (%s)", v.Name, strings.Join(strings.Fields(moves), " "), node.FEN)
+			case fen != "":
 				title = v.Name + ", " + node.FEN
 			}
 			if node.Name != "" {

@@ -45,7 +45,7 @@ CREATE TABLE opening_names (
 );
 
 -- The name(s) of a position, NULL when it has none.
-CREATE FUNCTION draughtsdb_opening_name(variant smallint, h bigint) RETURNS text
+CREATE FUNCTION draughtsdb_opening_name(variant integer, h bigint) RETURNS text
     LANGUAGE sql STABLE STRICT PARALLEL SAFE
     AS $$
         SELECT string_agg(name, ' / ' ORDER BY list, name)
@@ -54,7 +54,7 @@ CREATE FUNCTION draughtsdb_opening_name(variant smallint, h bigint) RETURNS text
 
 -- The next moves played from the position with hash h in games of a
 -- variant, with their results: one row per move code.
-CREATE FUNCTION draughtsdb_opening_tree(variant smallint, h bigint)
+CREATE FUNCTION draughtsdb_opening_tree(variant integer, h bigint)
     RETURNS TABLE (move_code integer, games bigint, white_wins bigint, draws bigint, black_wins bigint)
     LANGUAGE sql STABLE STRICT PARALLEL SAFE
     AS $$
@@ -73,7 +73,7 @@ CREATE FUNCTION draughtsdb_opening_tree(variant smallint, h bigint)
 -- A square of a variant's board by number, numerically ("32") or
 -- algebraically ("c3"); English algebraic squares are named from Black's
 -- side, as draughtsdb reads and writes them.
-CREATE FUNCTION draughtsdb_square_text(variant smallint, sq integer, algebraic boolean) RETURNS text
+CREATE FUNCTION draughtsdb_square_text(variant integer, sq integer, algebraic boolean) RETURNS text
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     AS $$
         SELECT CASE WHEN NOT $3 THEN $2::text ELSE (
@@ -86,14 +86,14 @@ CREATE FUNCTION draughtsdb_square_text(variant smallint, sq integer, algebraic b
 
 -- Whether a variant's players write moves algebraically (Russian,
 -- Brazilian) rather than numerically.
-CREATE FUNCTION draughtsdb_algebraic(variant smallint) RETURNS boolean
+CREATE FUNCTION draughtsdb_algebraic(variant integer) RETURNS boolean
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     AS $$ SELECT $1 IN (25, 26) $$;
 
 -- A move code of opening_index as start and end ("32-28", "28x19",
 -- "c3:e5"). Two captures with the same start and end (rare) read the same
 -- here; draughtsdb openings writes their full paths.
-CREATE FUNCTION draughtsdb_move_code_text(variant smallint, code integer, algebraic boolean) RETURNS text
+CREATE FUNCTION draughtsdb_move_code_text(variant integer, code integer, algebraic boolean) RETURNS text
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     AS $$
         SELECT draughtsdb_square_text($1, ($2 >> 24) & 127, $3)
@@ -126,7 +126,7 @@ CREATE FUNCTION draughtsdb_moves_prefix(moves bytea, n integer) RETURNS bytea
 
 -- games.moves as text in a variant's own notation, with full capture paths
 -- ("c3-d4 f6-g5", "32-28 19-23 28x19").
-CREATE FUNCTION draughtsdb_moves_text(moves bytea, variant smallint) RETURNS text
+CREATE FUNCTION draughtsdb_moves_text(moves bytea, variant integer) RETURNS text
     LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
     AS $$
     DECLARE

@@ -1,0 +1,205 @@
+package openings
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+var variants = []*rules.Variant{rules.Russian, rules.International, rules.English, rules.Brazilian, rules.Canadian}
+
+// TestMoveCodesNameMoves plays random games and checks, in every position,
+// that each legal move has its own code and that the code reads back as
+// the move's start, end and capture flag.
+func TestMoveCodesNameMoves(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, v := range variants {
+		positions, ambiguous := 0, 0
+		for game := 0; game < 300; game++ {
+			pos := v.StartPosition()
+			for ply := 0; ply < 200; ply++ {
+				legal := pos.LegalMoves(nil)
+				if len(legal) == 0 {
+					break
+				}
+				positions++
+				codes := map[Code]int{}
+				for i := range legal {
+					m := &legal[i]
+					c := MoveCode(m)
+					if j, dup := codes[c]; dup {
+						t.Fatalf("%s %s: %s and %s share code %x", v.Name, pos.FEN(),
+							rules.FormatMove(m, rules.Numeric, true), rules.FormatMove(&legal[j], rules.Numeric, true), c)
+					}
+					codes[c] = i
+					if c.From() != m.From() || c.To() != m.To() || c.Capture() != m.IsCapture() || c>>31 != 0 {
+						t.Fatalf("%s: code %x of %s reads %d %d %v", v.Name, c, rules.FormatMove(m, rules.Numeric, true), c.From(), c.To(), c.Capture())
+					}
+					if rules.Ambiguous(legal, m) {
+						ambiguous++
+					}
+				}
+				pos.Play(&legal[rng.IntN(len(legal))])
+			}
+		}
+		t.Logf("%s: %d positions, %d moves sharing start and end with another", v.Name, positions, ambiguous)
+	}
+}
+
+func TestCountsPack(t *testing.T) {
+	for _, c := range []Counts{{}, {1, 2, 3, 4}, {65535, 0, 65535, 1}, {65535, 65535, 65535, 65535}} {
+		if got := Unpack(c.Pack()); got != c {
+			t.Errorf("%v -> %x -> %v", c, c.Pack(), got)
+		}
+	}
+}
+
+// TestGameEntriesCountsAPositionOnce: a game that comes back to a position
+// counts there once, and only the first depth plies count.
+func TestGameEntriesCountsAPositionOnce(t *testing.T) {
+	// Two kings shuffle: positions repeat every 4 plies.
+	v := rules.Russian
+	g, err := replay.PlayLine(v, "W:WKc1:BKh8", []string{"c1-d2", "h8-g7", "d2-c1", "g7-h8", "c1-d2", "h8-g7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hashes := append([]uint64{g.Start.Hash()}, g.Hashes...)
+	entries := GameEntries(nil, hashes, g.Moves, 40)
+	if len(entries) != 4 {
+		t.Fatalf("%d entries for 4 distinct positions: %+v", len(entries), entries)
+	}
+	for i, e := range entries {
+		if int(e.Ply) != i || e.Key != Key(hashes[i], MoveCode(&g.Moves[i])) || e.Prefix != Prefix(hashes[i]) {
+			t.Errorf("entry %d: %+v", i, e)
+		}
+	}
+	if n := len(GameEntries(nil, hashes, g.Moves, 3)); n != 3 {
+		t.Errorf("depth 3: %d entries", n)
+	}
+}
+
+// TestBatchRows: entries merge per (variant, key), results go to their
+// slots, and a count over 65535 is split.
+func TestBatchRows(t *testing.T) {
+	var b Batch
+	e := []Entry{{Key: 7 << 32, Prefix: -5}, {Key: 9 << 32, Prefix: 100}}
+	for i := 0; i < 70000; i++ {
+		b.Add(20, 1, e[:1], 40)
+	}
+	b.Add(20, 2, e, 40)
+	b.Add(25, 3, e, 40)
+	b.Add(25, 0, e, 40)
+	b.Add(25, 4, e[1:], 40)
+	b.Add(20, 1, []Entry{{Key: 1, Prefix: 0, Ply: 40}}, 40) // beyond the depth
+	sum := map[[3]int64][4]int{}
+	n := map[[3]int64]int{}
+	for _, r := range b.Rows() {
+		if len(r.Keys) != len(r.Counts) {
+			t.Fatalf("row %+v", r)
+		}
+		for i, k := range r.Keys {
+			id := [3]int64{int64(r.Variant), int64(r.Prefix), k}
+			c := Unpack(r.Counts[i])
+			s := sum[id]
+			for j := range s {
+				s[j] += int(c[j])
+			}
+			sum[id] = s
+			n[id]++
+		}
+	}
+	want := map[[3]int64][4]int{
+		{20, -5, 7 << 32}:  {70000, 1, 0, 0},
+		{20, 100, 9 << 32}: {0, 1, 0, 0},
+		{25, -5, 7 << 32}:  {0, 0, 1, 1},
+		{25, 100, 9 << 32}: {0, 0, 1, 2},
+	}
+	if len(sum) != len(want) {
+		t.Fatalf("rows %v", sum)
+	}
+	for id, c := range want {
+		if sum[id] != c {
+			t.Errorf("%v: %v, want %v", id, sum[id], c)
+		}
+	}
+	if n[[3]int64{20, -5, 7 << 32}] != 2 {
+		t.Errorf("70,001 games in one entry should split in 2, got %d", n[[3]int64{20, -5, 7 << 32}])
+	}
+	b.Reset()
+	if len(b.Rows()) != 0 {
+		t.Error("Reset left rows")
+	}
+}
+
+// TestBallotNames: a ballot's name stands for the position its moves reach.
+func TestBallotNames(t *testing.T) {
+	named := map[string]NamedPosition{}
+	for _, l := range BallotLists {
+		data, err := os.ReadFile(filepath.Join("testdata", "ballots", l.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns, err := ParseBallots(l, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range ns {
+			named[n.Name+"|"+itoa(int(n.Variant))] = n
+		}
+	}
+	for _, c := range []struct {
+		v     *rules.Variant
+		name  string
+		moves []string
+	}{
+		{rules.Russian, "I-1: ab4", []string{"a3-b4"}},
+		{rules.Russian, "I-2: ab4 ba5", []string{"a3-b4", "b6-a5"}},
+		{rules.Brazilian, "I-2: ab4 ba5", []string{"a3-b4", "b6-a5"}},
+		{rules.English, "01 9-13 21-17", []string{"9-13", "21-17"}},
+		{rules.English, "001 09-13 21-17 05-09", []string{"9-13", "21-17", "5-9"}},
+	} {
+		pos, err := replay.PositionAfter(c.v, "", c.moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, ok := named[c.name+"|"+itoa(c.v.GameType)]
+		if !ok {
+			t.Errorf("%s: no ballot %q", c.v.Name, c.name)
+			continue
+		}
+		if n.Hash != pos.Hash() {
+			t.Errorf("%s %q: hash %x, its moves reach %x (%s)", c.v.Name, c.name, n.Hash, pos.Hash(), pos.FEN())
+		}
+	}
+}
+
+// TestBallotMigrationUpToDate: schema/migrations/0005 is what go generate
+// writes from testdata/ballots.
+func TestBallotMigrationUpToDate(t *testing.T) {
+	var named []NamedPosition
+	for _, l := range BallotLists {
+		data, err := os.ReadFile(filepath.Join("testdata", "ballots", l.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := ParseBallots(l, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		named = append(named, n...)
+	}
+	have, err := os.ReadFile(filepath.Join("..", "..", "schema", "migrations", "0005_opening_names.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(have, BallotSQL(named)) {
+		t.Fatal("schema/migrations/0005_opening_names.sql is stale: run go generate ./analysis/openings")
+	}
+}
+
+func itoa(n int) string { return string(rune('0'+n/10)) + string(rune('0'+n%10)) }

@@ -1,0 +1,95 @@
+package export
+
+import (
+	"context"
+
+	"github.com/draughtsdb/draughtsdb/ingest"
+)
+
+// posKey is a position as table evaluations keys it.
+type posKey struct {
+	variant int16
+	hash    int64
+}
+
+// picked is the evaluation chosen for a position in positions exports:
+// the deepest, then the latest, then by engine and setting (so the choice
+// is deterministic), among those passing --engine/--setting.
+type picked struct {
+	score, depth    int64
+	mate            bool
+	best            *string
+	engine, setting string
+}
+
+// pickSQL orders a position's evaluations best first (see picked).
+const pickSQL = `depth DESC, evaluated_at DESC, engine, setting`
+
+func keyArrays(keys []posKey) ([]int16, []int64) {
+	vs, hs := make([]int16, len(keys)), make([]int64, len(keys))
+	for i, k := range keys {
+		vs[i], hs[i] = k.variant, k.hash
+	}
+	return vs, hs
+}
+
+// pickEvals returns the chosen evaluation of each of keys that has one.
+func (s *session) pickEvals(ctx context.Context, keys []posKey) (map[posKey]picked, error) {
+	out := map[posKey]picked{}
+	if !s.hasEvals || len(keys) == 0 {
+		return out, nil
+	}
+	tx, err := s.auxTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	vs, hs := keyArrays(keys)
+	rows, err := tx.Query(ctx, `SELECT DISTINCT ON (e.variant, e.hash) e.variant, e.hash, e.score, e.mate, e.depth, e.best_move, e.engine, e.setting
+		FROM evaluations e JOIN unnest($1::smallint[], $2::bigint[]) AS k(v, h) ON e.variant = k.v AND e.hash = k.h
+		WHERE ($3::text IS NULL OR e.engine = $3) AND ($4::text IS NULL OR e.setting = $4)
+		ORDER BY e.variant, e.hash, e.`+pickSQL, vs, hs, s.engine, s.setting)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k posKey
+		var p picked
+		if err := rows.Scan(&k.variant, &k.hash, &p.score, &p.mate, &p.depth, &p.best, &p.engine, &p.setting); err != nil {
+			return nil, err
+		}
+		out[k] = p
+	}
+	return out, rows.Err()
+}
+
+// allEvals returns every evaluation of each of keys (passing
+// --engine/--setting), by engine and setting.
+func (s *session) allEvals(ctx context.Context, keys []posKey) (map[posKey][]ingest.Evaluation, error) {
+	out := map[posKey][]ingest.Evaluation{}
+	if !s.hasEvals || len(keys) == 0 {
+		return out, nil
+	}
+	tx, err := s.auxTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	vs, hs := keyArrays(keys)
+	rows, err := tx.Query(ctx, `SELECT e.variant, e.hash, e.engine, e.setting, e.score, e.mate, e.depth, e.best_move, e.pv, e.nodes, e.time_ms, e.engine_version, e.evaluated_at
+		FROM evaluations e JOIN unnest($1::smallint[], $2::bigint[]) AS k(v, h) ON e.variant = k.v AND e.hash = k.h
+		WHERE ($3::text IS NULL OR e.engine = $3) AND ($4::text IS NULL OR e.setting = $4)
+		ORDER BY e.variant, e.hash, e.engine, e.setting`, vs, hs, s.engine, s.setting)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e ingest.Evaluation
+		if err := rows.Scan(&e.Variant, &e.Hash, &e.Engine, &e.Setting, &e.Score, &e.Mate, &e.Depth, &e.BestMove, &e.PV, &e.Nodes, &e.TimeMS, &e.EngineVersion, &e.EvaluatedAt); err != nil {
+			return nil, err
+		}
+		k := posKey{e.Variant, e.Hash}
+		out[k] = append(out[k], e)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,155 @@
+package export
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// gamesSource: one row per stored game.
+type gamesSource struct{ o *Options }
+
+var gameColumns = []Column{
+	{Name: "id", Kind: Int, Doc: "games.id"},
+	{Name: "variant", Kind: String, Dict: true, Doc: "russian, international, english, brazilian or canadian"},
+	{Name: "event", Kind: String, Nullable: true, Dict: true, Doc: "Event tag"},
+	{Name: "site", Kind: String, Nullable: true, Dict: true, Doc: "Site tag"},
+	{Name: "date", Kind: String, Dict: true, Doc: "YYYY.MM.DD, ?? for unknown parts"},
+	{Name: "round", Kind: String, Nullable: true, Dict: true, Doc: "Round tag"},
+	{Name: "white", Kind: String, Nullable: true, Dict: true, Doc: "White player (cleaned; null when none)"},
+	{Name: "black", Kind: String, Nullable: true, Dict: true, Doc: "Black player"},
+	{Name: "result", Kind: String, Dict: true, Doc: "in the variant's form: 2-0 1-1 0-2 (international), 1-0 1/2-1/2 0-1 (others), 0-0 double forfeit, * unknown"},
+	{Name: "white_score", Kind: Float, Nullable: true, Doc: "White's result: 1 win, 0.5 draw, 0 loss (also for 0-0); null when unknown"},
+	{Name: "ply_count", Kind: Int, Doc: "moves played (plies)"},
+	{Name: "moves", Kind: String, Doc: "the moves in the variant's notation with full capture paths, space separated: numeric (32-28 19-23 28x19) for international, english and canadian, algebraic (c3-d4 f6:d4:b6) for russian and brazilian"},
+	{Name: "start_fen", Kind: String, Nullable: true, Doc: "the start position's FEN; null for the initial position"},
+	{Name: "final_zobrist", Kind: String, Doc: "Zobrist hash of the final position, 16 hex digits"},
+	{Name: "moves_hash", Kind: Int, Doc: "games.moves_hash: identifies variant, start and moves (equal for games with the same moves)"},
+	{Name: "tags", Kind: String, Nullable: true, Doc: "the other PDN tags as a JSON object"},
+	{Name: "warnings", Kind: String, Nullable: true, Doc: "replay remarks as a JSON array of strings"},
+	{Name: "source", Kind: String, Dict: true, Doc: "name of the imported source (file, zip entry, -)"},
+	{Name: "ordinal", Kind: Int, Doc: "1-based position of the game in its source"},
+	{Name: "variant_basis", Kind: String, Dict: true, Doc: "how the variant was decided: forced, GameType, Variant tag, FEN, notation, default"},
+}
+
+func (gamesSource) columns() []Column { return gameColumns }
+
+func (g gamesSource) count(ctx context.Context, s *session) (int64, error) {
+	var args []any
+	var n int64
+	err := s.main.QueryRow(ctx, "SELECT count(*) FROM "+gamesFrom+g.o.Filter.where(&args), args...).Scan(&n)
+	return n, err
+}
+
+func (g gamesSource) rows(ctx context.Context, s *session, emit func([]Value) error) error {
+	row := make([]Value, len(gameColumns))
+	var buf []byte
+	prepare := func(r *gameRec) { decode(r) }
+	return streamGames(ctx, s, &g.o.Filter, g.o.Workers, prepare, func(games []gameRec) error {
+		for i := range games {
+			r := &games[i]
+			if r.err != nil {
+				return undecodable(r)
+			}
+			buf = appendMovesText(buf[:0], r.v, r.moves)
+			row[0] = num(r.id)
+			row[1] = str(r.v.Name)
+			row[2] = optStr(r.event)
+			row[3] = optStr(r.site)
+			row[4] = str(r.date)
+			row[5] = optStr(r.round)
+			row[6] = optStr(r.white)
+			row[7] = optStr(r.black)
+			row[8] = str(replay.Result(r.result).Format(r.v))
+			row[9] = sideResult(r.result, rules.White)
+			row[10] = num(int64(r.plies))
+			row[11] = str(string(buf))
+			row[12] = optStr(r.startFEN)
+			row[13] = str(hex64(uint64(r.finalHash)))
+			row[14] = num(r.movesHash)
+			row[15] = optStr(r.tags)
+			row[16] = null()
+			if len(r.warnings) > 0 {
+				b, _ := json.Marshal(r.warnings)
+				row[16] = str(string(b))
+			}
+			row[17] = str(r.source)
+			row[18] = num(int64(r.ordinal))
+			row[19] = str(r.basis)
+			if err := emit(row); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// sideResult is the game's result from side's view: 1 win, 0.5 draw, 0
+// loss (a double forfeit is a loss for both), null when unknown.
+func sideResult(result int16, side rules.Color) Value {
+	switch result {
+	case 1:
+		if side == rules.White {
+			return flt(1)
+		}
+		return flt(0)
+	case 3:
+		if side == rules.Black {
+			return flt(1)
+		}
+		return flt(0)
+	case 2:
+		return flt(0.5)
+	case 4:
+		return flt(0)
+	}
+	return null()
+}
+
+// appendMovesText writes the compact moves of games.moves (see
+// ingest.AppendMoves) in v's notation with full capture paths, exactly as
+// replay.FormatMove(v, m, v.DefaultNotation, true) writes each move, but
+// without replaying the game: the bytes hold every landing square.
+func appendMovesText(dst []byte, v *rules.Variant, moves []byte) []byte {
+	alg := v.DefaultNotation == rules.Algebraic
+	board := v.Board
+	square := func(dst []byte, b byte) []byte {
+		if alg {
+			return append(dst, board.Algebraic(int(b&0x7f))...)
+		}
+		return strconv.AppendInt(dst, int64(b&0x7f), 10)
+	}
+	sep := byte('x')
+	if alg {
+		sep = ':'
+	}
+	for i := 0; i < len(moves); {
+		if i > 0 {
+			dst = append(dst, ' ')
+		}
+		capture := moves[i]&0x80 != 0
+		dst = square(dst, moves[i])
+		i++
+		if !capture {
+			if i < len(moves) {
+				dst = append(dst, '-')
+				dst = square(dst, moves[i])
+				i++
+			}
+			continue
+		}
+		for i < len(moves) {
+			b := moves[i]
+			i++
+			dst = append(dst, sep)
+			dst = square(dst, b)
+			if b&0x80 == 0 {
+				break
+			}
+		}
+	}
+	return dst
+}

@@ -1,0 +1,213 @@
+package export
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/draughtsdb/draughtsdb/ingest"
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// gameRec is one stored game as streamed from the database, with what the
+// workers derive from it.
+type gameRec struct {
+	id                 int64
+	variantID          int16
+	basis, source      string
+	ordinal            int32
+	event, site, round *string
+	date               string
+	white, black       *string
+	result             int16 // games.result: 0 unknown, 1 white wins, 2 draw, 3 black wins, 4 double forfeit
+	plies              int16
+	startFEN           *string
+	moves              []byte
+	finalHash          int64
+	movesHash          int64
+	tags               *string
+	warnings           []string
+
+	// Set by decode.
+	v     *rules.Variant
+	start rules.Position
+	err   error // the game could not be decoded
+
+	// Set by replay (positions, PDN with evaluations): per position, the
+	// start (0) and after every ply: its hash, side to move and FEN (FENs
+	// only when asked); texts[i] is the move of ply i+1, canonical.
+	hashes []uint64
+	sides  []rules.Color
+	fens   []string
+	texts  []string
+}
+
+const gamesSelect = `SELECT g.id, g.variant, g.variant_basis, s.name, g.ordinal, g.event, g.site, g.date, g.round,
+	w.name, b.name, g.result, g.ply_count, g.start_fen, g.moves, g.final_hash, g.moves_hash, g.tags::text, g.warnings
+	FROM ` + gamesFrom
+
+// gameBatch is a run of consecutive games handled by one worker.
+type gameBatch struct {
+	games []gameRec
+	done  chan struct{}
+}
+
+const gamesPerBatch = 256
+
+// streamGames runs the games query of f in the main transaction and hands
+// the games, in id order, to consume in batches; prepare runs on every
+// batch first, on workers goroutines in parallel. At most a few batches
+// are in memory at any time, whatever the number of games.
+func streamGames(ctx context.Context, s *session, f *Filter, workers int, prepare func(*gameRec), consume func([]gameRec) error) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var args []any
+	sql := gamesSelect + f.where(&args) + " ORDER BY g.id"
+
+	jobs := make(chan *gameBatch, workers)
+	order := make(chan *gameBatch, workers+1)
+	fetchErr := make(chan error, 1)
+	go func() {
+		defer close(order)
+		defer close(jobs)
+		fetchErr <- fetch(ctx, s, sql, args, jobs, order)
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range jobs {
+				for i := range b.games {
+					prepare(&b.games[i])
+				}
+				close(b.done)
+			}
+		}()
+	}
+	var err error
+	for b := range order {
+		if err != nil {
+			continue // draining after a failure
+		}
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			err = ctx.Err()
+			cancel()
+			continue
+		}
+		if err = consume(b.games); err != nil {
+			cancel()
+		}
+	}
+	wg.Wait()
+	if ferr := <-fetchErr; err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func fetch(ctx context.Context, s *session, sql string, args []any, jobs, order chan<- *gameBatch) error {
+	rows, err := s.main.Query(ctx, sql, args...)
+	if err != nil {
+		return fmt.Errorf("games: %w", err)
+	}
+	defer rows.Close()
+	b := &gameBatch{games: make([]gameRec, 0, gamesPerBatch), done: make(chan struct{})}
+	send := func() bool {
+		select {
+		case order <- b:
+		case <-ctx.Done():
+			return false
+		}
+		select {
+		case jobs <- b:
+		case <-ctx.Done():
+			close(b.done)
+			return false
+		}
+		b = &gameBatch{games: make([]gameRec, 0, gamesPerBatch), done: make(chan struct{})}
+		return true
+	}
+	for rows.Next() {
+		b.games = append(b.games, gameRec{})
+		g := &b.games[len(b.games)-1]
+		if err := rows.Scan(&g.id, &g.variantID, &g.basis, &g.source, &g.ordinal, &g.event, &g.site, &g.date, &g.round,
+			&g.white, &g.black, &g.result, &g.plies, &g.startFEN, &g.moves, &g.finalHash, &g.movesHash, &g.tags, &g.warnings); err != nil {
+			return fmt.Errorf("games: %w", err)
+		}
+		if len(b.games) == gamesPerBatch && !send() {
+			return ctx.Err()
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("games: %w", err)
+	}
+	if len(b.games) > 0 && !send() {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// decode sets g.v and g.start.
+func decode(g *gameRec) bool {
+	v, err := rules.VariantByGameType(int(g.variantID))
+	if err != nil {
+		g.err = err
+		return false
+	}
+	g.v = v
+	g.start = v.StartPosition()
+	if g.startFEN != nil {
+		if g.start, err = rules.ParseFEN(v, *g.startFEN); err != nil {
+			g.err = fmt.Errorf("start FEN: %w", err)
+			return false
+		}
+	}
+	return true
+}
+
+// replayGame decodes g's moves and fills hashes, sides, texts and, with
+// fens, FENs.
+func replayGame(g *gameRec, fens bool) {
+	if !decode(g) {
+		return
+	}
+	moves, err := ingest.DecodeMoves(g.v, g.start, g.moves)
+	if err != nil {
+		g.err = err
+		return
+	}
+	n := len(moves) + 1
+	g.hashes = make([]uint64, 0, n)
+	g.sides = make([]rules.Color, 0, n)
+	g.texts = make([]string, 0, len(moves))
+	if fens {
+		g.fens = make([]string, 0, n)
+	}
+	pos := g.start
+	for i := 0; ; i++ {
+		g.hashes = append(g.hashes, pos.Hash())
+		g.sides = append(g.sides, pos.SideToMove())
+		if fens {
+			g.fens = append(g.fens, pos.FEN())
+		}
+		if i == len(moves) {
+			break
+		}
+		g.texts = append(g.texts, replay.FormatMove(g.v, &moves[i], g.v.DefaultNotation, true))
+		pos.Play(&moves[i])
+	}
+}
+
+// undecodable is the error of an export that meets a game it cannot
+// decode (it should not happen: every stored game was verified).
+func undecodable(g *gameRec) error {
+	return fmt.Errorf("game %d (source %s, game %d): %w", g.id, g.source, g.ordinal, g.err)
+}

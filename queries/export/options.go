@@ -1,0 +1,156 @@
+package export
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// What is a kind of rows to export.
+const (
+	Games       = "games"
+	Positions   = "positions"
+	Evaluations = "evaluations"
+	Openings    = "openings"
+	Rejected    = "rejected"
+)
+
+// Format is an output format.
+const (
+	CSV     = "csv"
+	JSONL   = "jsonl"
+	Parquet = "parquet"
+	PDN     = "pdn"
+)
+
+// Whats and Formats list the accepted values, in the order of the manual.
+var (
+	Whats   = []string{Games, Positions, Evaluations, Openings, Rejected}
+	Formats = []string{CSV, JSONL, Parquet, PDN}
+)
+
+// ErrOpeningsNotAvailable is returned for What == Openings until the
+// opening statistics have a row source (see openings.go).
+var ErrOpeningsNotAvailable = errors.New("export --what openings is not available yet")
+
+// Options say what to export and how. The zero value of every field but
+// What and Format is a sensible default.
+type Options struct {
+	What   string // Games, Positions, Evaluations, Openings or Rejected
+	Format string // CSV, JSONL, Parquet or PDN
+
+	Filter Filter
+
+	// Distinct: positions once per distinct (variant, position) with
+	// aggregated results, instead of once per (game, ply).
+	Distinct bool
+
+	// Engine and Setting, when set, restrict the evaluations used (and
+	// exported) to that engine and/or setting.
+	Engine, Setting string
+
+	// Workers replay games in parallel (positions, PDN with evaluations);
+	// <= 0: the number of CPUs.
+	Workers int
+
+	// RowGroupRows is the Parquet row group size in rows; <= 0: 1,048,576.
+	RowGroupRows int64
+
+	// Progress, when set, is called now and then with the rows written so
+	// far (games for PDN).
+	Progress func(rows int64)
+}
+
+// Filter selects games (for games and positions; evaluations take only
+// Variant). Every field is optional; the conditions are ANDed.
+type Filter struct {
+	Variant *rules.Variant
+	// Events and Players are case-insensitive SQL LIKE patterns (% any
+	// run, _ one character); a game matches when any pattern matches its
+	// Event (resp. its White or Black player).
+	Events  []string
+	Players []string
+	// From and To bound the game's date, inclusive, at the precision given:
+	// YYYY, YYYY.MM or YYYY.MM.DD (- or / may separate). Games with an
+	// unknown year are left out when either is set; unknown months and
+	// days (??) sort after every known one.
+	From, To string
+	// MinPly keeps games of at least this many plies.
+	MinPly int
+}
+
+func (f *Filter) empty() bool {
+	return f.Variant == nil && len(f.Events) == 0 && len(f.Players) == 0 && f.From == "" && f.To == "" && f.MinPly == 0
+}
+
+// onlyVariant reports whether no filter other than Variant is set.
+func (f *Filter) onlyVariant() bool {
+	g := *f
+	g.Variant = nil
+	return g.empty()
+}
+
+var datePattern = regexp.MustCompile(`^\d{4}([./-]\d{2}([./-]\d{2})?)?$`)
+
+// normDate checks a --from/--to date and writes it as games.date does.
+func normDate(flag, s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	if !datePattern.MatchString(s) {
+		return "", fmt.Errorf("--%s %q: want YYYY, YYYY.MM or YYYY.MM.DD", flag, s)
+	}
+	return strings.NewReplacer("-", ".", "/", ".").Replace(s), nil
+}
+
+// check validates o and fills defaults.
+func (o *Options) check() error {
+	if !contains(Whats, o.What) {
+		return fmt.Errorf("--what must be one of %s, not %q", strings.Join(Whats, ", "), o.What)
+	}
+	if !contains(Formats, o.Format) {
+		return fmt.Errorf("--format must be one of %s, not %q", strings.Join(Formats, ", "), o.Format)
+	}
+	if o.What == Openings {
+		return ErrOpeningsNotAvailable
+	}
+	if o.Format == PDN && o.What != Games && o.What != Rejected {
+		return fmt.Errorf("--format pdn is for --what games and --what rejected, not %s", o.What)
+	}
+	if o.Distinct && o.What != Positions {
+		return fmt.Errorf("--distinct is for --what positions")
+	}
+	if o.Filter.MinPly < 0 {
+		return fmt.Errorf("--min-ply must not be negative")
+	}
+	var err error
+	if o.Filter.From, err = normDate("from", o.Filter.From); err != nil {
+		return err
+	}
+	if o.Filter.To, err = normDate("to", o.Filter.To); err != nil {
+		return err
+	}
+	switch o.What {
+	case Evaluations:
+		if !o.Filter.onlyVariant() {
+			return fmt.Errorf("--what evaluations takes --variant, --engine and --setting; the game filters (--event, --player, --from, --to, --min-ply) select games")
+		}
+	case Rejected:
+		if !o.Filter.empty() || o.Engine != "" || o.Setting != "" {
+			return fmt.Errorf("--what rejected takes no filter: rejected games have no verified variant, players or date")
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
