@@ -51,11 +51,11 @@ type Value struct {
 	Null bool
 }
 
-func str(s string) Value    { return Value{S: s} }
-func num(i int64) Value     { return Value{I: i} }
-func flt(f float64) Value   { return Value{F: f} }
-func null() Value           { return Value{Null: true} }
-func boolean(b bool) Value  {
+func str(s string) Value  { return Value{S: s} }
+func num(i int64) Value   { return Value{I: i} }
+func flt(f float64) Value { return Value{F: f} }
+func null() Value         { return Value{Null: true} }
+func boolean(b bool) Value {
 	if b {
 		return Value{I: 1}
 	}

@@ -59,8 +59,11 @@ type Options struct {
 	// RowGroupRows is the Parquet row group size in rows; <= 0: 1,048,576.
 	RowGroupRows int64
 
-	// Progress, when set, is called now and then with the rows written so
-	// far (games for PDN).
+	// Total, when set, receives the number of rows the export will write
+	// (games for PDN; -1 when not known in advance) before the first row;
+	// it costs a count query. Progress, when set, is called now and then
+	// with the rows written so far.
+	Total    func(rows int64)
 	Progress func(rows int64)
 }
 

@@ -1,6 +1,7 @@
 -- name: games_at_position
 -- The games that reach a position, by any move order: a page of them, the
--- most recent first. The draughtsdb command accepts fen=... (or moves=...
+-- most recently imported first (ordering by id keeps the first page an index
+-- lookup of a few games, however many reach the position). The draughtsdb command accepts fen=... (or moves=...
 -- from the start) with variant=... and computes the hash for you.
 -- param: hash: the position's 64-bit Zobrist hash (signed decimal)
 -- param: variant (default ""): variant name; empty for every variant on the position's board
@@ -14,10 +15,17 @@ SELECT g.id,
        g.date,
        draughtsdb_result_text(g.variant, g.result) AS result,
        g.ply_count AS plies
-FROM games g
+-- The ids first, newest first; then each game by its key (OFFSET 0 keeps
+-- the planner from merging instead, which walks the whole games index when
+-- a position has few games).
+FROM (SELECT id FROM draughtsdb_games_at(:'hash'::bigint) AS f(id) ORDER BY id DESC) hits
+CROSS JOIN LATERAL (
+    SELECT * FROM games g
+    WHERE g.id = hits.id
+      AND (:'variant' = '' OR g.variant = draughtsdb_variant_id(:'variant'))
+    OFFSET 0
+) g
 LEFT JOIN players w ON w.id = g.white_id
 LEFT JOIN players b ON b.id = g.black_id
-WHERE g.id IN (SELECT draughtsdb_games_at(:'hash'::bigint))
-  AND (:'variant' = '' OR g.variant = draughtsdb_variant_id(:'variant'))
-ORDER BY g.date DESC, g.id
+ORDER BY hits.id DESC
 LIMIT :'limit'::int OFFSET :'offset'::int;

@@ -1,6 +1,6 @@
 -- name: games_by_opening
 -- The games that open with a move sequence, in that move order, from the
--- initial position: a page of them, the most recent first, with the name of
+-- initial position: a page of them, the most recently imported first, with the name of
 -- the opening the sequence reaches (if it is a named ballot). moves is
 -- written as games.moves reads back: numeric with full capture paths
 -- ("32-28 19-23 28x19 14x23"); the draughtsdb command takes the moves in
@@ -24,12 +24,19 @@ SELECT g.id,
        draughtsdb_result_text(g.variant, g.result) AS result,
        g.ply_count AS plies,
        draughtsdb_opening_name(g.variant, nullif(:'hash', '')::bigint) AS opening
-FROM o, games g
+FROM o,
+     (SELECT id FROM draughtsdb_games_at(nullif(:'hash', '')::bigint) AS f(id)
+      UNION ALL
+      SELECT id FROM games WHERE :'hash' = '') hits
+CROSS JOIN LATERAL (
+    SELECT * FROM games g
+    WHERE g.id = hits.id
+      AND g.variant = o.v
+      AND g.start_fen IS NULL
+      AND draughtsdb_moves_text(draughtsdb_moves_prefix(g.moves, o.n)) = :'moves'
+    OFFSET 0
+) g
 LEFT JOIN players w ON w.id = g.white_id
 LEFT JOIN players b ON b.id = g.black_id
-WHERE g.variant = o.v
-  AND g.start_fen IS NULL
-  AND (:'hash' = '' OR g.id IN (SELECT draughtsdb_games_at(nullif(:'hash', '')::bigint)))
-  AND draughtsdb_moves_text(draughtsdb_moves_prefix(g.moves, o.n)) = :'moves'
-ORDER BY g.date DESC, g.id
+ORDER BY hits.id DESC
 LIMIT :'limit'::int OFFSET :'offset'::int;

@@ -1,0 +1,148 @@
+package export
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/draughtsdb/draughtsdb/ingest"
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// writePDN writes the selected games as normalised PDN (pdn.Writer: PDN
+// 3.0, UTF-8): the standard tags present (Event, Site, Date, Round, White,
+// Black; Result always), the other tags in name order, GameType in full
+// form, FEN when the game does not start from the initial position; the
+// moves as in the games export with move numbers; and every evaluation of
+// every position of the game (passing --engine/--setting) as a comment in
+// the format of ingest/evalcomments.go: before the first move for the
+// start position, after a move for the position it leads to. Importing
+// the file gives the same games (the same moves_hash) and evaluations.
+func (g gamesSource) writePDN(ctx context.Context, s *session, w io.Writer, progress func()) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	pw := pdn.NewWriter(bw)
+	withEvals := s.hasEvals
+	prepare := func(r *gameRec) {
+		if withEvals {
+			replayGame(r, false)
+			return
+		}
+		if decode(r) {
+			r.texts = strings.Fields(string(appendMovesText(nil, r.v, r.moves)))
+		}
+	}
+	var keys []posKey
+	seen := map[posKey]bool{}
+	err := streamGames(ctx, s, &g.o.Filter, g.o.Workers, prepare, func(games []gameRec) error {
+		var evals map[posKey][]ingest.Evaluation
+		if withEvals {
+			keys = keys[:0]
+			clear(seen)
+			for i := range games {
+				for _, h := range games[i].hashes {
+					k := posKey{games[i].variantID, int64(h)}
+					if !seen[k] {
+						seen[k] = true
+						keys = append(keys, k)
+					}
+				}
+			}
+			var err error
+			if evals, err = s.allEvals(ctx, keys); err != nil {
+				return err
+			}
+		}
+		for i := range games {
+			r := &games[i]
+			if r.err != nil {
+				return undecodable(r)
+			}
+			if err := pw.WriteGame(toPDN(r, evals)); err != nil {
+				return err
+			}
+			progress()
+		}
+		return nil
+	})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func toPDN(r *gameRec, evals map[posKey][]ingest.Evaluation) *pdn.Game {
+	v := r.v
+	result := replay.Result(r.result).Format(v)
+	g := &pdn.Game{Result: result}
+	tag := func(name string, value *string) {
+		if value != nil {
+			g.Tags = append(g.Tags, pdn.Tag{Name: name, Value: *value})
+		}
+	}
+	tag("Event", r.event)
+	tag("Site", r.site)
+	tag("Date", &r.date)
+	tag("Round", r.round)
+	tag("White", r.white)
+	tag("Black", r.black)
+	tag("Result", &result)
+	if r.tags != nil {
+		var other map[string]string
+		if json.Unmarshal([]byte(*r.tags), &other) == nil {
+			names := make([]string, 0, len(other))
+			for n := range other {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				g.Tags = append(g.Tags, pdn.Tag{Name: n, Value: other[n]})
+			}
+		}
+	}
+	gt := pdn.FullGameType(strconv.Itoa(v.GameType))
+	tag("GameType", &gt)
+	tag("FEN", r.startFEN)
+
+	comments := func(ply int) []string {
+		if evals == nil || ply >= len(r.hashes) {
+			return nil
+		}
+		es := evals[posKey{r.variantID, int64(r.hashes[ply])}]
+		if len(es) == 0 {
+			return nil
+		}
+		out := make([]string, len(es))
+		for i := range es {
+			out[i] = ingest.FormatEvalComment(&es[i], r.sides[ply] == rules.White)
+		}
+		return out
+	}
+	g.Comments = comments(0)
+	side := r.start.SideToMove()
+	number := 1
+	g.Moves = make([]pdn.Move, len(r.texts))
+	for i, t := range r.texts {
+		m := &g.Moves[i]
+		m.Text = t
+		switch {
+		case side == v.FirstToMove:
+			m.Number = int32(number)
+		case i == 0:
+			m.Number, m.Black = int32(number), true
+		}
+		if side != v.FirstToMove {
+			number++
+		}
+		side = side.Opponent()
+		if c := comments(i + 1); c != nil {
+			m.Note = &pdn.Note{Comments: c}
+		}
+	}
+	return g
+}
