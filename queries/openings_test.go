@@ -206,6 +206,50 @@ func TestOpeningsAgreeWithReplay(t *testing.T) {
 		}
 	})
 
+	t.Run("names and mean evaluations", func(t *testing.T) {
+		start := rules.Russian.StartPosition()
+		node, err := openings.Tree(ctx, pool, &start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		named := 0
+		for _, b := range node.Branch {
+			if b.Name != "" {
+				named++
+				t.Logf("russian %s: %s", b.Text, b.Name)
+			}
+		}
+		if named == 0 {
+			t.Errorf("no first move of the Russian games is named: %+v", node.Branch)
+		}
+		// Two engines evaluated the position after White's most played
+		// first move at +0.40 and +0.60 for Black (to move there): the
+		// tree shows -0.50 from White's view.
+		intl := rules.International.StartPosition()
+		node, err = openings.Tree(ctx, pool, &intl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		child := node.Branch[0].Child
+		for i, score := range []int{40, 60} {
+			if _, err := pool.Exec(ctx, `INSERT INTO evaluations (variant, hash, engine, setting, score, mate, depth, pv, nodes, time_ms, engine_version)
+				VALUES (20, $1, $2, 'depth=4', $3, false, 4, '', 1, 1, 'test')`, int64(child), fmt.Sprint("engine", i), score); err != nil {
+				t.Fatal(err)
+			}
+		}
+		node, err = openings.Tree(ctx, pool, &intl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := node.Branch[0]
+		if b.Eval == nil || *b.Eval != -0.5 || b.EvalCount != 2 {
+			t.Errorf("%s: eval %v over %d, want -0.50 over 2", b.Text, b.Eval, b.EvalCount)
+		}
+		if node.Branch[1].Eval != nil {
+			t.Errorf("%s has an evaluation", node.Branch[1].Text)
+		}
+	})
+
 	t.Run("games_by_opening", func(t *testing.T) {
 		for _, c := range []struct {
 			v     *rules.Variant

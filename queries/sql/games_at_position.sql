@@ -1,8 +1,10 @@
 -- name: games_at_position
 -- The games that reach a position, by any move order: a page of them, the
 -- most recently imported first (ordering by id keeps the first page an index
--- lookup of a few games, however many reach the position). The draughtsdb command accepts fen=... (or moves=...
--- from the start) with variant=... and computes the hash for you.
+-- lookup of a few games, however many reach the position), with the position's
+-- opening name when it is a named ballot. The draughtsdb command accepts
+-- fen=... (or moves=... from the start) with variant=... and computes the
+-- hash for you.
 -- param: hash: the position's 64-bit Zobrist hash (signed decimal)
 -- param: variant (default ""): variant name; empty for every variant on the position's board
 -- param: limit (default 20): games per page
@@ -14,7 +16,8 @@ SELECT g.id,
        g.event,
        g.date,
        draughtsdb_result_text(g.variant, g.result) AS result,
-       g.ply_count AS plies
+       g.ply_count AS plies,
+       draughtsdb_opening_name(g.variant, :'hash'::bigint) AS opening
 -- The ids first, newest first; then each game by its key (OFFSET 0 keeps
 -- the planner from merging instead, which walks the whole games index when
 -- a position has few games).
