@@ -355,3 +355,64 @@ func summarise(n *openings.Node) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestOpeningsWalk: the walk visits each position with enough games once,
+// and its branches are the trees of those positions.
+func TestOpeningsWalk(t *testing.T) {
+	pool, games, _ := setup(t)
+	tree := buildTree(games)
+	start := rules.International.StartPosition()
+	visited := map[uint64]int{}
+	err := openings.Walk(context.Background(), pool, &start, 20, 4, func(ply int, node *openings.Node) error {
+		visited[node.Hash]++
+		if ply > 4 {
+			t.Errorf("ply %d beyond 4", ply)
+		}
+		want := tree[treeKey(rules.International, node.Hash)]
+		if len(node.Branch) != len(want) {
+			t.Errorf("%s: %d branches, replay %d", node.FEN, len(node.Branch), len(want))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Independently: positions within 4 plies reached through moves played
+	// at least 20 times.
+	want := map[uint64]bool{start.Hash(): true}
+	frontier := []uint64{start.Hash()}
+	for ply := 0; ply < 4; ply++ {
+		var next []uint64
+		for _, h := range frontier {
+			for _, g := range games {
+				if g.variant != rules.International {
+					continue
+				}
+				for i := 0; i < len(g.moves) && i < openings.DefaultDepth; i++ {
+					if g.hashes[i] == h {
+						x := tree[treeKey(g.variant, h)][g.short[i]+"|"+g.algebraic[i]]
+						if c := g.hashes[i+1]; x.games >= 20 && !want[c] {
+							want[c] = true
+							next = append(next, c)
+						}
+						break
+					}
+				}
+			}
+		}
+		frontier = next
+	}
+	for h := range want {
+		if len(tree[treeKey(rules.International, h)]) > 0 && visited[h] != 1 {
+			t.Errorf("position %x visited %d times", h, visited[h])
+		}
+	}
+	for h, n := range visited {
+		if !want[h] || n != 1 {
+			t.Errorf("visited %x %d times, expected %v", h, n, want[h])
+		}
+	}
+	if len(visited) < 5 {
+		t.Errorf("only %d positions", len(visited))
+	}
+}

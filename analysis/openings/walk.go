@@ -1,0 +1,50 @@
+package openings
+
+import (
+	"context"
+
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// Walk visits the opening tree breadth first from start: every position
+// reached by moves played at least minGames times, each position once
+// (transpositions are one node, at the smallest ply that reaches it), to
+// at most maxPly plies from start (<= 0: no limit; the statistics end at
+// the import's opening depth anyway). fn gets each node with its ply from
+// start; its branches with fewer than minGames games are not followed.
+// Each node costs one Tree lookup, so minGames bounds the work: with 1 it
+// visits every position of every game's counted plies.
+func Walk(ctx context.Context, q Querier, start *rules.Position, minGames int64, maxPly int, fn func(ply int, node *Node) error) error {
+	if minGames < 1 {
+		minGames = 1
+	}
+	seen := map[uint64]bool{start.Hash(): true}
+	level := []rules.Position{*start}
+	for ply := 0; len(level) > 0 && (maxPly <= 0 || ply <= maxPly); ply++ {
+		var next []rules.Position
+		for i := range level {
+			pos := &level[i]
+			node, err := Tree(ctx, q, pos)
+			if err != nil {
+				return err
+			}
+			if len(node.Branch) == 0 {
+				continue
+			}
+			if err := fn(ply, node); err != nil {
+				return err
+			}
+			for _, b := range node.Branch {
+				if b.Games < minGames || b.Child == 0 || seen[b.Child] {
+					continue
+				}
+				seen[b.Child] = true
+				child := *pos
+				child.Play(&b.Move)
+				next = append(next, child)
+			}
+		}
+		level = next
+	}
+	return ctx.Err()
+}
