@@ -47,7 +47,8 @@ func writeSynth(t testing.TB, dir string, v *rules.Variant, n int, seed uint64) 
 }
 
 // snapshot is the content of a database that an import decides: every
-// game read, by source text and ordinal, and where it went.
+// game read, by source text and ordinal, and where it went, and the
+// opening statistics per (variant, position, move).
 func snapshot(t testing.TB, pool *pgxpool.Pool) []string {
 	t.Helper()
 	rows, err := pool.Query(context.Background(), `
@@ -58,7 +59,12 @@ func snapshot(t testing.TB, pool *pgxpool.Pool) []string {
 		SELECT s.sha256 || ' ' || d.ordinal || ' duplicate of ' || o.sha256 || ' ' || d.of_ordinal
 		FROM duplicates d JOIN sources s ON s.id = d.source_id JOIN sources o ON o.id = d.of_source_id
 		UNION ALL
-		SELECT 'position ' || count(*) FROM position_index p, unnest(p.entries)`)
+		SELECT 'position ' || count(*) FROM position_index p, unnest(p.entries)
+		UNION ALL
+		SELECT 'opening ' || o.variant || ' ' || o.prefix || ' ' || u.k || ' ' || sum((u.c >> 48) & 65535) || ' '
+		       || sum((u.c >> 32) & 65535) || ' ' || sum((u.c >> 16) & 65535) || ' ' || sum(u.c & 65535)
+		FROM opening_index o, unnest(o.keys, o.counts) AS u(k, c)
+		GROUP BY o.variant, o.prefix, u.k`)
 	if err != nil {
 		t.Fatal(err)
 	}
