@@ -63,7 +63,11 @@ func snapshot(t testing.TB, pool *pgxpool.Pool) []string {
 		UNION ALL
 		SELECT 'opening ' || o.variant || ' ' || o.prefix || ' ' || u.k || ' ' || sum((u.c >> 48) & 65535) || ' '
 		       || sum((u.c >> 32) & 65535) || ' ' || sum((u.c >> 16) & 65535) || ' ' || sum(u.c & 65535)
-		FROM opening_index o, unnest(o.keys, o.counts) AS u(k, c)
+		FROM opening_index o, LATERAL (
+		    SELECT k, c FROM unnest(o.keys, o.counts) AS e(k, c)
+		    UNION ALL
+		    SELECT s & ~3::bigint, 1::bigint << (48 - 16 * (s & 3))::integer FROM unnest(o.singles) AS s
+		) u
 		GROUP BY o.variant, o.prefix, u.k`)
 	if err != nil {
 		t.Fatal(err)

@@ -280,7 +280,7 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 	if rows := w.opening.Rows(); len(rows) > 0 {
 		copyRows := make([][]any, len(rows))
 		for i, r := range rows {
-			copyRows[i] = []any{sourceID, r.Variant, r.Prefix, r.Keys, r.Counts}
+			copyRows[i] = []any{sourceID, r.Variant, r.Prefix, nonNil(r.Singles), nonNil(r.Keys), nonNil(r.Counts)}
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"opening_index"}, openingColumns, pgx.CopyFromRows(copyRows)); err != nil {
 			return c, fmt.Errorf("copy opening statistics: %w", err)
@@ -316,7 +316,7 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 
 var (
 	positionColumns = []string{"source_id", "prefix", "entries"}
-	openingColumns  = []string{"source_id", "variant", "prefix", "keys", "counts"}
+	openingColumns  = []string{"source_id", "variant", "prefix", "singles", "keys", "counts"}
 	gameColumns     = []string{"id", "variant", "variant_basis", "source_id", "ordinal", "byte_offset", "event", "site", "date", "round",
 		"white_id", "black_id", "result", "ply_count", "start_fen", "moves", "final_hash", "moves_hash", "tags", "warnings"}
 	rejectedColumns  = []string{"source_id", "ordinal", "byte_offset", "line", "raw", "reason", "ply", "move", "fen", "message"}
@@ -414,4 +414,12 @@ func otherTags(g *replay.Game) []byte {
 	}
 	b, _ := json.Marshal(m)
 	return b
+}
+
+// nonNil makes an empty array of a nil slice (the columns are NOT NULL).
+func nonNil(s []int64) []int64 {
+	if s == nil {
+		return []int64{}
+	}
+	return s
 }

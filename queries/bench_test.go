@@ -123,11 +123,17 @@ func BenchmarkQueryOpeningTreeAfter3228(b *testing.B) {
 // logTreePlan logs the plan of the body of draughtsdb_opening_tree, which
 // the plan of the named query shows as one function scan.
 func logTreePlan(b *testing.B, pool *pgxpool.Pool, hash string) {
-	logPlan(b, pool, `SELECT (u.k & 2147483647)::integer, sum(u.c)
-		FROM opening_index o, unnest(o.keys, o.counts) AS u(k, c)
-		WHERE o.variant = 20 AND o.prefix = ($1::bigint >> 52)::smallint
-		  AND ((u.k >> 32) & 4294967295) = (($1::bigint >> 20) & 4294967295)
-		GROUP BY 1`, []any{hash})
+	logPlan(b, pool, `WITH rows AS (
+            SELECT o.singles, o.keys, o.counts FROM opening_index o
+            WHERE o.variant = 20 AND o.prefix = ($1::bigint >> 52)::smallint
+        ), entries AS (
+            SELECT u.k, u.c FROM rows r, unnest(r.keys, r.counts) AS u(k, c)
+            WHERE ((u.k >> 32) & 4294967295) = (($1::bigint >> 20) & 4294967295)
+            UNION ALL
+            SELECT s, 1::bigint << (48 - 16 * (s & 3))::integer FROM rows r, unnest(r.singles) AS s
+            WHERE ((s >> 32) & 4294967295) = (($1::bigint >> 20) & 4294967295)
+        )
+        SELECT ((k & 4294967295) >> 2)::integer, sum(c) FROM entries GROUP BY 1`, []any{hash})
 }
 
 // BenchmarkQueryOpeningsCommandTree is what `draughtsdb openings` does:

@@ -2,11 +2,11 @@ package openings
 
 import "github.com/draughtsdb/draughtsdb/replay/rules"
 
-// A move code names a move of a position in 31 bits, from the move alone:
+// A move code names a move of a position in 29 bits, from the move alone:
 //
-//	from << 24 | to << 17 | capture << 16 | path hash
+//	from << 22 | to << 15 | capture << 14 | path hash
 //
-// Squares are the variant's numbers (1..72, 7 bits). The path hash is 16
+// Squares are the variant's numbers (1..72, 7 bits). The path hash is 14
 // bits of the capture's landing squares, so that two captures with the same
 // start and end but different paths (a king's or a man's two routes) get
 // different codes; it is 0 for a plain move. SQL reads start, end and
@@ -15,7 +15,7 @@ type Code uint32
 
 // MoveCode returns the code of m.
 func MoveCode(m *rules.Move) Code {
-	c := Code(m.From())<<24 | Code(m.To())<<17
+	c := Code(m.From())<<22 | Code(m.To())<<15
 	if !m.IsCapture() {
 		return c
 	}
@@ -24,23 +24,25 @@ func MoveCode(m *rules.Move) Code {
 	for _, sq := range m.Path(buf[:0]) {
 		h = (h ^ uint32(sq)) * 16777619
 	}
-	return c | 1<<16 | Code(h^h>>16)&0xFFFF
+	return c | 1<<14 | Code(h^h>>14^h>>28)&0x3FFF
 }
 
 // From, To and Capture decode a code.
-func (c Code) From() int     { return int(c >> 24 & 127) }
-func (c Code) To() int       { return int(c >> 17 & 127) }
-func (c Code) Capture() bool { return c>>16&1 == 1 }
+func (c Code) From() int     { return int(c >> 22 & 127) }
+func (c Code) To() int       { return int(c >> 15 & 127) }
+func (c Code) Capture() bool { return c>>14&1 == 1 }
 
 // Prefix is the opening_index row of position hash h: its top 12 bits, as
 // in position_index.
 func Prefix(h uint64) int16 { return int16(int64(h) >> 52) }
 
 // Key is the entry key of the move coded c played from position h: the 32
-// hash bits below the prefix, then the code. 44 bits of the hash are
-// checked; a false match needs 2^32 positions under one prefix.
+// hash bits below the prefix, then the code, then two bits that are 0 in
+// keys (with a Counts) and the result slot in singles (one game each).
+// 44 bits of the hash are checked; a false match needs 2^32 positions
+// under one prefix.
 func Key(h uint64, c Code) int64 {
-	return int64((h>>20)&0xFFFFFFFF<<32 | uint64(c))
+	return int64((h>>20)&0xFFFFFFFF<<32 | uint64(c)<<2)
 }
 
 // Counts are the results of the games of one entry: white wins, draws,

@@ -71,12 +71,15 @@ func (b *Batch) Reset() {
 type Row struct {
 	Variant int16
 	Prefix  int16
-	Keys    []int64
+	Singles []int64 // (position, move) played by one game: Key | result slot
+	Keys    []int64 // the others: Key, with Counts
 	Counts  []int64
 }
 
 // Rows returns the batch's rows: per variant and prefix, the distinct keys
-// with their summed counts, keys ascending.
+// with their summed counts, keys ascending. A key of one game goes to
+// Singles with its result in the low bits, which halves the size of most
+// entries (the deep plies of a game are mostly its own).
 func (b *Batch) Rows() []Row {
 	var rows []Row
 	for i := range b.buckets {
@@ -104,6 +107,7 @@ func (b *Batch) Rows() []Row {
 				row = &rows[len(rows)-1]
 			}
 			var c Counts
+			n := 0
 			for ; j < len(items) && items[j].key == it.key && items[j].variant == it.variant; j++ {
 				s := items[j].slot
 				if c[s] == maxCount {
@@ -112,6 +116,11 @@ func (b *Batch) Rows() []Row {
 					c = Counts{}
 				}
 				c[s]++
+				n++
+			}
+			if n == 1 {
+				row.Singles = append(row.Singles, it.key|int64(it.slot))
+				continue
 			}
 			row.Keys = append(row.Keys, it.key)
 			row.Counts = append(row.Counts, c.Pack())

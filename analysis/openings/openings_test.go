@@ -98,9 +98,18 @@ func TestBatchRows(t *testing.T) {
 	b.Add(20, 1, []Entry{{Key: 1, Prefix: 0, Ply: 40}}, 40) // beyond the depth
 	sum := map[[3]int64][4]int{}
 	n := map[[3]int64]int{}
+	singles := 0
 	for _, r := range b.Rows() {
 		if len(r.Keys) != len(r.Counts) {
 			t.Fatalf("row %+v", r)
+		}
+		for _, k := range r.Singles {
+			id := [3]int64{int64(r.Variant), int64(r.Prefix), k &^ 3}
+			s := sum[id]
+			s[k&3]++
+			sum[id] = s
+			n[id]++
+			singles++
 		}
 		for i, k := range r.Keys {
 			id := [3]int64{int64(r.Variant), int64(r.Prefix), k}
@@ -126,6 +135,9 @@ func TestBatchRows(t *testing.T) {
 		if sum[id] != c {
 			t.Errorf("%v: %v, want %v", id, sum[id], c)
 		}
+	}
+	if singles != 1 { // the draw at (20, 100)
+		t.Errorf("%d singles, want 1", singles)
 	}
 	if n[[3]int64{20, -5, 7 << 32}] != 2 {
 		t.Errorf("70,001 games in one entry should split in 2, got %d", n[[3]int64{20, -5, 7 << 32}])

@@ -9,15 +9,20 @@
 -- 12-bit prefix; it never reads games.
 --
 -- Like position_index, the rows are packed: each import batch writes, per
--- variant and 12-bit hash prefix, one row whose arrays hold the batch's
--- aggregated (position, move) counts:
---   prefix   = h >> 52
---   keys[i]  = ((h >> 20) & 0xFFFFFFFF) << 32 | move code
---   counts[i]= white wins << 48 | draws << 32 | black wins << 16 | other
+-- variant and 12-bit hash prefix, one row holding the batch's (position,
+-- move) entries:
+--   prefix    = h >> 52
+--   key       = ((h >> 20) & 0xFFFFFFFF) << 32 | move code << 2
+--   singles[i]= key | result slot      a (position, move) of one game in
+--                                      the batch: slot 0 white wins, 1
+--                                      draw, 2 black wins, 3 other
+--   keys[i], counts[i]                 the others, with
+--   counts[i] = white wins << 48 | draws << 32 | black wins << 16 | other
 -- (each count < 65536; a larger batch count is split over several entries).
--- The move code is from << 24 | to << 17 | capture << 16 | path hash (16
--- bits of the landing squares, 0 for a plain move); squares are the
--- variant's numbers. Rows belong to their source, so deleting a source
+-- Most entries are singles (8 bytes): the deep plies of a game are mostly
+-- its own. The move code is from << 22 | to << 15 | capture << 14 | path
+-- hash (14 bits of the landing squares, 0 for a plain move); squares are
+-- the variant's numbers. Rows belong to their source, so deleting a source
 -- (--force) removes exactly what it added, and duplicates, which are not
 -- stored, are not counted: the statistics always equal a count over games.
 
@@ -25,6 +30,7 @@ CREATE TABLE opening_index (
     source_id bigint NOT NULL REFERENCES sources (id) ON DELETE CASCADE,
     variant   smallint NOT NULL,
     prefix    smallint NOT NULL,
+    singles   bigint[] NOT NULL,
     keys      bigint[] NOT NULL,
     counts    bigint[] NOT NULL
 );
@@ -58,15 +64,25 @@ CREATE FUNCTION draughtsdb_opening_tree(variant integer, h bigint)
     RETURNS TABLE (move_code integer, games bigint, white_wins bigint, draws bigint, black_wins bigint)
     LANGUAGE sql STABLE STRICT PARALLEL SAFE
     AS $$
-        SELECT (u.k & 2147483647)::integer,
-               sum(((u.c >> 48) & 65535) + ((u.c >> 32) & 65535) + ((u.c >> 16) & 65535) + (u.c & 65535))::bigint,
-               sum((u.c >> 48) & 65535)::bigint,
-               sum((u.c >> 32) & 65535)::bigint,
-               sum((u.c >> 16) & 65535)::bigint
-        FROM opening_index o, unnest(o.keys, o.counts) AS u(k, c)
-        WHERE o.variant = $1
-          AND o.prefix = ($2 >> 52)::smallint
-          AND ((u.k >> 32) & 4294967295) = (($2 >> 20) & 4294967295)
+        WITH rows AS (
+            SELECT o.singles, o.keys, o.counts
+            FROM opening_index o
+            WHERE o.variant = $1 AND o.prefix = ($2 >> 52)::smallint
+        ), entries AS (
+            SELECT u.k, u.c
+            FROM rows r, unnest(r.keys, r.counts) AS u(k, c)
+            WHERE ((u.k >> 32) & 4294967295) = (($2 >> 20) & 4294967295)
+            UNION ALL
+            SELECT s, 1::bigint << (48 - 16 * (s & 3))::integer
+            FROM rows r, unnest(r.singles) AS s
+            WHERE ((s >> 32) & 4294967295) = (($2 >> 20) & 4294967295)
+        )
+        SELECT ((k & 4294967295) >> 2)::integer,
+               sum(((c >> 48) & 65535) + ((c >> 32) & 65535) + ((c >> 16) & 65535) + (c & 65535))::bigint,
+               sum((c >> 48) & 65535)::bigint,
+               sum((c >> 32) & 65535)::bigint,
+               sum((c >> 16) & 65535)::bigint
+        FROM entries
         GROUP BY 1
     $$;
 
@@ -96,9 +112,9 @@ CREATE FUNCTION draughtsdb_algebraic(variant integer) RETURNS boolean
 CREATE FUNCTION draughtsdb_move_code_text(variant integer, code integer, algebraic boolean) RETURNS text
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     AS $$
-        SELECT draughtsdb_square_text($1, ($2 >> 24) & 127, $3)
-               || CASE WHEN ($2 >> 16) & 1 = 0 THEN '-' WHEN $3 THEN ':' ELSE 'x' END
-               || draughtsdb_square_text($1, ($2 >> 17) & 127, $3)
+        SELECT draughtsdb_square_text($1, ($2 >> 22) & 127, $3)
+               || CASE WHEN ($2 >> 14) & 1 = 0 THEN '-' WHEN $3 THEN ':' ELSE 'x' END
+               || draughtsdb_square_text($1, ($2 >> 15) & 127, $3)
     $$;
 
 -- The first n plies of games.moves, or NULL when the game is shorter.
