@@ -198,7 +198,11 @@ func TestNamedQueriesAgreeWithReplay(t *testing.T) {
 			}
 		}
 		var w, d, l, asWhite int
+		byYear := map[string]int{}
 		for _, g := range games {
+			if g.white == best || g.black == best {
+				byYear[g.date[:4]]++
+			}
 			switch best {
 			case g.white:
 				asWhite++
@@ -235,7 +239,20 @@ func TestNamedQueriesAgreeWithReplay(t *testing.T) {
 				if row[n] != strconv.Itoa(asWhite) {
 					t.Errorf("%s as white: %s games, replay %d", best, row[n], asWhite)
 				}
+			case "as black":
+				if row[n] != strconv.Itoa(count[best]-asWhite) {
+					t.Errorf("%s as black: %s games, replay %d", best, row[n], count[best]-asWhite)
+				}
+			default:
+				year := strings.TrimPrefix(row[scope], "in ")
+				if row[n] != strconv.Itoa(byYear[year]) {
+					t.Errorf("%s in %s: %s games, replay %d", best, year, row[n], byYear[year])
+				}
+				delete(byYear, year)
 			}
+		}
+		if len(byYear) > 0 {
+			t.Errorf("years missing from the record: %v", byYear)
 		}
 		if !found["all games"] || found["as white"] != (asWhite > 0) || found["as black"] != (count[best] > asWhite) {
 			t.Errorf("scopes %v for %d games, %d as white", found, count[best], asWhite)
