@@ -53,6 +53,7 @@ dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL).`,
 		newImportCommand(a),
 		newGenCommand(),
 		newQueryCommand(a),
+		newExportCommand(a),
 		newOpeningsCommand(a),
 		newAnalyzeCommand(a),
 	)

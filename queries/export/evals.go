@@ -44,10 +44,14 @@ func (s *session) pickEvals(ctx context.Context, keys []posKey) (map[posKey]pick
 		return nil, err
 	}
 	vs, hs := keyArrays(keys)
-	rows, err := tx.Query(ctx, `SELECT DISTINCT ON (e.variant, e.hash) e.variant, e.hash, e.score, e.mate, e.depth, e.best_move, e.engine, e.setting
-		FROM evaluations e JOIN unnest($1::smallint[], $2::bigint[]) AS k(v, h) ON e.variant = k.v AND e.hash = k.h
-		WHERE ($3::text IS NULL OR e.engine = $3) AND ($4::text IS NULL OR e.setting = $4)
-		ORDER BY e.variant, e.hash, e.`+pickSQL, vs, hs, s.engine, s.setting)
+	// One index probe per key (LATERAL): the plan stays a nested loop over
+	// the primary key whatever the table's size and statistics.
+	rows, err := tx.Query(ctx, `SELECT k.v, k.h, e.score, e.mate, e.depth, e.best_move, e.engine, e.setting
+		FROM unnest($1::smallint[], $2::bigint[]) AS k(v, h)
+		CROSS JOIN LATERAL (SELECT score, mate, depth, best_move, engine, setting FROM evaluations e
+			WHERE e.variant = k.v AND e.hash = k.h
+			  AND ($3::text IS NULL OR e.engine = $3) AND ($4::text IS NULL OR e.setting = $4)
+			ORDER BY `+pickSQL+` LIMIT 1) e`, vs, hs, s.engine, s.setting)
 	if err != nil {
 		return nil, err
 	}
@@ -75,10 +79,12 @@ func (s *session) allEvals(ctx context.Context, keys []posKey) (map[posKey][]ing
 		return nil, err
 	}
 	vs, hs := keyArrays(keys)
-	rows, err := tx.Query(ctx, `SELECT e.variant, e.hash, e.engine, e.setting, e.score, e.mate, e.depth, e.best_move, e.pv, e.nodes, e.time_ms, e.engine_version, e.evaluated_at
-		FROM evaluations e JOIN unnest($1::smallint[], $2::bigint[]) AS k(v, h) ON e.variant = k.v AND e.hash = k.h
-		WHERE ($3::text IS NULL OR e.engine = $3) AND ($4::text IS NULL OR e.setting = $4)
-		ORDER BY e.variant, e.hash, e.engine, e.setting`, vs, hs, s.engine, s.setting)
+	rows, err := tx.Query(ctx, `SELECT k.v, k.h, e.engine, e.setting, e.score, e.mate, e.depth, e.best_move, e.pv, e.nodes, e.time_ms, e.engine_version, e.evaluated_at
+		FROM unnest($1::smallint[], $2::bigint[]) AS k(v, h)
+		CROSS JOIN LATERAL (SELECT * FROM evaluations e
+			WHERE e.variant = k.v AND e.hash = k.h
+			  AND ($3::text IS NULL OR e.engine = $3) AND ($4::text IS NULL OR e.setting = $4)
+			ORDER BY e.engine, e.setting) e`, vs, hs, s.engine, s.setting)
 	if err != nil {
 		return nil, err
 	}

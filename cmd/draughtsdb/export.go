@@ -1,0 +1,174 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/queries/export"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+func newExportCommand(a *app) *cobra.Command {
+	var (
+		o        export.Options
+		variant  string
+		out      string
+		jsonOut  bool
+		quiet    bool
+		rowGroup int64
+	)
+	cmd := &cobra.Command{
+		Use:   "export --what games|positions|evaluations|openings|rejected --format csv|jsonl|parquet|pdn --out FILE|- [filters]",
+		Short: "Export games, positions, evaluations or rejected games as CSV, JSON lines, Parquet or PDN",
+		Long: `Stream rows from the database to a file (or - for standard output) in constant
+memory, from one consistent snapshot. A file name ending in .gz is written
+gzip-compressed; --format defaults to the file's extension (.csv, .jsonl,
+.parquet, .pdn, before any .gz), else csv.
+
+  games        one row per stored game: tags, result, ply count, moves
+  positions    one row per (game, ply), from replaying the games, with the
+               game's result from the side to move's view and the position's
+               evaluation (the deepest, then latest); --distinct: one row per
+               distinct position with the results of the games reaching it
+  evaluations  table evaluations
+  rejected     rejected games with the reason (pdn: their bytes as read)
+  openings     not available yet
+
+--format pdn (games) writes normalised PDN with every evaluation of every
+position as a {[%eval 0.25][%depth 12][%engine ...]...} comment; importing
+the file gives the same games and evaluations back. The columns of every
+export are listed in README.md (section Export).
+
+Filters select games (--what games and positions; --what evaluations takes
+--variant, --engine and --setting only): --event and --player are
+case-insensitive SQL LIKE patterns and may be repeated (any matches);
+--from and --to bound the date, inclusive, as YYYY, YYYY.MM or YYYY.MM.DD.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("format") {
+				o.Format = formatFromName(out)
+			}
+			if variant != "" {
+				v, err := rules.VariantByName(variant)
+				if err != nil {
+					return err
+				}
+				o.Filter.Variant = v
+			}
+			o.Workers = a.cfg.Workers
+			o.RowGroupRows = rowGroup
+			if o.What == export.Openings {
+				return export.ErrOpeningsNotAvailable
+			}
+			if out == "" {
+				return fmt.Errorf("--out FILE (or - for standard output) is required")
+			}
+			if out == "-" && o.Format == export.Parquet && term.IsTerminal(int(os.Stdout.Fd())) {
+				return fmt.Errorf("Parquet is binary: give --out FILE or redirect standard output")
+			}
+			pool, err := openDatabase(cmd.Context(), a.cfg)
+			if err != nil {
+				return err
+			}
+			defer pool.Close()
+
+			bar := newRowProgress(quiet, o.What, o.Format)
+			if bar != nil {
+				o.Total = func(n int64) {
+					if n > 0 {
+						bar.ChangeMax64(n)
+					}
+				}
+				o.Progress = func(n int64) { _ = bar.Set64(n) }
+			}
+			dst, err := export.Create(out, cmd.OutOrStdout())
+			if err != nil {
+				return err
+			}
+			sum, err := export.Run(cmd.Context(), pool, dst, o)
+			if bar != nil {
+				_ = bar.Finish()
+			}
+			if err != nil {
+				dst.Abort()
+				return err
+			}
+			if err := dst.Close(); err != nil {
+				return err
+			}
+			errOut := cmd.ErrOrStderr()
+			switch {
+			case jsonOut:
+				return json.NewEncoder(errOut).Encode(sum)
+			case !quiet:
+				unit := "rows"
+				if o.Format == export.PDN {
+					unit = "games"
+				}
+				fmt.Fprintf(errOut, "exported %d %s (%s, %s) to %s in %.2f s, %.0f %s/s\n",
+					sum.Rows, unit, o.What, o.Format, out, sum.Seconds, sum.RowsPerSecond, unit)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.What, "what", "games", "what to export: "+strings.Join(export.Whats, ", "))
+	f.StringVar(&o.Format, "format", "csv", "output format: "+strings.Join(export.Formats, ", ")+" (default: from the --out extension, else csv)")
+	f.StringVar(&out, "out", "", "output file (.gz: gzip-compressed), or - for standard output")
+	f.StringVar(&variant, "variant", "", "only this variant (russian, international, english, brazilian, canadian)")
+	f.StringArrayVar(&o.Filter.Events, "event", nil, "only games whose Event matches this case-insensitive LIKE pattern (% any run, _ one character); repeat for several")
+	f.StringArrayVar(&o.Filter.Players, "player", nil, "only games with a White or Black player matching this case-insensitive LIKE pattern; repeat for several")
+	f.StringVar(&o.Filter.From, "from", "", "only games dated on or after this date: YYYY, YYYY.MM or YYYY.MM.DD (games of unknown year are left out)")
+	f.StringVar(&o.Filter.To, "to", "", "only games dated on or before this date, at the precision given (--to 1995 includes 1995.12.31)")
+	f.IntVar(&o.Filter.MinPly, "min-ply", 0, "only games of at least this many plies")
+	f.BoolVar(&o.Distinct, "distinct", false, "positions: one row per distinct position with the results of the games reaching it, instead of one per (game, ply)")
+	f.StringVar(&o.Engine, "engine", "", "only evaluations of this engine (positions, evaluations, pdn)")
+	f.StringVar(&o.Setting, "setting", "", "only evaluations with this engine setting, e.g. depth=8 (positions, evaluations, pdn)")
+	f.Int64Var(&rowGroup, "row-group-rows", export.DefaultRowGroupRows, "Parquet: rows per row group")
+	f.Int("workers", 0, settingHelp("workers"))
+	f.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object on standard error")
+	f.BoolVar(&quiet, "quiet", false, "no progress bar and no summary")
+	bindFlag(f, "workers", "workers")
+	return cmd
+}
+
+// formatFromName guesses the format from an output file name.
+func formatFromName(name string) string {
+	ext := filepath.Ext(strings.TrimSuffix(name, ".gz"))
+	switch ext {
+	case ".jsonl", ".ndjson":
+		return export.JSONL
+	case ".parquet":
+		return export.Parquet
+	case ".pdn":
+		return export.PDN
+	}
+	return export.CSV
+}
+
+// newRowProgress returns a row-counting bar on standard error when it is a
+// terminal and quiet is false, else nil.
+func newRowProgress(quiet bool, what, format string) *progressbar.ProgressBar {
+	if quiet || !term.IsTerminal(int(os.Stderr.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions64(-1,
+		progressbar.OptionSetWriter(os.Stderr),
+		progressbar.OptionSetDescription("exporting "+what+" ("+format+")"),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("rows"),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionOnCompletion(func() { io.WriteString(os.Stderr, "\n") }),
+		progressbar.OptionClearOnFinish(),
+	)
+}
