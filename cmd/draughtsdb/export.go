@@ -53,7 +53,7 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 --from and --to bound the date, inclusive, as YYYY, YYYY.MM or YYYY.MM.DD.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("format") {
+			if o.Format == "" {
 				o.Format = formatFromName(out)
 			}
 			if variant != "" {
@@ -121,7 +121,7 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.What, "what", "games", "what to export: "+strings.Join(export.Whats, ", "))
-	f.StringVar(&o.Format, "format", "csv", "output format: "+strings.Join(export.Formats, ", ")+" (default: from the --out extension, else csv)")
+	f.StringVar(&o.Format, "format", "", "output format: "+strings.Join(export.Formats, ", ")+"; empty: from the --out extension, else csv")
 	f.StringVar(&out, "out", "", "output file (.gz: gzip-compressed), or - for standard output")
 	f.StringVar(&variant, "variant", "", "only this variant (russian, international, english, brazilian, canadian)")
 	f.StringArrayVar(&o.Filter.Events, "event", nil, "only games whose Event matches this case-insensitive LIKE pattern (% any run, _ one character); repeat for several")

@@ -52,7 +52,7 @@ func (d distinctSource) rows(ctx context.Context, s *session, emit func([]Value)
 	var batch []entry
 	inGame := map[uint64]bool{}
 	prepare := func(g *gameRec) { replayGame(g, true) }
-	err = streamGames(ctx, s, &d.o.Filter, d.o.Workers, prepare, func(games []gameRec) error {
+	err = streamGames(ctx, s, &d.o.Filter, d.o.Workers, prepare, nil, func(games []gameRec, _ any) error {
 		batch = batch[:0]
 		for i := range games {
 			g := &games[i]

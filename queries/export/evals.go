@@ -25,6 +25,22 @@ type picked struct {
 // pickSQL orders a position's evaluations best first (see picked).
 const pickSQL = `depth DESC, evaluated_at DESC, engine, setting`
 
+// batchKeys returns the distinct positions of games (replayed).
+func batchKeys(games []gameRec) []posKey {
+	var keys []posKey
+	seen := map[posKey]bool{}
+	for i := range games {
+		for _, h := range games[i].hashes {
+			k := posKey{games[i].variantID, int64(h)}
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
 func keyArrays(keys []posKey) ([]int16, []int64) {
 	vs, hs := make([]int16, len(keys)), make([]int64, len(keys))
 	for i, k := range keys {
@@ -39,6 +55,8 @@ func (s *session) pickEvals(ctx context.Context, keys []posKey) (map[posKey]pick
 	if !s.hasEvals || len(keys) == 0 {
 		return out, nil
 	}
+	s.auxMu.Lock()
+	defer s.auxMu.Unlock()
 	tx, err := s.auxTx(ctx)
 	if err != nil {
 		return nil, err
@@ -74,6 +92,8 @@ func (s *session) allEvals(ctx context.Context, keys []posKey) (map[posKey][]ing
 	if !s.hasEvals || len(keys) == 0 {
 		return out, nil
 	}
+	s.auxMu.Lock()
+	defer s.auxMu.Unlock()
 	tx, err := s.auxTx(ctx)
 	if err != nil {
 		return nil, err

@@ -48,7 +48,7 @@ func (g gamesSource) rows(ctx context.Context, s *session, emit func([]Value) er
 	row := make([]Value, len(gameColumns))
 	var buf []byte
 	prepare := func(r *gameRec) { decode(r) }
-	return streamGames(ctx, s, &g.o.Filter, g.o.Workers, prepare, func(games []gameRec) error {
+	return streamGames(ctx, s, &g.o.Filter, g.o.Workers, prepare, nil, func(games []gameRec, _ any) error {
 		for i := range games {
 			r := &games[i]
 			if r.err != nil {

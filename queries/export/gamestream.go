@@ -52,15 +52,20 @@ const gamesSelect = `SELECT g.id, g.variant, g.variant_basis, s.name, g.ordinal,
 type gameBatch struct {
 	games []gameRec
 	done  chan struct{}
+	extra any   // what lookup returned
+	err   error // lookup's error
 }
 
 const gamesPerBatch = 256
 
 // streamGames runs the games query of f in the main transaction and hands
 // the games, in id order, to consume in batches; prepare runs on every
-// batch first, on workers goroutines in parallel. At most a few batches
-// are in memory at any time, whatever the number of games.
-func streamGames(ctx context.Context, s *session, f *Filter, workers int, prepare func(*gameRec), consume func([]gameRec) error) error {
+// game first and then lookup, when not nil, on the batch (its result is
+// consume's extra), on workers goroutines in parallel with each other and
+// with consume. At most a few batches are in memory at any time, whatever
+// the number of games.
+func streamGames(ctx context.Context, s *session, f *Filter, workers int, prepare func(*gameRec),
+	lookup func([]gameRec) (any, error), consume func(games []gameRec, extra any) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -86,6 +91,9 @@ func streamGames(ctx context.Context, s *session, f *Filter, workers int, prepar
 				for i := range b.games {
 					prepare(&b.games[i])
 				}
+				if lookup != nil && ctx.Err() == nil {
+					b.extra, b.err = lookup(b.games)
+				}
 				close(b.done)
 			}
 		}()
@@ -102,7 +110,10 @@ func streamGames(ctx context.Context, s *session, f *Filter, workers int, prepar
 			cancel()
 			continue
 		}
-		if err = consume(b.games); err != nil {
+		if err = b.err; err == nil {
+			err = consume(b.games, b.extra)
+		}
+		if err != nil {
 			cancel()
 		}
 	}

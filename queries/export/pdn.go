@@ -37,27 +37,12 @@ func (g gamesSource) writePDN(ctx context.Context, s *session, w io.Writer, prog
 			r.texts = strings.Fields(string(appendMovesText(nil, r.v, r.moves)))
 		}
 	}
-	var keys []posKey
-	seen := map[posKey]bool{}
-	err := streamGames(ctx, s, &g.o.Filter, g.o.Workers, prepare, func(games []gameRec) error {
-		var evals map[posKey][]ingest.Evaluation
-		if withEvals {
-			keys = keys[:0]
-			clear(seen)
-			for i := range games {
-				for _, h := range games[i].hashes {
-					k := posKey{games[i].variantID, int64(h)}
-					if !seen[k] {
-						seen[k] = true
-						keys = append(keys, k)
-					}
-				}
-			}
-			var err error
-			if evals, err = s.allEvals(ctx, keys); err != nil {
-				return err
-			}
-		}
+	var lookup func([]gameRec) (any, error)
+	if withEvals {
+		lookup = func(games []gameRec) (any, error) { return s.allEvals(ctx, batchKeys(games)) }
+	}
+	err := streamGames(ctx, s, &g.o.Filter, g.o.Workers, prepare, lookup, func(games []gameRec, extra any) error {
+		evals, _ := extra.(map[posKey][]ingest.Evaluation)
 		for i := range games {
 			r := &games[i]
 			if r.err != nil {

@@ -50,29 +50,13 @@ func sideName(c rules.Color) string {
 
 func (p positionsSource) rows(ctx context.Context, s *session, emit func([]Value) error) error {
 	row := make([]Value, len(positionColumns))
-	var keys []posKey
-	seen := map[posKey]bool{}
 	prepare := func(g *gameRec) { replayGame(g, true) }
-	return streamGames(ctx, s, &p.o.Filter, p.o.Workers, prepare, func(games []gameRec) error {
-		var evals map[posKey]picked
-		if s.hasEvals {
-			keys = keys[:0]
-			clear(seen)
-			for i := range games {
-				g := &games[i]
-				for _, h := range g.hashes {
-					k := posKey{g.variantID, int64(h)}
-					if !seen[k] {
-						seen[k] = true
-						keys = append(keys, k)
-					}
-				}
-			}
-			var err error
-			if evals, err = s.pickEvals(ctx, keys); err != nil {
-				return err
-			}
-		}
+	var lookup func([]gameRec) (any, error)
+	if s.hasEvals {
+		lookup = func(games []gameRec) (any, error) { return s.pickEvals(ctx, batchKeys(games)) }
+	}
+	return streamGames(ctx, s, &p.o.Filter, p.o.Workers, prepare, lookup, func(games []gameRec, extra any) error {
+		evals, _ := extra.(map[posKey]picked)
 		for i := range games {
 			g := &games[i]
 			if g.err != nil {

@@ -3,6 +3,7 @@ package export
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -19,6 +20,7 @@ type session struct {
 	mainConn *pgxpool.Conn
 	main     pgx.Tx
 	snapshot string
+	auxMu    sync.Mutex // the auxiliary connection serves one query at a time
 	auxConn  *pgxpool.Conn
 	aux      pgx.Tx
 
@@ -55,7 +57,8 @@ func openSession(ctx context.Context, pool *pgxpool.Pool, o *Options) (*session,
 }
 
 // auxTx returns the auxiliary transaction, opening it in the main one's
-// snapshot on first use. It may write temporary tables.
+// snapshot on first use. It may write temporary tables. Callers on
+// several goroutines hold auxMu.
 func (s *session) auxTx(ctx context.Context) (pgx.Tx, error) {
 	if s.aux != nil {
 		return s.aux, nil
