@@ -57,74 +57,116 @@ type Node struct {
 // merged, each game counted once. It reads only opening_index,
 // opening_names and evaluations.
 func Tree(ctx context.Context, q Querier, pos *rules.Position) (*Node, error) {
-	v := pos.Variant()
-	gt := int16(v.GameType)
-	h := pos.Hash()
-	rows, err := q.Query(ctx, `SELECT move_code, games, white_wins, draws, black_wins FROM draughtsdb_opening_tree($1, $2)`, gt, int64(h))
+	nodes, err := Trees(ctx, q, []rules.Position{*pos})
 	if err != nil {
 		return nil, err
 	}
-	byCode := map[Code]*Branch{}
-	var order []Code
+	return nodes[0], nil
+}
+
+// Trees is Tree for several positions of one variant, in three queries
+// whatever their number.
+func Trees(ctx context.Context, q Querier, positions []rules.Position) ([]*Node, error) {
+	if len(positions) == 0 {
+		return nil, nil
+	}
+	v := positions[0].Variant()
+	gt := int16(v.GameType)
+	hashes := make([]int64, len(positions))
+	for i := range positions {
+		if positions[i].Variant() != v {
+			return nil, fmt.Errorf("openings.Trees: positions of %s and %s", v.Name, positions[i].Variant().Name)
+		}
+		hashes[i] = int64(positions[i].Hash())
+	}
+	rows, err := q.Query(ctx, `SELECT t.i, tr.move_code, tr.games, tr.white_wins, tr.draws, tr.black_wins
+		FROM unnest($2::bigint[]) WITH ORDINALITY AS t(h, i), LATERAL draughtsdb_opening_tree($1, t.h) AS tr`, gt, hashes)
+	if err != nil {
+		return nil, err
+	}
+	type counted struct {
+		code Code
+		b    Branch
+	}
+	found := make([][]counted, len(positions))
 	for rows.Next() {
+		var i int64
 		var code int32
-		b := &Branch{}
-		if err := rows.Scan(&code, &b.Games, &b.WhiteWins, &b.Draws, &b.BlackWins); err != nil {
+		var c counted
+		if err := rows.Scan(&i, &code, &c.b.Games, &c.b.WhiteWins, &c.b.Draws, &c.b.BlackWins); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		byCode[Code(code)] = b
-		order = append(order, Code(code))
+		c.code = Code(code)
+		found[i-1] = append(found[i-1], c)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 
-	node := &Node{Variant: v, FEN: pos.FEN(), Hash: h, Side: pos.SideToMove()}
-	legal := pos.LegalMoves(nil)
-	matched := map[Code]bool{}
-	for i := range legal {
-		m := &legal[i]
-		c := MoveCode(m)
-		b, ok := byCode[c]
-		if !ok || matched[c] {
+	nodes := make([]*Node, len(positions))
+	var legal []rules.Move
+	for pi := range positions {
+		pos := &positions[pi]
+		node := &Node{Variant: v, FEN: pos.FEN(), Hash: pos.Hash(), Side: pos.SideToMove()}
+		nodes[pi] = node
+		if len(found[pi]) == 0 {
 			continue
 		}
-		matched[c] = true
-		b.Move = *m
-		b.Text = replay.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m))
-		b.Algebraic = replay.FormatMove(v, m, rules.Algebraic, rules.Ambiguous(legal, m))
-		child := *pos
-		child.Play(m)
-		b.Child = child.Hash()
-		node.Branch = append(node.Branch, *b)
-	}
-	for _, c := range order {
-		if !matched[c] {
-			// Only a false match of 44 hash bits can get here: a move of
-			// another position. Name it plainly rather than drop its games.
-			b := byCode[c]
-			b.Text = fmt.Sprintf("%d%s%d?", c.From(), map[bool]string{false: "-", true: "x"}[c.Capture()], c.To())
-			b.Algebraic = b.Text
+		byCode := make(map[Code]*Branch, len(found[pi]))
+		for k := range found[pi] {
+			byCode[found[pi][k].code] = &found[pi][k].b
+		}
+		legal = pos.LegalMoves(legal[:0])
+		matched := map[Code]bool{}
+		for i := range legal {
+			m := &legal[i]
+			c := MoveCode(m)
+			b, ok := byCode[c]
+			if !ok || matched[c] {
+				continue
+			}
+			matched[c] = true
+			b.Move = *m
+			b.Text = replay.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m))
+			b.Algebraic = replay.FormatMove(v, m, rules.Algebraic, rules.Ambiguous(legal, m))
+			child := *pos
+			child.Play(m)
+			b.Child = child.Hash()
 			node.Branch = append(node.Branch, *b)
 		}
-	}
-	for i := range node.Branch {
-		b := &node.Branch[i]
-		b.Score = Score(b.WhiteWins, b.Draws, b.BlackWins)
-		node.Games += b.Games
-	}
-	sort.SliceStable(node.Branch, func(i, j int) bool {
-		a, b := &node.Branch[i], &node.Branch[j]
-		if a.Games != b.Games {
-			return a.Games > b.Games
+		for _, f := range found[pi] {
+			if !matched[f.code] {
+				// Only a false match of 44 hash bits can get here: a move
+				// of another position. Name it plainly rather than drop
+				// its games.
+				b := f.b
+				sep := "-"
+				if f.code.Capture() {
+					sep = "x"
+				}
+				b.Text = fmt.Sprintf("%d%s%d?", f.code.From(), sep, f.code.To())
+				b.Algebraic = b.Text
+				node.Branch = append(node.Branch, b)
+			}
 		}
-		return a.Text < b.Text
-	})
-	if err := annotate(ctx, q, gt, node); err != nil {
+		for i := range node.Branch {
+			b := &node.Branch[i]
+			b.Score = Score(b.WhiteWins, b.Draws, b.BlackWins)
+			node.Games += b.Games
+		}
+		sort.SliceStable(node.Branch, func(i, j int) bool {
+			a, b := &node.Branch[i], &node.Branch[j]
+			if a.Games != b.Games {
+				return a.Games > b.Games
+			}
+			return a.Text < b.Text
+		})
+	}
+	if err := annotate(ctx, q, gt, nodes); err != nil {
 		return nil, err
 	}
-	return node, nil
+	return nodes, nil
 }
 
 // Score is White's score in percent over decided and drawn games, NaN when
@@ -137,67 +179,76 @@ func Score(white, draws, black int64) float64 {
 	return 100 * (float64(white) + float64(draws)/2) / float64(n)
 }
 
-// annotate adds the opening names of the node and its children and the
+// annotate adds the opening names of the nodes and their children and the
 // mean evaluations of the children.
-func annotate(ctx context.Context, q Querier, gt int16, node *Node) error {
-	hashes := []int64{int64(node.Hash)}
-	for _, b := range node.Branch {
-		hashes = append(hashes, int64(b.Child))
+func annotate(ctx context.Context, q Querier, gt int16, nodes []*Node) error {
+	var hashes, children []int64
+	for _, n := range nodes {
+		hashes = append(hashes, int64(n.Hash))
+		for _, b := range n.Branch {
+			if b.Child != 0 {
+				hashes = append(hashes, int64(b.Child))
+				children = append(children, int64(b.Child))
+			}
+		}
 	}
 	names := map[int64]string{}
-	rows, err := q.Query(ctx, `SELECT h, draughtsdb_opening_name($1, h) FROM unnest($2::bigint[]) AS h`, gt, hashes)
+	rows, err := q.Query(ctx, `SELECT n.hash, string_agg(n.name, ' / ' ORDER BY n.list, n.name)
+		FROM opening_names n WHERE n.variant = $1 AND n.hash = ANY($2) GROUP BY n.hash`, gt, hashes)
 	if err != nil {
 		return err
 	}
 	for rows.Next() {
 		var h int64
-		var name *string
+		var name string
 		if err := rows.Scan(&h, &name); err != nil {
 			rows.Close()
 			return err
 		}
-		if name != nil {
-			names[h] = *name
-		}
+		names[h] = name
 	}
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	node.Name = names[int64(node.Hash)]
 
 	type eval struct {
-		whiteView float64 // the child's side to move's view until flipped below
-		n         int
+		mean float64 // from the child's side to move's view
+		n    int
 	}
 	evals := map[int64]eval{}
-	// Scores are stored from the side to move's view; the child's side to
-	// move is the opponent of the mover.
-	rows, err = q.Query(ctx, `SELECT hash, avg(score)::float8, count(*) FROM evaluations
-		WHERE variant = $1 AND hash = ANY($2) GROUP BY hash`, gt, hashes[1:])
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var h int64
-		var e eval
-		if err := rows.Scan(&h, &e.whiteView, &e.n); err != nil {
-			rows.Close()
+	if len(children) > 0 {
+		rows, err = q.Query(ctx, `SELECT hash, avg(score)::float8, count(*) FROM evaluations
+			WHERE variant = $1 AND hash = ANY($2) GROUP BY hash`, gt, children)
+		if err != nil {
 			return err
 		}
-		evals[h] = e
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for i := range node.Branch {
-		b := &node.Branch[i]
-		b.Name = names[int64(b.Child)]
-		if e, ok := evals[int64(b.Child)]; ok && b.Child != 0 {
-			s := e.whiteView / 100
-			if node.Side == rules.White { // Black is to move after the move
-				s = -s
+		for rows.Next() {
+			var h int64
+			var e eval
+			if err := rows.Scan(&h, &e.mean, &e.n); err != nil {
+				rows.Close()
+				return err
 			}
-			b.Eval, b.EvalCount = &s, e.n
+			evals[h] = e
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	for _, node := range nodes {
+		node.Name = names[int64(node.Hash)]
+		for i := range node.Branch {
+			b := &node.Branch[i]
+			b.Name = names[int64(b.Child)]
+			// Scores are stored from the side to move's view; after the
+			// move the mover's opponent is to move.
+			if e, ok := evals[int64(b.Child)]; ok && b.Child != 0 {
+				s := e.mean / 100
+				if node.Side == rules.White {
+					s = -s
+				}
+				b.Eval, b.EvalCount = &s, e.n
+			}
 		}
 	}
 	return nil

@@ -12,36 +12,40 @@ import (
 // at most maxPly plies from start (<= 0: no limit; the statistics end at
 // the import's opening depth anyway). fn gets each node with its ply from
 // start; its branches with fewer than minGames games are not followed.
-// Each node costs one Tree lookup, so minGames bounds the work: with 1 it
-// visits every position of every game's counted plies.
+// The nodes of a ply are read in batches (Trees); the work grows with the
+// positions visited, which minGames bounds: with 1 the walk visits every
+// position of every game's counted plies.
 func Walk(ctx context.Context, q Querier, start *rules.Position, minGames int64, maxPly int, fn func(ply int, node *Node) error) error {
 	if minGames < 1 {
 		minGames = 1
 	}
 	seen := map[uint64]bool{start.Hash(): true}
 	level := []rules.Position{*start}
+	const chunk = 2000 // positions per batch of queries
 	for ply := 0; len(level) > 0 && (maxPly <= 0 || ply <= maxPly); ply++ {
 		var next []rules.Position
-		for i := range level {
-			pos := &level[i]
-			node, err := Tree(ctx, q, pos)
+		for lo := 0; lo < len(level); lo += chunk {
+			part := level[lo:min(lo+chunk, len(level))]
+			nodes, err := Trees(ctx, q, part)
 			if err != nil {
 				return err
 			}
-			if len(node.Branch) == 0 {
-				continue
-			}
-			if err := fn(ply, node); err != nil {
-				return err
-			}
-			for _, b := range node.Branch {
-				if b.Games < minGames || b.Child == 0 || seen[b.Child] {
+			for i, node := range nodes {
+				if len(node.Branch) == 0 {
 					continue
 				}
-				seen[b.Child] = true
-				child := *pos
-				child.Play(&b.Move)
-				next = append(next, child)
+				if err := fn(ply, node); err != nil {
+					return err
+				}
+				for _, b := range node.Branch {
+					if b.Games < minGames || b.Child == 0 || seen[b.Child] {
+						continue
+					}
+					seen[b.Child] = true
+					child := part[i]
+					child.Play(&b.Move)
+					next = append(next, child)
+				}
 			}
 		}
 		level = next
