@@ -40,7 +40,10 @@ gzip-compressed; --format defaults to the file's extension (.csv, .jsonl,
                distinct position with the results of the games reaching it
   evaluations  table evaluations
   rejected     rejected games with the reason (pdn: their bytes as read)
-  openings     not available yet
+  openings     the opening statistics: one row per (position, move) with the
+               games and results, walking the tree from each variant's
+               initial position through moves played at least --min-games
+               times, to --max-ply plies
 
 --format pdn (games) writes normalised PDN with every evaluation of every
 position as a {[%eval 0.25][%depth 12][%engine ...]...} comment; importing
@@ -65,9 +68,6 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 			}
 			o.Workers = a.cfg.Workers
 			o.RowGroupRows = rowGroup
-			if o.What == export.Openings {
-				return export.ErrOpeningsNotAvailable
-			}
 			if out == "" {
 				return fmt.Errorf("--out FILE (or - for standard output) is required")
 			}
@@ -132,6 +132,8 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 	f.BoolVar(&o.Distinct, "distinct", false, "positions: one row per distinct position with the results of the games reaching it, instead of one per (game, ply)")
 	f.StringVar(&o.Engine, "engine", "", "only evaluations of this engine (positions, evaluations, pdn)")
 	f.StringVar(&o.Setting, "setting", "", "only evaluations with this engine setting, e.g. depth=8 (positions, evaluations, pdn)")
+	f.Int64Var(&o.MinGames, "min-games", 0, "openings: follow and export only moves played at least this often (0 or 1: every move; raise it on large collections, where the walk visits every position of every game's first plies)")
+	f.IntVar(&o.MaxPly, "max-ply", 0, "openings: stop this many plies from the initial position (0: as deep as the statistics go, import.opening_depth)")
 	f.Int64Var(&rowGroup, "row-group-rows", export.DefaultRowGroupRows, "Parquet: rows per row group")
 	f.Int("workers", 0, settingHelp("workers"))
 	f.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object on standard error")

@@ -100,12 +100,23 @@ func TestExportCommand(t *testing.T) {
 		t.Errorf("moves_hash before %s, after the PDN round trip %s", a, b)
 	}
 
+	// The opening statistics: a header and the first move of each game.
+	csvOut, err := runCLIStdout(t, "export", "--database-url", url, "--what", "openings", "--format", "csv", "--max-ply", "0", "--out", "-", "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines = strings.Split(strings.TrimSpace(csvOut), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "variant,ply,fen,zobrist,side_to_move,move,algebraic,games,white_wins,draws,black_wins,score,name,eval,eval_count") {
+		t.Errorf("--what openings:\n%s", csvOut)
+	}
+
 	// Errors.
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--what", "openings", "--out", "-"}, "export --what openings is not available yet"},
+		{[]string{"--what", "openings", "--player", "x", "--out", "-"}, "--what openings takes --variant"},
+		{[]string{"--what", "games", "--min-games", "2", "--out", "-"}, "--min-games and --max-ply are for --what openings"},
 		{[]string{"--what", "games"}, "--out FILE"},
 		{[]string{"--what", "positions", "--format", "pdn", "--out", filepath.Join(dir, "x.pdn")}, "--format pdn is for --what games and --what rejected"},
 		{[]string{"--what", "games", "--variant", "chess", "--out", "-"}, "chess"},

@@ -34,8 +34,10 @@
 //   - evaluations (evaluations.go): table evaluations.
 //   - rejected (rejected.go): table rejected_games; PDN writes each game's
 //     bytes exactly as read.
-//   - openings: not available yet (ErrOpeningsNotAvailable; openings.go
-//     says where it plugs in).
+//   - openings (openings.go): the opening statistics (analysis/openings),
+//     one row per (position, move), walking the tree breadth first from
+//     each variant's initial position through moves played at least
+//     Options.MinGames times, to Options.MaxPly plies; each position once.
 //
 // Filter selects games (games, positions): Variant; Events and Players as
 // case-insensitive LIKE patterns (any of several); From/To, inclusive, at

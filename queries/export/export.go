@@ -36,7 +36,7 @@ func sourceFor(o *Options) (rowSource, error) {
 	case Rejected:
 		return rejectedSource{o}, nil
 	case Openings:
-		return nil, ErrOpeningsNotAvailable
+		return openingsSource{o}, nil
 	}
 	return nil, fmt.Errorf("no such export: %q", o.What)
 }
@@ -56,6 +56,7 @@ func ColumnSets() []ColumnSet {
 		{What: Positions, Columns: positionColumns},
 		{What: Positions, Distinct: true, Columns: distinctColumns},
 		{What: Evaluations, Columns: evaluationColumns},
+		{What: Openings, Columns: openingColumns},
 		{What: Rejected, Columns: rejectedColumns},
 	}
 }

@@ -343,6 +343,7 @@ func TestExports(t *testing.T) {
 	t.Run("DistinctPositionsAggregate", func(t *testing.T) { testDistinctPositionsAggregate(t, pool) })
 	t.Run("PDNRoundTrip", func(t *testing.T) { testPDNRoundTrip(t, pool) })
 	t.Run("Filters", func(t *testing.T) { testFilters(t, pool) })
+	t.Run("Openings", func(t *testing.T) { testOpeningsExport(t, pool) })
 }
 
 // testEveryFormatOfEveryWhat exports everything in every format from the
@@ -356,6 +357,7 @@ func testEveryFormatOfEveryWhat(t *testing.T, pool *pgxpool.Pool) {
 		"positions":   sqlCount(t, pool, `SELECT sum(ply_count + 1) FROM games`),
 		"evaluations": sqlCount(t, pool, `SELECT count(*) FROM evaluations`),
 		"rejected":    sqlCount(t, pool, `SELECT count(*) FROM rejected_games`),
+		"openings":    int64(len(expectedOpenings(t, pool))),
 		// The position index holds 44 bits of the hash of every position
 		// of every game (a collision among 10^5 positions is unlikely);
 		// the variant is the game's.
@@ -843,7 +845,9 @@ func testFilters(t *testing.T, pool *pgxpool.Pool) {
 			o    Options
 			want string
 		}{
-			{Options{What: Openings, Format: CSV}, "export --what openings is not available yet"},
+			{Options{What: Openings, Format: CSV, Filter: Filter{Players: []string{"x"}}}, "--what openings takes --variant"},
+			{Options{What: Games, Format: CSV, MinGames: 3}, "--min-games and --max-ply are for --what openings"},
+			{Options{What: Openings, Format: PDN}, "--format pdn is for --what games"},
 			{Options{What: "moves", Format: CSV}, "--what must be one of"},
 			{Options{What: Games, Format: "xml"}, "--format must be one of"},
 			{Options{What: Positions, Format: PDN}, "--format pdn is for --what games and --what rejected"},
@@ -857,9 +861,6 @@ func testFilters(t *testing.T, pool *pgxpool.Pool) {
 			if err == nil || !strings.Contains(err.Error(), b.want) {
 				t.Errorf("%+v: error %v, want %q", b.o, err, b.want)
 			}
-		}
-		if _, err := Run(ctx, pool, io.Discard, Options{What: Openings, Format: Parquet}); !errors.Is(err, ErrOpeningsNotAvailable) {
-			t.Errorf("openings: %v", err)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package export
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -32,10 +31,6 @@ var (
 	Formats = []string{CSV, JSONL, Parquet, PDN}
 )
 
-// ErrOpeningsNotAvailable is returned for What == Openings until the
-// opening statistics have a row source (see openings.go).
-var ErrOpeningsNotAvailable = errors.New("export --what openings is not available yet")
-
 // Options say what to export and how. The zero value of every field but
 // What and Format is a sensible default.
 type Options struct {
@@ -51,6 +46,13 @@ type Options struct {
 	// Engine and Setting, when set, restrict the evaluations used (and
 	// exported) to that engine and/or setting.
 	Engine, Setting string
+
+	// MinGames and MaxPly bound --what openings: the walk follows (and
+	// exports) moves played at least MinGames times (<= 1: every move), to
+	// MaxPly plies from the initial position (<= 0: as deep as the
+	// statistics go).
+	MinGames int64
+	MaxPly   int
 
 	// Workers replay games in parallel (positions, PDN with evaluations);
 	// <= 0: the number of CPUs.
@@ -117,11 +119,11 @@ func (o *Options) check() error {
 	if !contains(Formats, o.Format) {
 		return fmt.Errorf("--format must be one of %s, not %q", strings.Join(Formats, ", "), o.Format)
 	}
-	if o.What == Openings {
-		return ErrOpeningsNotAvailable
-	}
 	if o.Format == PDN && o.What != Games && o.What != Rejected {
 		return fmt.Errorf("--format pdn is for --what games and --what rejected, not %s", o.What)
+	}
+	if (o.MinGames != 0 || o.MaxPly != 0) && o.What != Openings {
+		return fmt.Errorf("--min-games and --max-ply are for --what openings")
 	}
 	if o.Distinct && o.What != Positions {
 		return fmt.Errorf("--distinct is for --what positions")
@@ -140,6 +142,10 @@ func (o *Options) check() error {
 	case Evaluations:
 		if !o.Filter.onlyVariant() {
 			return fmt.Errorf("--what evaluations takes --variant, --engine and --setting; the game filters (--event, --player, --from, --to, --min-ply) select games")
+		}
+	case Openings:
+		if !o.Filter.onlyVariant() || o.Engine != "" || o.Setting != "" {
+			return fmt.Errorf("--what openings takes --variant, --min-games and --max-ply: the statistics count every stored game (game filters and engines do not apply)")
 		}
 	case Rejected:
 		if !o.Filter.empty() || o.Engine != "" || o.Setting != "" {
