@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -397,5 +398,32 @@ func replayHashes(t testing.TB, text []byte, ordinal int) []uint64 {
 			t.Fatal(err)
 		}
 		return append([]uint64{g.Start.Hash()}, g.Hashes...)
+	}
+}
+
+// TestOpeningDepth: the statistics count the plies the import was told to,
+// and the source records the depth.
+func TestOpeningDepth(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.NewDB(t)
+	path := writeSynth(t, t.TempDir(), rules.Russian, 200, 9)
+	if _, err := Import(ctx, pool, []string{path}, Options{OpeningDepth: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if d := count(t, pool, `SELECT opening_depth FROM sources`); d != 2 {
+		t.Fatalf("sources.opening_depth %d", d)
+	}
+	// Every game's first two plies and nothing else: 200 entries at the
+	// start (one per game) and 200 at ply 1, spread over the positions.
+	entries := count(t, pool, `SELECT sum(g)::int FROM (
+		SELECT (((c >> 48) & 65535) + ((c >> 32) & 65535) + ((c >> 16) & 65535) + (c & 65535)) AS g
+		FROM opening_index o, unnest(o.counts) c
+		UNION ALL SELECT 1 FROM opening_index o, unnest(o.singles)) x`)
+	if entries != 400 {
+		t.Fatalf("%d entries for 200 games at depth 2, want 400", entries)
+	}
+	start := rules.Russian.StartPosition()
+	if n := count(t, pool, `SELECT coalesce(sum(games), 0)::int FROM draughtsdb_opening_tree(25, `+strconv.FormatInt(int64(start.Hash()), 10)+`)`); n != 200 {
+		t.Fatalf("tree at the start counts %d games, want 200", n)
 	}
 }
