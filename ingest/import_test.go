@@ -427,3 +427,58 @@ func TestOpeningDepth(t *testing.T) {
 		t.Fatalf("tree at the start counts %d games, want 200", n)
 	}
 }
+
+// TestRebuildOpenings: statistics rebuilt from the stored games equal the
+// import's, for sources imported without them (before migration 0004) and
+// at another depth.
+func TestRebuildOpenings(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	paths := []string{writeSynth(t, dir, rules.International, 700, 11), filepath.Join(sharedDir, "testsuite")}
+	ref := pgtest.NewDB(t)
+	if _, err := Import(ctx, ref, paths, Options{BatchSize: 100}); err != nil {
+		t.Fatal(err)
+	}
+	want := snapshot(t, ref)
+
+	pool := pgtest.NewDB(t)
+	if _, err := Import(ctx, pool, paths, Options{BatchSize: 100}); err != nil {
+		t.Fatal(err)
+	}
+	// As a database from before the statistics.
+	if _, err := pool.Exec(ctx, `DELETE FROM opening_index; UPDATE sources SET opening_depth = NULL`); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := RebuildOpenings(ctx, pool, RebuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := count(t, pool, `SELECT count(*) FROM games`)
+	if sum.Games+sum.Undecodable != games || sum.Sources != count(t, pool, `SELECT count(*) FROM sources`) {
+		t.Fatalf("rebuilt %+v of %d games", sum, games)
+	}
+	if got := snapshot(t, pool); !slices.Equal(got, want) {
+		t.Fatalf("rebuilt statistics differ from the import's (%d undecodable games)", sum.Undecodable)
+	}
+	t.Logf("rebuilt %+v", sum)
+	// Nothing to do a second time; another depth rebuilds everything.
+	if again, err := RebuildOpenings(ctx, pool, RebuildOptions{}); err != nil || again.Sources != 0 {
+		t.Fatalf("second rebuild: %+v %v", again, err)
+	}
+	if _, err := RebuildOpenings(ctx, pool, RebuildOptions{Depth: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM sources WHERE opening_depth <> 2`); n != 0 {
+		t.Fatalf("%d sources not at depth 2", n)
+	}
+	entries := count(t, pool, `SELECT coalesce(sum(g), 0)::int FROM (
+		SELECT (((c >> 48) & 65535) + ((c >> 32) & 65535) + ((c >> 16) & 65535) + (c & 65535)) AS g
+		FROM opening_index o, unnest(o.counts) c
+		UNION ALL SELECT 1 FROM opening_index o, unnest(o.singles)) x`)
+	if sum.Undecodable != 0 {
+		t.Fatalf("%d games could not be decoded", sum.Undecodable)
+	}
+	if two := count(t, pool, `SELECT (count(*) FILTER (WHERE ply_count >= 2) * 2 + count(*) FILTER (WHERE ply_count = 1))::int FROM games`); entries != two {
+		t.Fatalf("%d entries at depth 2, games give %d", entries, two)
+	}
+}

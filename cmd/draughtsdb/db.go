@@ -61,6 +61,7 @@ start/stop only report that the server is not draughtsdb's to manage.`,
 			Args:  cobra.NoArgs,
 			RunE:  func(cmd *cobra.Command, _ []string) error { return a.dbMigrate(cmd.Context(), cmd.OutOrStdout()) },
 		},
+		newRebuildOpeningsCommand(a),
 	)
 	return db
 }

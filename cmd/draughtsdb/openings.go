@@ -73,8 +73,12 @@ no game has a result), and name, eval and eval_count when present.`,
 				return err
 			}
 			var depth *int16
-			if err := pool.QueryRow(cmd.Context(), `SELECT min(opening_depth) FROM sources`).Scan(&depth); err != nil {
+			var uncounted int
+			if err := pool.QueryRow(cmd.Context(), `SELECT min(opening_depth), count(*) FILTER (WHERE opening_depth IS NULL)::int FROM sources`).Scan(&depth, &uncounted); err != nil {
 				return err
+			}
+			if uncounted > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: note: %d source(s) were imported before draughtsdb kept opening statistics and are not in this tree; draughtsdb db rebuild-openings counts them\n", uncounted)
 			}
 			if depth != nil && len(line.Moves) >= int(*depth) && fen == "" {
 				fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: note: the opening statistics count the first %d plies of each game; this position is at ply %d\n", *depth, len(line.Moves))

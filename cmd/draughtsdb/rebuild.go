@@ -1,0 +1,67 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/draughtsdb/draughtsdb/ingest"
+	"github.com/spf13/cobra"
+)
+
+func newRebuildOpeningsCommand(a *app) *cobra.Command {
+	var all, jsonOut, quiet bool
+	cmd := &cobra.Command{
+		Use:   "rebuild-openings [--opening-depth N] [--all]",
+		Short: "Recompute the opening statistics from the stored games (after an upgrade, or to count another number of plies)",
+		Long: `Recompute the opening statistics (what draughtsdb openings and the
+opening_tree query read) from the games stored in the database.
+
+The import keeps the statistics up to date by itself. This command is for
+sources imported before draughtsdb kept them (an older version), and for
+counting another number of plies: it rebuilds every source whose statistics
+were not counted to --opening-depth (import.opening_depth), or every source
+with --all. Each source is rebuilt in one transaction, while imports into
+the same database wait.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			depth := a.cfg.Import.OpeningDepth
+			if depth < 1 || depth > 1000 {
+				return fmt.Errorf("import.opening_depth (--opening-depth) must be 1..1000 plies, not %d", depth)
+			}
+			pool, err := openDatabase(cmd.Context(), a.cfg)
+			if err != nil {
+				return err
+			}
+			defer pool.Close()
+			bar := newProgress(0, "rebuilding opening statistics", quiet || jsonOut)
+			opts := ingest.RebuildOptions{Depth: depth, All: all}
+			if bar != nil {
+				opts.Progress = func(done, total int) {
+					bar.bar.ChangeMax64(int64(total))
+					bar.set(int64(done))
+				}
+			}
+			sum, err := ingest.RebuildOpenings(cmd.Context(), pool, opts)
+			bar.finish()
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if jsonOut {
+				return json.NewEncoder(out).Encode(sum)
+			}
+			fmt.Fprintf(out, "rebuilt the opening statistics of %d source(s), %d games, to %d plies\n", sum.Sources, sum.Games, depth)
+			if sum.Undecodable > 0 {
+				fmt.Fprintf(out, "%d game(s) with a position set up in mid-game could not be replayed from their stored moves and are not counted; import their sources again with --force to count them\n", sum.Undecodable)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.Int("opening-depth", 40, settingHelp("import.opening_depth"))
+	f.BoolVar(&all, "all", false, "rebuild every source, not only those counted to another depth or not at all")
+	f.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object {sources, games, undecodable}")
+	f.BoolVar(&quiet, "quiet", false, "no progress bar")
+	bindFlag(f, "opening-depth", "import.opening_depth")
+	return cmd
+}
