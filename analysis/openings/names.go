@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -57,6 +59,23 @@ func ParseBallots(l BallotList, data []byte) ([]NamedPosition, error) {
 		}
 	}
 	return out, nil
+}
+
+// LoadBallots reads every list of BallotLists from dir (testdata/ballots).
+func LoadBallots(dir string) ([]NamedPosition, error) {
+	var named []NamedPosition
+	for _, l := range BallotLists {
+		data, err := os.ReadFile(filepath.Join(dir, l.File))
+		if err != nil {
+			return nil, err
+		}
+		n, err := ParseBallots(l, data)
+		if err != nil {
+			return nil, err
+		}
+		named = append(named, n...)
+	}
+	return named, nil
 }
 
 // BallotSQL writes the migration that loads named positions.

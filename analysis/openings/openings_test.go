@@ -150,19 +150,17 @@ func TestBatchRows(t *testing.T) {
 
 // TestBallotNames: a ballot's name stands for the position its moves reach.
 func TestBallotNames(t *testing.T) {
-	named := map[string]NamedPosition{}
-	for _, l := range BallotLists {
-		data, err := os.ReadFile(filepath.Join("testdata", "ballots", l.File))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ns, err := ParseBallots(l, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range ns {
-			named[n.Name+"|"+itoa(int(n.Variant))] = n
-		}
+	all, err := LoadBallots(filepath.Join("testdata", "ballots"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		name    string
+		variant int16
+	}
+	named := map[key]NamedPosition{}
+	for _, n := range all {
+		named[key{n.Name, n.Variant}] = n
 	}
 	for _, c := range []struct {
 		v     *rules.Variant
@@ -179,7 +177,7 @@ func TestBallotNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, ok := named[c.name+"|"+itoa(c.v.GameType)]
+		n, ok := named[key{c.name, int16(c.v.GameType)}]
 		if !ok {
 			t.Errorf("%s: no ballot %q", c.v.Name, c.name)
 			continue
@@ -193,17 +191,9 @@ func TestBallotNames(t *testing.T) {
 // TestBallotMigrationUpToDate: schema/migrations/0005 is what go generate
 // writes from testdata/ballots.
 func TestBallotMigrationUpToDate(t *testing.T) {
-	var named []NamedPosition
-	for _, l := range BallotLists {
-		data, err := os.ReadFile(filepath.Join("testdata", "ballots", l.File))
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := ParseBallots(l, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		named = append(named, n...)
+	named, err := LoadBallots(filepath.Join("testdata", "ballots"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	have, err := os.ReadFile(filepath.Join("..", "..", "schema", "migrations", "0005_opening_names.sql"))
 	if err != nil {
@@ -213,5 +203,3 @@ func TestBallotMigrationUpToDate(t *testing.T) {
 		t.Fatal("schema/migrations/0005_opening_names.sql is stale: run go generate ./analysis/openings")
 	}
 }
-
-func itoa(n int) string { return string(rune('0'+n/10)) + string(rune('0'+n%10)) }

@@ -12,17 +12,9 @@ import (
 )
 
 func main() {
-	var named []openings.NamedPosition
-	for _, l := range openings.BallotLists {
-		data, err := os.ReadFile(filepath.Join("testdata", "ballots", l.File))
-		if err != nil {
-			log.Fatal(err)
-		}
-		n, err := openings.ParseBallots(l, data)
-		if err != nil {
-			log.Fatal(err)
-		}
-		named = append(named, n...)
+	named, err := openings.LoadBallots(filepath.Join("testdata", "ballots"))
+	if err != nil {
+		log.Fatal(err)
 	}
 	out := filepath.Join("..", "..", "schema", "migrations", "0005_opening_names.sql")
 	if err := os.WriteFile(out, openings.BallotSQL(named), 0o644); err != nil {
