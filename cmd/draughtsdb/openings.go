@@ -161,11 +161,10 @@ func treeResult(node *openings.Node) *queries.Result {
 		if b.Eval != nil {
 			eval = strconv.FormatFloat(*b.Eval, 'f', 2, 64)
 		}
-		r.Rows = append(r.Rows, []string{b.Text, b.Algebraic, itoa64(b.Games), itoa64(b.WhiteWins),
-			itoa64(b.Draws), itoa64(b.BlackWins), score, eval, b.Name})
+		n := func(v int64) string { return strconv.FormatInt(v, 10) }
+		r.Rows = append(r.Rows, []string{b.Text, b.Algebraic, n(b.Games), n(b.WhiteWins),
+			n(b.Draws), n(b.BlackWins), score, eval, b.Name})
 		r.Null = append(r.Null, make([]bool, len(r.Columns)))
 	}
 	return r
 }
-
-func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
