@@ -415,10 +415,7 @@ func TestOpeningDepth(t *testing.T) {
 	}
 	// Every game's first two plies and nothing else: 200 entries at the
 	// start (one per game) and 200 at ply 1, spread over the positions.
-	entries := count(t, pool, `SELECT sum(g)::int FROM (
-		SELECT (((c >> 48) & 65535) + ((c >> 32) & 65535) + ((c >> 16) & 65535) + (c & 65535)) AS g
-		FROM opening_index o, unnest(o.counts) c
-		UNION ALL SELECT 1 FROM opening_index o, unnest(o.singles)) x`)
+	entries := openingEntries(t, pool)
 	if entries != 400 {
 		t.Fatalf("%d entries for 200 games at depth 2, want 400", entries)
 	}
@@ -471,14 +468,21 @@ func TestRebuildOpenings(t *testing.T) {
 	if n := count(t, pool, `SELECT count(*) FROM sources WHERE opening_depth <> 2`); n != 0 {
 		t.Fatalf("%d sources not at depth 2", n)
 	}
-	entries := count(t, pool, `SELECT coalesce(sum(g), 0)::int FROM (
-		SELECT (((c >> 48) & 65535) + ((c >> 32) & 65535) + ((c >> 16) & 65535) + (c & 65535)) AS g
-		FROM opening_index o, unnest(o.counts) c
-		UNION ALL SELECT 1 FROM opening_index o, unnest(o.singles)) x`)
+	entries := openingEntries(t, pool)
 	if sum.Undecodable != 0 {
 		t.Fatalf("%d games could not be decoded", sum.Undecodable)
 	}
 	if two := count(t, pool, `SELECT (count(*) FILTER (WHERE ply_count >= 2) * 2 + count(*) FILTER (WHERE ply_count = 1))::int FROM games`); entries != two {
 		t.Fatalf("%d entries at depth 2, games give %d", entries, two)
 	}
+}
+
+// openingEntries is the number of (game, ply) entries in the opening
+// statistics: the summed counts plus the singles.
+func openingEntries(t *testing.T, pool *pgxpool.Pool) int {
+	t.Helper()
+	return count(t, pool, `SELECT coalesce(sum(g), 0)::int FROM (
+		SELECT (((c >> 48) & 65535) + ((c >> 32) & 65535) + ((c >> 16) & 65535) + (c & 65535)) AS g
+		FROM opening_index o, unnest(o.counts) c
+		UNION ALL SELECT 1 FROM opening_index o, unnest(o.singles)) x`)
 }

@@ -120,20 +120,21 @@ func BenchmarkQueryOpeningTreeAfter3228(b *testing.B) {
 	benchNamed(b, pool, "opening_tree", map[string]string{"variant": "international", "hash": hashAfter(b, "32-28")})
 }
 
-// logTreePlan logs the plan of the body of draughtsdb_opening_tree, which
-// the plan of the named query shows as one function scan.
+// logTreePlan logs the plan of the body of draughtsdb_opening_tree (read
+// from pg_proc), which the plan of the named query shows as one function
+// scan.
 func logTreePlan(b *testing.B, pool *pgxpool.Pool, hash string) {
-	logPlan(b, pool, `WITH rows AS (
-            SELECT o.singles, o.keys, o.counts FROM opening_index o
-            WHERE o.variant = 20 AND o.prefix = ($1::bigint >> 52)::smallint
-        ), entries AS (
-            SELECT u.k, u.c FROM rows r, unnest(r.keys, r.counts) AS u(k, c)
-            WHERE ((u.k >> 32) & 4294967295) = (($1::bigint >> 20) & 4294967295)
-            UNION ALL
-            SELECT s, 1::bigint << (48 - 16 * (s & 3))::integer FROM rows r, unnest(r.singles) AS s
-            WHERE ((s >> 32) & 4294967295) = (($1::bigint >> 20) & 4294967295)
-        )
-        SELECT ((k & 4294967295) >> 2)::integer, sum(c) FROM entries GROUP BY 1`, []any{hash})
+	var body string
+	if err := pool.QueryRow(context.Background(), `SELECT prosrc FROM pg_proc WHERE proname = 'draughtsdb_opening_tree'`).Scan(&body); err != nil {
+		b.Fatal(err)
+	}
+	h, err := strconv.ParseInt(hash, 10, 64)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// A bare statement does not know the function's argument types.
+	body = strings.NewReplacer("$1", "$1::integer", "$2", "$2::bigint").Replace(body)
+	logPlan(b, pool, body, []any{int32(20), h})
 }
 
 // BenchmarkQueryOpeningsCommandTree is what `draughtsdb openings` does:
