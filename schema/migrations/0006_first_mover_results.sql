@@ -1,0 +1,2 @@
+-- 0006: placeholder (work in progress: English results repair).
+SELECT 1;

@@ -1,0 +1,2 @@
+-- 0007: placeholder (work in progress: the read-only role for user SQL).
+SELECT 1;
