@@ -56,7 +56,7 @@ func prepare(g *replay.Game) *stored {
 	st := &stored{
 		variant: int16(g.Variant.GameType), basis: string(g.Basis),
 		event: nullable(g.PDN.Tag("Event")), site: nullable(g.PDN.Tag("Site")), round: nullable(g.PDN.Tag("Round")),
-		date: g.Date, white: playerName(g.PDN.Tag("White")), black: playerName(g.PDN.Tag("Black")),
+		date: g.Date, white: playerName(g.White), black: playerName(g.Black),
 		result: resultCode(g.Result), plies: int16(len(g.Moves)),
 		moves: moves, finalHash: int64(g.Final.Hash()), movesHash: MovesHash(g.Variant, g.StartFEN, moves),
 		tags: otherTags(g),

@@ -32,6 +32,9 @@ type Game struct {
 	Decided bool
 	// Date is the Date tag as YYYY.MM.DD with ?? for unknown parts.
 	Date string
+	// White and Black are the players as tagged (see Players), "" when
+	// the game names none.
+	White, Black string
 	// Warnings are remarks that do not reject the game (a result that
 	// contradicts the final position, a non-standard result or date).
 	Warnings []string

@@ -168,6 +168,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	}
 	out.Final = pos
 	r.finishResult(pg, out)
+	out.White, out.Black = Players(pg, v)
 	date, ok := CleanDate(pg.Tag("Date"))
 	if !ok {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("date %q not understood; stored as %s", pg.Tag("Date"), date))
@@ -181,7 +182,7 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 	if written == "" {
 		written = pg.Result
 	}
-	res, ok := ParseResult(written)
+	res, ok := ParseResult(out.Variant, written)
 	if !ok {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("result %q is not a game result; stored as *", written))
 	}
