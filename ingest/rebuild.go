@@ -86,7 +86,7 @@ func RebuildOpenings(ctx context.Context, pool *pgxpool.Pool, opts RebuildOption
 	defer reader.Release()
 	sum := &RebuildSummary{}
 	for _, s := range srcs {
-		n, bad, err := rebuildSource(ctx, reader.Conn(), conn.Conn(), s.id, depth, func(n int) {
+		n, bad, err := rebuildSource(ctx, reader.Conn(), conn.Conn(), s.id, depth, false, func(n int) {
 			if opts.Progress != nil {
 				opts.Progress(sum.Games+n, total)
 			}
@@ -102,8 +102,9 @@ func RebuildOpenings(ctx context.Context, pool *pgxpool.Pool, opts RebuildOption
 }
 
 // rebuildSource replaces one source's statistics in one transaction on
-// conn, reading its games on reader.
-func rebuildSource(ctx context.Context, reader, conn *pgx.Conn, sourceID int64, depth int, progress func(int)) (games, undecodable int, err error) {
+// conn, reading its games on reader; clearRepair also clears the source's
+// repair mark in that transaction (see RepairSources).
+func rebuildSource(ctx context.Context, reader, conn *pgx.Conn, sourceID int64, depth int, clearRepair bool, progress func(int)) (games, undecodable int, err error) {
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return 0, 0, err
@@ -185,7 +186,7 @@ func rebuildSource(ctx context.Context, reader, conn *pgx.Conn, sourceID int64, 
 	if err := flush(); err != nil {
 		return 0, 0, err
 	}
-	if _, err := tx.Exec(ctx, `UPDATE sources SET opening_depth = $2 WHERE id = $1`, sourceID, int16(depth)); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE sources SET opening_depth = $2, repair = repair AND NOT $3 WHERE id = $1`, sourceID, int16(depth), clearRepair); err != nil {
 		return 0, 0, err
 	}
 	progress(games)

@@ -186,22 +186,46 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 	if !ok {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("result %q is not a game result; stored as *", written))
 	}
-	r.legal = out.Final.LegalMoves(r.legal[:0])
-	if len(r.legal) == 0 {
-		out.Decided = true
-		decided := WhiteWins
-		if out.Final.SideToMove() == rules.White {
-			decided = BlackWins
-		}
-		switch {
-		case res == ResultUnknown:
-			res = decided
-			out.Warnings = append(out.Warnings, fmt.Sprintf("result %q completed from the final position: %s has no legal move", written, out.Final.SideToMove()))
-		case res != decided:
-			out.Warnings = append(out.Warnings, fmt.Sprintf("result %s contradicts the final position, where %s has no legal move", res.Format(out.Variant), out.Final.SideToMove()))
-		}
+	var warning string
+	res, out.Decided, warning = r.checkFinal(out.Variant, &out.Final, res, written)
+	if warning != "" {
+		out.Warnings = append(out.Warnings, warning)
 	}
 	out.Result = res
+}
+
+// checkFinal compares a result with the final position (see CheckFinal).
+func (r *Replayer) checkFinal(v *rules.Variant, final *rules.Position, res Result, written string) (Result, bool, string) {
+	r.legal = final.LegalMoves(r.legal[:0])
+	return checkFinal(v, final, len(r.legal) == 0, res, written)
+}
+
+// CheckFinal compares a game's result with its final position. When the
+// side to move has no legal move the position decides the game (decided):
+// an unknown result becomes the decided one, with a warning that says so;
+// a result that contradicts it is kept, with a warning. written is the
+// result as the file wrote it (for the warning). Replay applies it to every
+// game; repairs of stored games use it to give the same warnings.
+func CheckFinal(v *rules.Variant, final *rules.Position, res Result, written string) (_ Result, decided bool, warning string) {
+	var buf [64]rules.Move
+	return checkFinal(v, final, len(final.LegalMoves(buf[:0])) == 0, res, written)
+}
+
+func checkFinal(v *rules.Variant, final *rules.Position, noMove bool, res Result, written string) (Result, bool, string) {
+	if !noMove {
+		return res, false, ""
+	}
+	decided := WhiteWins
+	if final.SideToMove() == rules.White {
+		decided = BlackWins
+	}
+	switch {
+	case res == ResultUnknown:
+		return decided, true, fmt.Sprintf("result %q completed from the final position: %s has no legal move", written, final.SideToMove())
+	case res != decided:
+		return res, true, fmt.Sprintf("result %s contradicts the final position, where %s has no legal move", res.Format(v), final.SideToMove())
+	}
+	return res, true, ""
 }
 
 // resolve finds the one legal move that r.mt describes.

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"os"
 	"strings"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/pgcluster"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -59,7 +62,25 @@ func openDatabase(ctx context.Context, cfg *Config) (*pgxpool.Pool, error) {
 		pool.Close()
 		return nil, err
 	}
+	if err := repairSources(ctx, pool, os.Stderr); err != nil {
+		pool.Close()
+		return nil, err
+	}
 	return pool, nil
+}
+
+// repairSources finishes what migrations marked for repair (see
+// ingest.RepairSources), saying so when there was anything to do.
+func repairSources(ctx context.Context, pool *pgxpool.Pool, w io.Writer) error {
+	sum, err := ingest.RepairSources(ctx, pool, nil)
+	if err != nil {
+		return err
+	}
+	if sum.Sources > 0 {
+		fmt.Fprintf(w, "draughtsdb: repaired %d source(s) marked by a migration (%d games re-checked, %d result warnings added, %d games named from P1/P2; opening statistics recounted)\n",
+			sum.Sources, sum.Games, sum.Warned, sum.Named)
+	}
+	return nil
 }
 
 // connect opens a pool and checks the server answers, turning a failure

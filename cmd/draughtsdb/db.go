@@ -169,6 +169,9 @@ func (a *app) dbMigrate(ctx context.Context, w io.Writer) error {
 	for _, m := range applied {
 		fmt.Fprintf(w, "applied migration %04d_%s\n", m.Version, m.Name)
 	}
+	if err := repairSources(ctx, pool, w); err != nil {
+		return err
+	}
 	return printMigrations(ctx, w, pool)
 }
 

@@ -1,0 +1,183 @@
+package ingest
+
+import (
+	"compress/gzip"
+	"context"
+	"io"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/draughtsdb/draughtsdb/schema"
+	"github.com/draughtsdb/draughtsdb/schema/pgtest"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// repairDir holds the files of TestMigration0006RepairsOldDatabases and
+// f6de099.sql.gz, the database that draughtsdb at commit f6de099 (before
+// results followed the first mover) built from them:
+//
+//	draughtsdb import testdata/repair0006/   # the f6de099 binary
+//	pg_dump --no-owner --no-privileges --inserts --rows-per-insert=200 \
+//	        --exclude-table-data=opening_names "$(draughtsdb db url)" | grep -v '^\\'
+//
+// (the grep drops pg_dump's psql-only \restrict lines).
+//
+// english.pdn is 200 OCA games plus two OCA games that end with Black unable
+// to move, one written "*" (the old version completed it from the final
+// position, by colour, rightly) and one written "1-0" (a Black win: it
+// contradicts the final position, which the old version could not see);
+// american.pdn is PlayStrategy's (P1/P2 players); international.pdn is
+// untouched by the repair.
+const repairDir = "testdata/repair0006"
+
+// gameFacts lists what a database says about each game: its result,
+// warnings and players, by source text and ordinal, and the opening
+// statistics.
+func gameFacts(t *testing.T, pool *pgxpool.Pool) []string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `
+		SELECT s.sha256 || ' ' || g.ordinal || ' v' || g.variant || ' result ' || g.result
+		       || ' white ' || coalesce(w.name, '-') || ' black ' || coalesce(b.name, '-')
+		       || ' warnings ' || coalesce(array_to_string(g.warnings, ' | '), '-') || ' moves ' || g.moves_hash
+		FROM games g JOIN sources s ON s.id = g.source_id
+		LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id
+		UNION ALL
+		SELECT 'source ' || sha256 || ' ' || status || ' ' || coalesce(opening_depth::text, '-') FROM sources
+		UNION ALL
+		SELECT 'opening ' || o.variant || ' ' || o.prefix || ' ' || u.k || ' ' || sum((u.c >> 48) & 65535) || ' '
+		       || sum((u.c >> 32) & 65535) || ' ' || sum((u.c >> 16) & 65535) || ' ' || sum(u.c & 65535)
+		FROM opening_index o, LATERAL (
+		    SELECT k, c FROM unnest(o.keys, o.counts) AS e(k, c)
+		    UNION ALL
+		    SELECT s & ~3::bigint, 1::bigint << (48 - 16 * (s & 3))::integer FROM unnest(o.singles) AS s
+		) u
+		GROUP BY o.variant, o.prefix, u.k`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// restoreOld loads the f6de099 dump into a new database without
+// migrations and returns a pool on it.
+func restoreOld(t *testing.T) *pgxpool.Pool {
+	t.Helper()
+	ctx := context.Background()
+	f, err := os.Open(repairDir + "/f6de099.sql.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := pgtest.NewEmptyDBURL(t)
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The dump empties search_path for its session: a connection of its own.
+	if _, err := conn.Exec(ctx, string(dump)); err != nil {
+		t.Fatalf("restore the f6de099 dump: %v", err)
+	}
+	conn.Close(ctx)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// TestMigration0006RepairsOldDatabases: a database imported by the
+// previous version (English results inverted, P1/P2 games without
+// players), migrated and repaired, equals a database imported by this one:
+// every game's result, warnings and players, and the opening statistics.
+// Repairing again changes nothing.
+func TestMigration0006RepairsOldDatabases(t *testing.T) {
+	ctx := context.Background()
+	fresh := pgtest.NewDB(t)
+	if _, err := Import(ctx, fresh, []string{repairDir}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	want := gameFacts(t, fresh)
+
+	old := restoreOld(t)
+	before := gameFacts(t, old)
+	if slices.Equal(before, want) {
+		t.Fatal("the old database already equals a fresh import: the test checks nothing")
+	}
+	var inverted int
+	if err := old.QueryRow(ctx, `SELECT count(*) FROM games WHERE variant = 21 AND result IN (1, 3)`).Scan(&inverted); err != nil || inverted < 50 {
+		t.Fatalf("old database: %d decisive English games (%v)", inverted, err)
+	}
+	applied, err := schema.Migrate(ctx, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(applied) == 0 || applied[0].Version != 6 {
+		t.Fatalf("applied %+v, want 0006 first", applied)
+	}
+	sum, err := RepairSources(ctx, old, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("repair: %+v", sum)
+	p1 := count(t, fresh, `SELECT count(*) FROM games WHERE tags ? 'P1'`)
+	if sum.Sources != 2 || sum.Warned != 1 || sum.Named != p1 || p1 == 0 {
+		t.Errorf("repair summary %+v: want 2 sources (english, american), 1 game warned (the 1-0 written for a Black loss), %d named (the stored P1/P2 games)", sum, p1)
+	}
+	got := gameFacts(t, old)
+	if !slices.Equal(got, want) {
+		for _, s := range diff(got, want) {
+			t.Error(s)
+		}
+		t.Fatal("the repaired database differs from a fresh import")
+	}
+
+	// Exactly once: repairing again, or migrating again, changes nothing.
+	if sum, err := RepairSources(ctx, old, nil); err != nil || sum.Sources != 0 {
+		t.Fatalf("second repair: %+v %v", sum, err)
+	}
+	if applied, err := schema.Migrate(ctx, old); err != nil || len(applied) != 0 {
+		t.Fatalf("second migrate: %+v %v", applied, err)
+	}
+	if again := gameFacts(t, old); !slices.Equal(again, want) {
+		t.Fatal("a second run changed the database")
+	}
+	// A database created by this version has nothing to repair.
+	if sum, err := RepairSources(ctx, fresh, nil); err != nil || sum.Sources != 0 {
+		t.Fatalf("repair of a fresh database: %+v %v", sum, err)
+	}
+}
+
+// diff lists the lines only in a and only in b (both sorted).
+func diff(a, b []string) []string {
+	var out []string
+	for _, s := range a {
+		if _, ok := slices.BinarySearch(b, s); !ok {
+			out = append(out, "repaired only: "+s)
+		}
+	}
+	for _, s := range b {
+		if _, ok := slices.BinarySearch(a, s); !ok {
+			out = append(out, "fresh only:    "+s)
+		}
+	}
+	if len(out) > 20 {
+		out = append(out[:20], "...")
+	}
+	return out
+}
