@@ -26,7 +26,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
+	"errors"
 	"hash"
 	"io"
 	"io/fs"
@@ -34,6 +34,35 @@ import (
 	"path/filepath"
 	"strings"
 )
+
+// Error is a failure to open or read one source. It names the source once,
+// so that callers print it as is (a truncated gzip reads
+// "x.gz: unexpected EOF", not "x.gz: x.gz: unexpected EOF"), and unwraps to
+// the cause (io.ErrUnexpectedEOF, gzip.ErrChecksum, fs.ErrNotExist ...).
+type Error struct {
+	Name string // the source's name (Source.Name, or the path given to Expand)
+	Op   string // "open" or "read"
+	Err  error  // the cause, which does not repeat the name
+}
+
+func (e *Error) Error() string {
+	if e.Op == "open" {
+		return e.Name + ": cannot open: " + e.Err.Error()
+	}
+	return e.Name + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// openError wraps err, dropping an *fs.PathError's own copy of the path.
+func openError(name string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &Error{Name: name, Op: "open", Err: err}
+}
 
 // Stdin is what the name "-" reads; tests replace it.
 var Stdin io.Reader = os.Stdin
@@ -72,7 +101,7 @@ func Expand(paths []string) (srcs []*Source, errs []error) {
 		}
 		fi, err := os.Stat(p)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, openError(p, err))
 			continue
 		}
 		if !fi.IsDir() {
@@ -85,7 +114,7 @@ func Expand(paths []string) (srcs []*Source, errs []error) {
 		}
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
-				errs = append(errs, err)
+				errs = append(errs, openError(path, err))
 				return nil
 			}
 			if d.IsDir() || !wanted(d.Name()) {
@@ -93,7 +122,7 @@ func Expand(paths []string) (srcs []*Source, errs []error) {
 			}
 			info, err := d.Info()
 			if err != nil {
-				errs = append(errs, err)
+				errs = append(errs, openError(path, err))
 				return nil
 			}
 			s, err := fileSources(path, info.Size())
@@ -104,7 +133,7 @@ func Expand(paths []string) (srcs []*Source, errs []error) {
 			return nil
 		})
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, openError(p, err))
 		}
 	}
 	return srcs, errs
@@ -129,7 +158,7 @@ func fileSources(path string, size int64) ([]*Source, error) {
 func zipSources(path string) ([]*Source, error) {
 	zr, err := zip.OpenReader(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, openError(path, err)
 	}
 	defer zr.Close()
 	var out []*Source
@@ -147,13 +176,14 @@ func (s *Source) Open() (*Reader, error) {
 	r := &Reader{h: sha256.New()}
 	switch s.Kind {
 	case StdIn:
+		r.name = s.Name
 		r.counted = countingReader{r: Stdin, n: &r.consumed}
 		r.r = &r.counted
 		return r, nil
 	case ZipItem:
 		zr, err := zip.OpenReader(s.path)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Name, err)
+			return nil, openError(s.Name, err)
 		}
 		for _, f := range zr.File {
 			if f.Name != s.entry {
@@ -162,7 +192,7 @@ func (s *Source) Open() (*Reader, error) {
 			rc, err := f.Open()
 			if err != nil {
 				zr.Close()
-				return nil, fmt.Errorf("%s: %w", s.Name, err)
+				return nil, openError(s.Name, err)
 			}
 			// The entry's compressed size stands in for progress: the zip
 			// reader does not expose how much of it was consumed.
@@ -173,11 +203,11 @@ func (s *Source) Open() (*Reader, error) {
 			return r, nil
 		}
 		zr.Close()
-		return nil, fmt.Errorf("%s: entry disappeared from the archive", s.Name)
+		return nil, openError(s.Name, errors.New("entry disappeared from the archive"))
 	}
 	f, err := os.Open(s.path)
 	if err != nil {
-		return nil, err
+		return nil, openError(s.Name, err)
 	}
 	r.name = s.Name
 	r.counted = countingReader{r: f, n: &r.consumed}
@@ -187,7 +217,7 @@ func (s *Source) Open() (*Reader, error) {
 		zr, err := gzip.NewReader(&r.counted)
 		if err != nil {
 			f.Close()
-			return nil, fmt.Errorf("%s: %w", s.Name, err)
+			return nil, openError(s.Name, err)
 		}
 		r.r = zr
 		r.closers = []io.Closer{zr, f}
@@ -212,8 +242,8 @@ func (r *Reader) Read(p []byte) (int, error) {
 		r.h.Write(p[:n])
 	}
 	r.n += int64(n)
-	if err != nil && err != io.EOF && r.name != "" {
-		err = fmt.Errorf("%s: %w", r.name, err)
+	if err != nil && err != io.EOF {
+		err = &Error{Name: r.name, Op: "read", Err: err}
 	}
 	return n, err
 }

@@ -6,7 +6,9 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,5 +174,46 @@ func TestExplicitFileAnyExtension(t *testing.T) {
 	srcs, errs := Expand([]string{p})
 	if len(errs) > 0 || len(srcs) != 1 || srcs[0].Kind != Plain {
 		t.Fatalf("%v %+v", errs, srcs)
+	}
+}
+
+// Every error names its source exactly once and unwraps to the cause: a
+// truncated gzip used to read "x.gz: x.gz: unexpected EOF" once the
+// importer added the name again, because Read had already added it.
+func TestErrorsNameTheSourceOnce(t *testing.T) {
+	dir := t.TempDir()
+	full := gz(strings.Repeat(game, 200))
+	trunc := filepath.Join(dir, "trunc.pdn.gz")
+	write(t, trunc, full[:len(full)/2])
+	notGzip := filepath.Join(dir, "bad.pdn.gz")
+	write(t, notGzip, []byte("this is not gzip"))
+	missing := filepath.Join(dir, "missing.pdn")
+
+	srcs, errs := Expand([]string{missing, trunc, notGzip})
+	if len(errs) != 1 || len(srcs) != 2 {
+		t.Fatalf("%v %d", errs, len(srcs))
+	}
+	var se *Error
+	if !errors.As(errs[0], &se) || se.Name != missing || !errors.Is(errs[0], fs.ErrNotExist) {
+		t.Errorf("missing file: %#v", errs[0])
+	}
+	_, _, readErr := readSource(t, srcs[0])
+	if !errors.Is(readErr, io.ErrUnexpectedEOF) || !errors.As(readErr, &se) || se.Op != "read" {
+		t.Errorf("truncated gzip: %#v", readErr)
+	}
+	_, openErr := srcs[1].Open()
+	if !errors.Is(openErr, gzip.ErrHeader) {
+		t.Errorf("not gzip: %#v", openErr)
+	}
+	for _, c := range []struct {
+		err  error
+		name string
+	}{{errs[0], missing}, {readErr, trunc}, {openErr, notGzip}} {
+		if c.err == nil {
+			continue
+		}
+		if n := strings.Count(c.err.Error(), filepath.Base(c.name)); n != 1 {
+			t.Errorf("%q names %s %d times, want once", c.err, filepath.Base(c.name), n)
+		}
 	}
 }
