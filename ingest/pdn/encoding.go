@@ -1,6 +1,9 @@
 package pdn
 
 import (
+	"bytes"
+	"io"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -37,4 +40,107 @@ func decodeCP1252(b []byte) string {
 		}
 	}
 	return string(out)
+}
+
+// sniff reads the first bytes of the input into the buffer and, when they
+// are a UTF-16 byte order mark (FF FE little-endian, FE FF big-endian),
+// puts a decoder to UTF-8 in front of the source and forgets them: the
+// lexer then sees UTF-8 (the mark itself becomes the UTF-8 BOM, which it
+// skips). It reports whether bytes were left in the buffer. A read error
+// met here is kept for the next read, after the bytes that came with it.
+func (rd *Reader) sniff() bool {
+	w0 := rd.w
+	var err error
+	for tries := 0; rd.w-w0 < 2 && err == nil && tries < 100; tries++ {
+		var n int
+		n, err = rd.src.Read(rd.buf[rd.w:])
+		rd.w += n
+	}
+	if err != nil {
+		rd.src = errReader{err}
+	}
+	got := rd.buf[w0:rd.w]
+	if len(got) >= 2 && (got[0] == 0xFF && got[1] == 0xFE || got[0] == 0xFE && got[1] == 0xFF) {
+		head := bytes.NewReader(append([]byte(nil), got...))
+		rd.src = &utf16Reader{r: io.MultiReader(head, rd.src), be: got[0] == 0xFE}
+		rd.w = w0
+		return false
+	}
+	return rd.w > w0
+}
+
+// errReader returns its error on every read.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// utf16Reader decodes a UTF-16 stream to UTF-8 as it is read. Unpaired
+// surrogates and a final odd byte become U+FFFD, so the output is always
+// valid UTF-8.
+type utf16Reader struct {
+	r   io.Reader
+	be  bool
+	in  [8 << 10]byte // undecoded input: in[:nin]
+	nin int
+	out []byte // decoded, not yet returned
+	buf []byte // backing array of out
+	err error  // from r, returned once out is drained
+}
+
+func (u *utf16Reader) Read(p []byte) (int, error) {
+	for len(u.out) == 0 {
+		if u.err != nil {
+			return 0, u.err
+		}
+		n, err := u.r.Read(u.in[u.nin:])
+		u.nin += n
+		if err != nil {
+			u.err = err
+		} else if n == 0 {
+			return 0, nil // the caller retries a bounded number of times
+		}
+		u.decode(err != nil)
+	}
+	n := copy(p, u.out)
+	u.out = u.out[n:]
+	return n, nil
+}
+
+// decode turns the complete code units of u.in into UTF-8 in u.out and
+// keeps an incomplete tail for the next read (at the end of the input, the
+// tail is decoded as U+FFFD).
+func (u *utf16Reader) decode(final bool) {
+	in, out := u.in[:u.nin], u.buf[:0]
+	unit := func(i int) rune {
+		if u.be {
+			return rune(in[i])<<8 | rune(in[i+1])
+		}
+		return rune(in[i+1])<<8 | rune(in[i])
+	}
+	i := 0
+	for ; i+1 < len(in); i += 2 {
+		r := unit(i)
+		if utf16.IsSurrogate(r) {
+			if r < 0xDC00 { // a high surrogate: its pair follows
+				if i+3 >= len(in) {
+					if !final {
+						break // wait for the low surrogate
+					}
+				} else if r2 := utf16.DecodeRune(r, unit(i+2)); r2 != utf8.RuneError {
+					out = utf8.AppendRune(out, r2)
+					i += 2
+					continue
+				}
+			}
+			r = utf8.RuneError
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	rest := copy(u.in[:], in[i:])
+	if final && rest > 0 {
+		out = utf8.AppendRune(out, utf8.RuneError) // an odd last byte
+		rest = 0
+	}
+	u.nin = rest
+	u.buf, u.out = out, out
 }

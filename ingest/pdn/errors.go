@@ -13,6 +13,10 @@ var (
 	ErrUnterminatedComment = errors.New("unterminated comment")
 	// ErrUnbalancedVariation: a ')' without '(' or a '(' that is never closed.
 	ErrUnbalancedVariation = errors.New("unbalanced variation")
+	// ErrNestingTooDeep: variations nested more than MaxDepth levels deep.
+	// The moves before the offending '(' are kept; the rest of the game is
+	// only scanned for its end.
+	ErrNestingTooDeep = errors.New("variations nested too deeply")
 	// ErrBadTag: a tag pair that is not [Name "value"].
 	ErrBadTag = errors.New("malformed tag")
 	// ErrUnexpectedToken: text in the movetext that is neither a move, a

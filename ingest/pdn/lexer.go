@@ -1,6 +1,12 @@
 package pdn
 
-import "io"
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
 
 // The lexer works on a sliding window over the input. Bytes from the start
 // of the current game (rd.start) up to rd.w stay in rd.buf, so a finished
@@ -15,7 +21,11 @@ const MaxGameSize = 4 << 20
 
 const (
 	initialBufSize = 64 << 10
-	maxDepth       = 64 // variation nesting accepted before giving up
+	// MaxDepth is the deepest variation nesting read: a game nested deeper
+	// is rejected (ErrNestingTooDeep) and the rest of it is only scanned for
+	// its end, so a hostile "((((..." costs time and memory linear in its
+	// length and nothing per level.
+	MaxDepth = 64
 )
 
 type tokKind uint8
@@ -87,6 +97,12 @@ func (rd *Reader) fill() bool {
 		copy(nb, rd.buf[:rd.w])
 		rd.buf = nb
 	}
+	if !rd.sniffed {
+		rd.sniffed = true
+		if rd.sniff() {
+			return true
+		}
+	}
 	for tries := 0; tries < 100; tries++ {
 		n, err := rd.src.Read(rd.buf[rd.w:])
 		rd.w += n
@@ -146,7 +162,7 @@ func (rd *Reader) warn(line, col int32, reason string) {
 }
 
 func (rd *Reader) emit(t token) {
-	if !rd.overflow {
+	if !rd.overflow && !rd.deep {
 		switch t.kind {
 		case tkTagName:
 			rd.nTags++
@@ -159,12 +175,18 @@ func (rd *Reader) emit(t token) {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\f' || c == '\v' }
 
+// isBlank is isSpace or a NUL byte: a NUL between tokens is skipped like a
+// blank (the game gets a warning, see builder.nul), so input padded with
+// NULs, or UTF-16 without a byte order mark, still reads.
+func isBlank(c byte) bool { return isSpace(c) || c == 0 }
+
 // Byte classes for the words of the movetext, sorted while their end is
 // found (see wordEnd).
 const (
 	cDelim = 1 << iota // ends a word
 	cDigit
 	cOther // neither a delimiter nor a byte of a move (letters, digits, - :)
+	cNul   // a NUL byte, stripped from the word (also cOther: never a simple move)
 )
 
 var wordClass = func() (t [256]uint8) {
@@ -180,6 +202,7 @@ var wordClass = func() (t [256]uint8) {
 	for _, c := range []byte(" \t\n\r\f\v{}()[]$!?\"") {
 		t[c] = cDelim
 	}
+	t[0] = cOther | cNul
 	return t
 }()
 
@@ -237,6 +260,7 @@ func (rd *Reader) scanGame() bool {
 	rd.resultLine, rd.resultCol = 0, 0
 	rd.err = nil
 	rd.overflow = false
+	rd.deep = false
 	rd.depth = 0
 	rd.score = rd.score[:0]
 	rd.forceEnd = false
@@ -252,7 +276,7 @@ func (rd *Reader) scanGame() bool {
 		}
 		c := rd.buf[rd.r]
 		switch {
-		case isSpace(c):
+		case isBlank(c):
 			rd.r++
 			continue
 		case c == '\n' || c == '\r':
@@ -295,7 +319,7 @@ func (rd *Reader) scanGame() bool {
 			}
 			continue
 		}
-		if isSpace(c) {
+		if isBlank(c) {
 			rd.r++
 			continue
 		}
@@ -346,8 +370,14 @@ func (rd *Reader) scanGame() bool {
 				break
 			}
 			rd.r++
-			if rd.depth >= maxDepth {
-				rd.fail(ErrUnbalancedVariation, line, col, "variations nested too deeply")
+			if rd.depth >= MaxDepth {
+				if !rd.deep {
+					rd.fail(ErrNestingTooDeep, line, col, "variations nested more than "+strconv.Itoa(MaxDepth)+
+						" levels deep (the limit); the rest of the game is skipped")
+					// Keep what came before; build nothing more, so the
+					// cost stays linear and the builder's depth bounded.
+					rd.deep = true
+				}
 			} else {
 				rd.opens[rd.depth] = openParen{line, col}
 			}
@@ -455,7 +485,7 @@ func (rd *Reader) finish(end int, eatEOL bool) {
 		// Leave trailing blank lines to the gap between games.
 		for end > rd.start {
 			c := rd.buf[end-1]
-			if !isSpace(c) && c != '\n' && c != '\r' {
+			if !isBlank(c) && c != '\n' && c != '\r' {
 				break
 			}
 			end--
@@ -471,7 +501,7 @@ func (rd *Reader) finish(end int, eatEOL bool) {
 		}
 	}
 	if rd.depth > 0 {
-		o := rd.opens[min(rd.depth, maxDepth)-1]
+		o := rd.opens[min(rd.depth, MaxDepth)-1]
 		rd.fail(ErrUnbalancedVariation, o.line, o.col, "variation '(' is never closed")
 	}
 	rd.end = end
@@ -567,8 +597,8 @@ func (rd *Reader) skipWhile(set *[256]bool) {
 var spaceByte, nameByte, valueByte, commentByte = func() (sp, nm, val, com [256]bool) {
 	for c := 0; c < 256; c++ {
 		b := byte(c)
-		sp[c] = isSpace(b)
-		nm[c] = isNameByte(b)
+		sp[c] = isBlank(b)
+		nm[c] = isNameByte(b) || b == 0
 		val[c] = b != '"' && b != '\\' && b != '\n' && b != '\r'
 		com[c] = b != '}' && b != '\n' && b != '\r'
 	}
@@ -695,7 +725,7 @@ func (rd *Reader) scanSetup(line, col int32) bool {
 // small so that its loop stays in registers. It stops before anything else
 // (a result among them) and reports whether it took any word.
 func (rd *Reader) wordRun(line int32) bool {
-	if rd.overflow || len(rd.score) > 0 {
+	if rd.overflow || rd.deep || len(rd.score) > 0 {
 		return false
 	}
 	buf, r := rd.buf[:rd.w], rd.r
@@ -781,11 +811,26 @@ func (rd *Reader) scanWord(line, col int32) bool {
 		}
 	}
 	w := rd.buf[s:rd.r]
+	var raw []byte
+	if acc&cNul != 0 {
+		// NUL bytes inside a word are stripped: the word is judged
+		// without them, its token spans the raw bytes, and the builder
+		// strips them from the token's text.
+		raw, w = w, bytes.ReplaceAll(w, []byte{0}, nil)
+		if len(w) == 0 {
+			return false
+		}
+	}
+	// tok emits a token covering the bytes w[k0:k1].
+	tok := func(kind tokKind, k0, k1 int) {
+		r0, r1 := nulSpan(raw, k0, k1)
+		rd.emit(token{kind: kind, off: rd.rel(sa + int64(r0)), n: int32(r1 - r0), line: line, col: col + int32(r0)})
+	}
 	if isStdResult(w) || len(rd.score) > 0 && rd.isScoreResult(w) {
-		rd.emit(token{kind: tkResult, off: rd.rel(sa), n: int32(len(w)), line: line, col: col})
+		tok(tkResult, 0, len(w))
 		rd.resultLine, rd.resultCol = line, col
 		if rd.depth > 0 {
-			o := rd.opens[min(rd.depth, maxDepth)-1]
+			o := rd.opens[min(rd.depth, MaxDepth)-1]
 			rd.fail(ErrUnbalancedVariation, o.line, o.col, "variation '(' is not closed before the result "+string(w))
 			rd.depth = 0
 		}
@@ -807,16 +852,19 @@ func (rd *Reader) scanWord(line, col int32) bool {
 		}
 		i++
 	}
+	k := 0 // start of the move in w
 	if i < len(w) && w[i] == '.' {
 		if i == 0 { // "..." alone
 			for i < len(w) && w[i] == '.' {
 				i++
 			}
 			if i < len(w) || i == 1 {
-				rd.fail(ErrUnexpectedToken, line, col, "unexpected "+quote(w)+" in the movetext")
+				if rd.err == nil { // quote only what is reported
+					rd.fail(ErrUnexpectedToken, line, col, "unexpected "+quote(w)+" in the movetext")
+				}
 				return false
 			}
-			rd.emit(token{kind: tkDots, line: line, col: col})
+			tok(tkDots, 0, 0)
 			return false
 		}
 		d := i
@@ -827,32 +875,102 @@ func (rd *Reader) scanWord(line, col int32) bool {
 		if i == len(w) {
 			return false
 		}
-		sa += int64(i)
-		col += int32(i)
-		w = w[i:]
+		k = i
 	}
-	if len(w) == 2 && w[0] == '-' && w[1] == '-' {
-		rd.emit(token{kind: tkUnknown, line: line, col: col})
-		return false
-	}
-	if len(w) == 1 && w[0] == '-' {
+	m := w[k:]
+	if len(m) == 2 && m[0] == '-' && m[1] == '-' || len(m) == 1 && m[0] == '-' {
 		// "1. - -": each dash stands for one unrecorded move.
-		rd.emit(token{kind: tkUnknown, line: line, col: col})
+		tok(tkUnknown, k, k)
 		return false
 	}
-	if !isMove(w) {
-		rd.fail(ErrUnexpectedToken, line, col, "unexpected "+quote(w)+" in the movetext")
+	if !isMove(m) {
+		r0, _ := nulSpan(raw, k, k)
+		if rd.err == nil { // quote only what is reported
+			rd.fail(ErrUnexpectedToken, line, col+int32(r0), "unexpected "+quote(m)+" in the movetext")
+		}
 		return false
 	}
-	rd.emit(token{kind: tkMove, off: rd.rel(sa), n: int32(len(w)), line: line, col: col})
+	tok(tkMove, k, len(w))
 	return false
 }
 
-func quote(w []byte) string {
-	if len(w) > 40 {
-		w = w[:40]
+// nulSpan maps the bytes [k0, k1) of a word stripped of its NUL bytes to
+// the span of the raw word that holds them (raw nil: the word had none).
+func nulSpan(raw []byte, k0, k1 int) (int, int) {
+	if raw == nil {
+		return k0, k1
 	}
-	return "\"" + string(w) + "\""
+	r0, r1, k := -1, 0, 0
+	for i, c := range raw {
+		if c == 0 {
+			continue
+		}
+		if k == k0 {
+			r0 = i
+		}
+		k++
+		if k == k1 {
+			r1 = i + 1
+		}
+	}
+	if r0 < 0 {
+		r0 = len(raw)
+	}
+	return r0, max(r1, r0)
+}
+
+// maxQuote is how many bytes of input a message quotes at most.
+const maxQuote = 40
+
+// quote returns w for a message: double-quoted, at most maxQuote bytes of
+// it (cut on a rune boundary, "..." marking the cut), read as Windows-1252
+// when it is not UTF-8 (as the game's strings are), control characters
+// escaped. The result is always valid UTF-8 without NUL, whatever w holds:
+// messages end up in logs and in the database.
+func quote(w []byte) string {
+	valid := utf8.Valid(w)
+	if len(w) > 4*maxQuote { // enough for maxQuote bytes in any encoding
+		i := 4 * maxQuote
+		for valid && i > 0 && !utf8.RuneStart(w[i]) {
+			i--
+		}
+		w = w[:i]
+	}
+	s := string(w)
+	if !valid {
+		s = decodeCP1252(w)
+	}
+	out := make([]byte, 0, maxQuote+8)
+	out = append(out, '"')
+	for i, r := range s {
+		if i >= maxQuote {
+			return string(out) + `"...`
+		}
+		switch {
+		case r == '"' || r == '\\':
+			out = append(out, '\\', byte(r))
+		case unicode.IsPrint(r):
+			out = utf8.AppendRune(out, r)
+		default: // \x00, \u2028 ...: escaped as Go does
+			q := strconv.QuoteRune(r)
+			out = append(out, q[1:len(q)-1]...)
+		}
+	}
+	return string(append(out, '"'))
+}
+
+// clip returns a string from a game (already UTF-8 and free of NUL) for a
+// message, cut to at most maxQuote bytes on a rune boundary ("..." marks
+// the cut).
+func clip(s string) string {
+	if len(s) <= maxQuote {
+		return s
+	}
+	i := maxQuote
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "..."
 }
 
 // A result is a standard terminator (isStdResult) or another score such as

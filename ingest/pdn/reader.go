@@ -1,7 +1,9 @@
 package pdn
 
 import (
+	"bytes"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -32,8 +34,11 @@ type Reader struct {
 	nMoves   int          // tkMove and tkUnknown tokens in toks
 	err      *SyntaxError // first defect of the current game
 	overflow bool
+	deep     bool        // nested deeper than MaxDepth: tokens are no longer kept
+	sniffed  bool        // the start of the input was checked for a UTF-16 BOM
+	stack    []lineState // the builder's open variations, reused
 	depth    int
-	opens    [maxDepth]openParen
+	opens    [MaxDepth]openParen
 	score    []byte // the Result tag's value when it is a score ("4-6"), else empty
 	forceEnd bool   // an unterminated comment: the next tag starts a new game
 
@@ -144,15 +149,36 @@ type builder struct {
 	raw  []byte
 	s    string // raw as a string when it is UTF-8
 	cp   bool   // raw is Windows-1252
+	nul  bool   // raw holds NUL bytes, stripped from every string
+	slow bool   // cp || nul: texts go through text, not views of s
 	toks []token
 	i    int
 }
 
+// text returns a token's text as UTF-8 without NUL bytes.
 func (b *builder) text(t token) string {
-	if b.cp {
-		return decodeCP1252(b.raw[t.off : t.off+t.n])
+	if !b.slow {
+		return b.s[t.off : t.off+t.n]
 	}
-	return b.s[t.off : t.off+t.n]
+	var s string
+	if b.cp {
+		s = decodeCP1252(b.raw[t.off : t.off+t.n])
+	} else {
+		s = b.s[t.off : t.off+t.n]
+	}
+	if b.nul && strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "")
+	}
+	return s
+}
+
+// tagValue returns the text of a tag value token, unescaped.
+func (b *builder) tagValue(t token) string {
+	v := b.text(t)
+	if t.esc {
+		v = unescape(v)
+	}
+	return v
 }
 
 func (rd *Reader) build(g *Game, window []byte) {
@@ -166,6 +192,13 @@ func (rd *Reader) build(g *Game, window []byte) {
 		b.cp = true
 		g.Windows1252 = true
 	}
+	if k := bytes.IndexByte(g.Raw, 0); k >= 0 {
+		b.nul = true
+		line, col := rawPos(g.Raw, k)
+		rd.warn(int32(g.Line+line), int32(col), strconv.Itoa(bytes.Count(g.Raw, []byte{0}))+
+			" NUL byte(s) removed from the game's text (a binary or UTF-16 file?)")
+	}
+	b.slow = b.cp || b.nul
 	nm := rd.nMoves
 	// Tags come first (a tag after movetext starts the next game).
 	for b.i < len(b.toks) && (b.toks[b.i].kind == tkTagName || b.toks[b.i].kind == tkComment) {
@@ -175,12 +208,7 @@ func (rd *Reader) build(g *Game, window []byte) {
 			b.i++
 			continue
 		}
-		v := b.toks[b.i+1]
-		val := b.text(v)
-		if v.esc {
-			val = unescape(val)
-		}
-		g.Tags = append(g.Tags, Tag{Name: internTag(b.text(t)), Value: val})
+		g.Tags = append(g.Tags, Tag{Name: internTag(b.text(t)), Value: b.tagValue(b.toks[b.i+1])})
 		b.i += 2
 	}
 	var pre []string
@@ -188,16 +216,55 @@ func (rd *Reader) build(g *Game, window []byte) {
 	g.Comments = append(g.Comments, pre...)
 }
 
-// line builds moves until a ')' or the end of the tokens.
+// rawPos returns the line (0-based, from the start of raw) and the 1-based
+// column of raw[k].
+func rawPos(raw []byte, k int) (line, col int) {
+	ls := 0
+	for i := 0; i < k; i++ {
+		switch raw[i] {
+		case '\n':
+			line, ls = line+1, i+1
+		case '\r':
+			if i+1 >= len(raw) || raw[i+1] != '\n' {
+				line, ls = line+1, i+1
+			}
+		}
+	}
+	return line, k - ls + 1
+}
+
+// lineState is a line of moves being built: the main line or an open
+// variation, with its pending move number and setup.
+type lineState struct {
+	moves []Move
+	pre   []string // comments before its first move
+	num   int32
+	black bool
+	setup string
+	at    int // in the enclosing line, the move this variation belongs to (-1: none)
+}
+
+// line builds the main line from b.i to the end of the tokens: its moves
+// and the comments before its first move. Variations are built with an
+// explicit stack, not by recursion (the lexer keeps at most MaxDepth levels
+// of them).
 func (b *builder) line(moves []Move, g *Game) ([]Move, []string) {
 	var pre []string
 	num, black := int32(0), false
 	setup := ""
-	// The index lives in a local; b.i is only kept current around the
-	// recursion into a variation and on return.
+	stack := b.rd.stack[:0] // the enclosing lines of the current variation
 	toks, i := b.toks, b.i
-	for i < len(toks) {
-		if k := toks[i].kind; (k == tkNumber || k == tkMove && len(moves) < cap(moves)) && setup == "" && !b.cp {
+	for {
+		if i >= len(toks) {
+			if len(stack) == 0 {
+				break
+			}
+			// Close the variations still open (an error already reported).
+			i = len(toks)
+			moves, pre, num, black, setup, stack = b.closeVariation(moves, pre, setup, stack)
+			continue
+		}
+		if k := toks[i].kind; (k == tkNumber || k == tkMove && len(moves) < cap(moves)) && setup == "" && !b.slow {
 			// Makes progress: it takes at least this token.
 			moves, i, num, black = b.moveRun(moves, i, num, black)
 			continue
@@ -210,9 +277,7 @@ func (b *builder) line(moves []Move, g *Game) ([]Move, []string) {
 			// blank line; keep the tag.
 			v := toks[i]
 			i++
-			if g != nil {
-				g.Tags = append(g.Tags, Tag{Name: internTag(b.text(*t)), Value: b.text(v)})
-			}
+			g.Tags = append(g.Tags, Tag{Name: internTag(b.text(*t)), Value: b.tagValue(v)})
 		case tkComment:
 			c := cleanComment(b.text(*t))
 			if len(moves) == 0 {
@@ -228,11 +293,7 @@ func (b *builder) line(moves []Move, g *Game) ([]Move, []string) {
 		case tkMove, tkUnknown:
 			text := UnknownMove
 			if t.kind == tkMove {
-				if b.cp {
-					text = b.text(*t)
-				} else {
-					text = b.s[t.off : t.off+t.n]
-				}
+				text = b.text(*t)
 			}
 			// Fill the move in place: the slots past len are still zero.
 			if len(moves) < cap(moves) {
@@ -259,31 +320,44 @@ func (b *builder) line(moves []Move, g *Game) ([]Move, []string) {
 				m.Strength += b.text(*t)
 			}
 		case tkOpen:
-			m := b.last(moves, t, "variation")
-			b.i = i
-			v, vpre := b.line(nil, nil)
-			i = b.i
-			if m != nil {
-				n := m.note()
-				n.Variations = append(n.Variations, Variation{Comments: vpre, Moves: v})
+			at := -1
+			if b.last(moves, t, "variation") != nil {
+				at = len(moves) - 1
 			}
+			stack = append(stack, lineState{moves: moves, pre: pre, num: num, black: black, setup: setup, at: at})
+			moves, pre, num, black, setup = nil, nil, 0, false, ""
 		case tkClose:
-			if setup != "" {
-				moves = append(moves, Move{Note: &Note{Setup: setup}})
+			if len(stack) == 0 {
+				break // the lexer emits no unmatched ')'; ignore one anyway
 			}
-			b.i = i
-			return moves, pre
+			moves, pre, num, black, setup, stack = b.closeVariation(moves, pre, setup, stack)
 		case tkResult:
-			if g != nil {
-				g.Result = b.text(*t)
-			}
+			g.Result = b.text(*t)
 		}
 	}
 	b.i = i
+	b.rd.stack = stack[:0]
 	if setup != "" {
 		moves = append(moves, Move{Note: &Note{Setup: setup}})
 	}
 	return moves, pre
+}
+
+// closeVariation ends the innermost open variation (its moves and pre),
+// attaches it to its move in the enclosing line and returns that line's
+// state, popped from the stack.
+func (b *builder) closeVariation(moves []Move, pre []string, setup string, stack []lineState) ([]Move, []string, int32, bool, string, []lineState) {
+	if setup != "" {
+		moves = append(moves, Move{Note: &Note{Setup: setup}})
+	}
+	up := stack[len(stack)-1]
+	stack[len(stack)-1] = lineState{} // do not pin the game's moves
+	stack = stack[:len(stack)-1]
+	if up.at >= 0 {
+		n := up.moves[up.at].note()
+		n.Variations = append(n.Variations, Variation{Comments: pre, Moves: moves})
+	}
+	return up.moves, up.pre, up.num, up.black, up.setup, stack
 }
 
 // moveRun is the common case of line, kept apart so that its loop stays in
