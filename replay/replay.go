@@ -228,98 +228,6 @@ func checkFinal(v *rules.Variant, final *rules.Position, noMove bool, res Result
 	return res, true, ""
 }
 
-// resolve finds the one legal move that r.mt describes.
-func (r *Replayer) resolve(pos *rules.Position, ply int, text string) (rules.Move, error) {
-	mt := &r.mt
-	// Most moves are plain moves written start-end: check that one move
-	// without generating them all (PlainMove is exact, and a plain move is
-	// the only legal move with its start and end).
-	if !mt.short && mt.n == 2 && !mt.capture {
-		if m, ok := pos.PlainMove(mt.sq[0], mt.sq[1]); ok {
-			return m, nil
-		}
-	}
-	r.legal = pos.LegalMoves(r.legal[:0])
-	var found, count int
-	if !mt.short && mt.n == 2 {
-		// The common case, start and end only.
-		found, count = rules.MatchFromTo(r.board, r.legal, mt.sq[0], mt.sq[1])
-	} else {
-		found = -1
-		for i := range r.legal {
-			if r.matches(&r.legal[i]) {
-				if count == 0 {
-					found = i
-				}
-				count++
-			}
-		}
-	}
-	if count == 1 {
-		return r.legal[found], nil
-	}
-	if count > 1 {
-		var alts []string
-		for i := range r.legal {
-			if r.matches(&r.legal[i]) {
-				alts = append(alts, FormatMove(pos.Variant(), &r.legal[i], pos.Variant().DefaultNotation, true))
-			}
-		}
-		return rules.Move{}, r.reject(ErrAmbiguousMove, pos, ply, text, fmt.Sprintf("%d legal moves fit it: %s", count, strings.Join(alts, ", ")))
-	}
-	// Duplicate removal keeps one path per move; a text that names another
-	// path of the same move (same start, end and captured pieces) is still
-	// that move.
-	if mt.n > 2 {
-		r.keep = pos.AppendMoves(r.keep[:0], true)
-		var m *rules.Move
-		for i := range r.keep {
-			k := &r.keep[i]
-			if !r.matches(k) {
-				continue
-			}
-			if m != nil && !m.SameAs(k) {
-				return rules.Move{}, r.reject(ErrAmbiguousMove, pos, ply, text, "several different captures follow this path")
-			}
-			if m == nil {
-				m = k
-			}
-		}
-		if m != nil {
-			return *m, nil
-		}
-	}
-	return rules.Move{}, r.reject(ErrIllegalMove, pos, ply, text, r.explainIllegal(pos))
-}
-
-// matches reports whether legal move m fits the parsed text: same start and
-// end (or, for the Russian short form, the end and the start's file), and
-// the text's intermediate squares among m's landing squares, in order.
-func (r *Replayer) matches(m *rules.Move) bool {
-	mt := &r.mt
-	if mt.short {
-		if m.To() != mt.sq[0] {
-			return false
-		}
-		file, _ := r.board.Coords(m.From())
-		return file == mt.shortFile
-	}
-	if m.From() != mt.sq[0] || m.To() != mt.sq[mt.n-1] {
-		return false
-	}
-	if mt.n == 2 {
-		return true
-	}
-	r.path = m.Path(r.path[:0])
-	j := 0
-	for _, sq := range r.path[:max(0, len(r.path)-1)] {
-		if j < mt.n-2 && sq == mt.sq[1+j] {
-			j++
-		}
-	}
-	return j == mt.n-2
-}
-
 // reject builds a RejectError with the position and the legal moves there.
 func (r *Replayer) reject(reason error, pos *rules.Position, ply int, text, detail string) error {
 	v := pos.Variant()
@@ -345,13 +253,7 @@ func (r *Replayer) joinSplitCapture(b *rules.Board, next []pdn.Move) (rules.Move
 		}
 		copy(r.mt.sq[r.mt.n:], hop.sq[1:hop.n])
 		r.mt.n += hop.n - 1
-		found, count := -1, 0
-		for i := range r.legal {
-			if r.matches(&r.legal[i]) {
-				found = i
-				count++
-			}
-		}
+		found, _, count := r.pick(r.legal, true)
 		switch count {
 		case 1:
 			return r.legal[found], j + 1, true
