@@ -26,7 +26,7 @@ func TestFullPathWinsOverLongerCapture(t *testing.T) {
 		{"h4:f6:d8:a5:c3:h8", "h4:f6:d8:a5:c3:h8"},
 		{"h4:d8:h8", "h4:f6:d8:a5:c3:h8"}, // fits only the long capture
 		{"h4:c3:h8", "h4:f6:d8:a5:c3:h8"},
-		{"h4:h8", ""},    // start and end only: different pieces, ambiguous
+		{"h4:h8", ""}, // start and end only: different pieces, ambiguous
 		{"h4:f6:c3:h8", "h4:f6:d8:a5:c3:h8"},
 	}
 	for _, c := range cases {
