@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+	"unicode/utf16"
 )
 
 // fuzzSeeds are small snippets of the shared files and of every form the
@@ -27,6 +28,31 @@ var fuzzSeeds = []string{
 	"\xef\xbb\xbf[Event \"caf\xe9\"]\r1. 32-28 {unterminated\r[Event \"x\"]\r1. 33-29 *",
 	"[Event \"x\"]\\n[Site \"y\"]\n\n\n[GameType \"20\"]\n1. 32-28 2-0\n",
 	"1. 32-28 (19-23 1-0\n\n[Event \"next\"]\n1. 33-29 )) ] \" ; 0-0",
+	"[Ev\x00ent \"a\x00\"]\n{\x00} 1. 3\x002-28 \x00 1-\x000\n\x00\x00",
+	"\xff\xfe[\x00E\x00v\x00]\x00 \x00{\x00\x00\xd8}\x00",
+	"\xfe\xff\x00[\x00\"\x00]\x001\x00.\x00 \x003\x002\x00-\x002\x008\x00 \x00*",
+	"1. 32-28 \xe8x19-23 ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((( 2-0",
+}
+
+// decodedInput is what the reader reads data as: UTF-8 after a UTF-16
+// byte order mark (an odd last byte read as U+FFFD), else data itself.
+func decodedInput(data []byte) []byte {
+	if len(data) < 2 || !(data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF) {
+		return data
+	}
+	units := make([]uint16, len(data)/2)
+	for i := range units {
+		if data[0] == 0xFE {
+			units[i] = uint16(data[2*i])<<8 | uint16(data[2*i+1])
+		} else {
+			units[i] = uint16(data[2*i+1])<<8 | uint16(data[2*i])
+		}
+	}
+	s := string(utf16.Decode(units))
+	if len(data)%2 == 1 {
+		s += "\uFFFD"
+	}
+	return []byte(s)
 }
 
 func FuzzReader(f *testing.F) {
@@ -42,6 +68,7 @@ func FuzzReader(f *testing.F) {
 			src = iotest.OneByteReader(src)
 		}
 		rd := newReaderSize(src, "fuzz", 16+int(mode>>1))
+		text := decodedInput(data)
 		prevEnd := int64(0)
 		for n := 0; ; n++ {
 			if n > len(data)+1 {
@@ -58,9 +85,19 @@ func FuzzReader(f *testing.F) {
 				t.Fatalf("ordinal %d, want %d", g.Ordinal, n+1)
 			}
 			// Raw is the exact slice of the input, in order.
-			if g.Offset < prevEnd || g.Offset+int64(len(g.Raw)) > int64(len(data)) ||
-				!bytes.Equal(g.Raw, data[g.Offset:g.Offset+int64(len(g.Raw))]) {
+			if g.Offset < prevEnd || g.Offset+int64(len(g.Raw)) > int64(len(text)) ||
+				!bytes.Equal(g.Raw, text[g.Offset:g.Offset+int64(len(g.Raw))]) {
 				t.Fatalf("game %d: Raw %q is not the input at %d", g.Ordinal, g.Raw, g.Offset)
+			}
+			// Every string handed out, and every message, is valid UTF-8
+			// without NUL, and messages quote little of the input.
+			if err := checkClean(g); err != nil {
+				t.Fatal(err)
+			}
+			if err != nil {
+				if e := checkMessage(err); e != nil {
+					t.Fatal(e)
+				}
 			}
 			prevEnd = g.Offset + int64(len(g.Raw))
 		}

@@ -715,6 +715,11 @@ func (rd *Reader) scanSetup(line, col int32) bool {
 		return true
 	}
 	rd.r++
+	if blank := bytes.IndexFunc(rd.buf[rd.idx(vs):rd.idx(ve)], func(r rune) bool { return r > 0xFF || !isBlank(byte(r)) }) < 0; blank && !rd.overflow {
+		// Nothing to set up: it would vanish from the game unnoticed.
+		rd.fail(ErrUnexpectedToken, line, col, `setup /FEN "..."/ without a position`)
+		return true
+	}
 	rd.emit(token{kind: tkSetup, off: rd.rel(vs), n: int32(ve - vs), line: line, col: col})
 	return true
 }

@@ -132,7 +132,7 @@ func newGame(n int) *Game {
 // checkGame adds the warnings that need the whole game.
 func (rd *Reader) checkGame(g *Game) {
 	if rt := g.Tag("Result"); rt != "" && g.Result != "" && rt != g.Result {
-		rd.warn(rd.resultLine, rd.resultCol, "result "+g.Result+" differs from the Result tag "+rt)
+		rd.warn(rd.resultLine, rd.resultCol, "result "+g.Result+" differs from the Result tag "+clip(rt))
 	}
 	if len(g.Tags) == 0 && len(g.Moves) > 0 && rd.prevTags && !rd.overflow {
 		rd.warn(int32(g.Line), 1, "moves without tags after a game with tags (a stray fragment?)")

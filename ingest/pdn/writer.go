@@ -28,7 +28,13 @@ func NewWriter(w io.Writer) *Writer {
 	return &Writer{w: bufio.NewWriter(w), line: make([]byte, 0, 128)}
 }
 
-var errCommentBrace = errors.New("pdn: comment contains '}'")
+// Errors for games that cannot be written so that they read back the same
+// (the Writer still writes what it can of them).
+var (
+	errCommentBrace = errors.New("pdn: comment contains '}'")
+	errBadSetup     = errors.New("pdn: setup FEN is blank or holds '\"' or a line break")
+	errTooDeep      = errors.New("pdn: variations nested more than MaxDepth levels deep")
+)
 
 // WriteGame writes one game and flushes it to the underlying writer.
 func (w *Writer) WriteGame(g *Game) error {
@@ -57,7 +63,7 @@ func (w *Writer) WriteGame(g *Game) error {
 	for _, c := range g.Comments {
 		w.comment(c)
 	}
-	w.moves(g.Moves)
+	w.moves(g.Moves, 0)
 	res := g.Result
 	if res == "" {
 		res = "*"
@@ -110,11 +116,18 @@ func (w *Writer) writeTag(t Tag) {
 	w.w.WriteString("\"]\n")
 }
 
-func (w *Writer) moves(ms []Move) {
+// moves writes a line of moves; depth is its variation depth (0: the main
+// line), bounded by MaxDepth like the reader's.
+func (w *Writer) moves(ms []Move, depth int) {
 	for i := range ms {
 		m := &ms[i]
 		if s := m.Setup(); s != "" {
-			w.token(`/FEN "`+normalizeFEN(s)+`"/`, false)
+			// As read, not normalised: the reader keeps the setup as
+			// written, so only this reads back the same.
+			if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "\"\r\n") {
+				w.fail(errBadSetup)
+			}
+			w.token(`/FEN "`+s+`"/`, false)
 		}
 		if m.Text == "" {
 			continue
@@ -138,11 +151,15 @@ func (w *Writer) moves(ms []Move) {
 			w.comment(c)
 		}
 		for _, v := range m.Note.Variations {
+			if depth >= MaxDepth {
+				w.fail(errTooDeep)
+				break
+			}
 			w.token("(", false)
 			for _, c := range v.Comments {
 				w.comment(c)
 			}
-			w.moves(v.Moves)
+			w.moves(v.Moves, depth+1)
 			w.appendGlued(")") // ")" sticks to what precedes it
 		}
 	}
@@ -153,9 +170,7 @@ func (w *Writer) moves(ms []Move) {
 // because the reader takes such a line as the next game's tags.
 func (w *Writer) comment(c string) {
 	if strings.IndexByte(c, '}') >= 0 {
-		if w.err == nil {
-			w.err = errCommentBrace
-		}
+		w.fail(errCommentBrace)
 		c = strings.ReplaceAll(c, "}", ")")
 	}
 	words := asciiFields(c)
@@ -201,6 +216,13 @@ func (w *Writer) appendGlued(t string) {
 		w.flushLine()
 	}
 	w.line = append(w.line, t...)
+}
+
+// fail records the first error of the Writer.
+func (w *Writer) fail(err error) {
+	if w.err == nil {
+		w.err = err
+	}
 }
 
 func (w *Writer) flushLine() {
