@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"runtime"
 	"sync"
@@ -20,14 +19,17 @@ type Item struct {
 	Ordinal  int
 	Offset   int64
 	Line     int
-	PDN      *pdn.Game    // nil for accepted games when Config.Prepare is set
-	Accepted bool         // verified; Reject is nil
-	Plies    int          // moves played (accepted games)
-	Warnings int          // replay warnings (accepted games)
-	Game     *replay.Game // the verified game, with Config.Keep
-	Prepared any          // what Config.Prepare returned, for accepted games
-	Reject   error        // a *replay.RejectError when rejected
-	ReadErr  error        // the reader's error for this game, if any
+	PDN      *pdn.Game // nil for accepted games when Config.Prepare is set
+	Accepted bool      // verified; Reject is nil
+	Plies    int       // moves played (accepted games)
+	Warnings int       // replay warnings (accepted games)
+	// WarningTexts are those warnings (nil when none): what the reader and
+	// the replay repaired or noticed, for validate --warnings.
+	WarningTexts []string
+	Game         *replay.Game // the verified game, with Config.Keep
+	Prepared     any          // what Config.Prepare returned, for accepted games
+	Reject       error        // a *replay.RejectError when rejected
+	ReadErr      error        // the reader's error for this game, if any
 }
 
 // EventKind tells what an Event carries.
@@ -68,6 +70,10 @@ type Config struct {
 	// without replaying them (they are still read): a resumed import skips
 	// what it had committed.
 	Skip func(*source.Source) int
+	// Stop, when set, is asked between batches whether to give up on a
+	// source (the importer could not store it): the source then ends with
+	// a SourceEnd whose Err unwraps to ErrSourceStopped.
+	Stop func(*source.Source) bool
 }
 
 type job struct {
@@ -111,6 +117,9 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 						it.Reject = err
 					} else {
 						it.Accepted, it.Plies, it.Warnings = true, scratch.Plies(), len(scratch.Warnings)
+						if len(scratch.Warnings) > 0 {
+							it.WarningTexts = append([]string(nil), scratch.Warnings...)
+						}
 						if cfg.Keep {
 							it.Game = scratch.Clone()
 						}
@@ -134,7 +143,7 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 	go func() {
 		defer close(ordered)
 		defer close(work)
-		readErr = readAll(ctx, srcs, batch, cfg.Skip, ordered, work)
+		readErr = readAll(ctx, srcs, batch, &cfg, ordered, work)
 	}()
 
 	var sinkErr error
@@ -159,7 +168,7 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 }
 
 // readAll reads every source in order, cutting its games into jobs.
-func readAll(ctx context.Context, srcs []*source.Source, batch int, skip func(*source.Source) int, ordered, work chan<- *job) error {
+func readAll(ctx context.Context, srcs []*source.Source, batch int, cfg *Config, ordered, work chan<- *job) error {
 	seq := 0
 	emit := func(j *job, withGames bool) error {
 		j.seq = seq
@@ -186,7 +195,7 @@ func readAll(ctx context.Context, srcs []*source.Source, batch int, skip func(*s
 		if err := emit(&job{ev: Event{Kind: SourceStart, Source: src}}, false); err != nil {
 			return err
 		}
-		n, consumed, err := readSource(ctx, src, batch, skip, emit)
+		n, consumed, err := readSource(ctx, src, batch, cfg, emit)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -198,19 +207,28 @@ func readAll(ctx context.Context, srcs []*source.Source, batch int, skip func(*s
 }
 
 // readSource reads one source. It returns the games read, the bytes of the
-// source consumed and the error that ended it early, if any.
-func readSource(ctx context.Context, src *source.Source, batch int, skip func(*source.Source) int, emit func(*job, bool) error) (int, int64, error) {
+// source consumed and the error that ended it early, if any: a
+// *SourceError naming the source and, when the text broke off, the game.
+//
+// A text that breaks off (a truncated or corrupt .gz, an I/O error) keeps
+// the games before the break: the PDN reader is shown the break as the end
+// of the input, so it reports each game before it as usual (syntax errors
+// included), and the last game, which ran into the break and may be cut
+// short, is left out. Since a game is held back until the next one starts,
+// every game handed on was complete in the text.
+func readSource(ctx context.Context, src *source.Source, batch int, cfg *Config, emit func(*job, bool) error) (int, int64, error) {
 	rd, err := src.Open()
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, sourceError(src.Name, 0, err)
 	}
 	defer rd.Close()
 	rd.SkipHash() // the importer hashes sources beforehand; nothing here needs it
 	toSkip := 0
-	if skip != nil {
-		toSkip = skip(src)
+	if cfg.Skip != nil {
+		toSkip = cfg.Skip(src)
 	}
-	pr := pdn.NewReader(rd, src.Name)
+	cut := &breakReader{r: rd}
+	pr := pdn.NewReader(cut, src.Name)
 	n := 0
 	j := &job{ev: Event{Kind: Games, Source: src}}
 	flush := func() error {
@@ -220,8 +238,25 @@ func readSource(ctx context.Context, src *source.Source, batch int, skip func(*s
 		j.ev.Consumed = rd.Consumed()
 		err := emit(j, true)
 		j = &job{ev: Event{Kind: Games, Source: src}}
+		if err == nil && cfg.Stop != nil && cfg.Stop(src) {
+			err = sourceError(src.Name, 0, ErrSourceStopped)
+		}
 		return err
 	}
+	add := func(g *pdn.Game, err error) error {
+		n++
+		if g.Ordinal <= toSkip {
+			return nil
+		}
+		j.games = append(j.games, g)
+		j.errs = append(j.errs, err)
+		if len(j.games) == batch {
+			return flush()
+		}
+		return nil
+	}
+	var held *pdn.Game
+	var heldErr error
 	for {
 		g, err := pr.Next()
 		if err == io.EOF {
@@ -229,32 +264,65 @@ func readSource(ctx context.Context, src *source.Source, batch int, skip func(*s
 		}
 		var se *pdn.SyntaxError
 		if err != nil && !errors.As(err, &se) {
-			// An I/O or decompression error: the source ends here.
+			// The reader's own failure (breakReader hides I/O errors).
 			if ferr := flush(); ferr != nil {
 				return n, rd.Consumed(), ferr
 			}
-			return n, rd.Consumed(), fmt.Errorf("%s: %w", src.Name, err)
+			return n, rd.Consumed(), sourceError(src.Name, n+1, err)
 		}
 		if g == nil {
 			continue
 		}
-		n++
-		if g.Ordinal <= toSkip {
-			continue
-		}
-		j.games = append(j.games, g)
-		j.errs = append(j.errs, err)
-		if len(j.games) == batch {
-			if err := flush(); err != nil {
+		if held != nil {
+			if err := add(held, heldErr); err != nil {
 				return n, rd.Consumed(), err
 			}
 		}
+		held, heldErr = g, err
 		if ctx.Err() != nil {
 			return n, rd.Consumed(), ctx.Err()
+		}
+	}
+	if cut.err != nil {
+		at := 0
+		if held != nil {
+			at = held.Ordinal // left out: it may be cut short
+		}
+		if err := flush(); err != nil {
+			return n, rd.Consumed(), err
+		}
+		e := sourceError(src.Name, at, cut.err)
+		if at > 0 {
+			e.Note = "the text breaks off in this game; the games before it are kept"
+		}
+		return n, rd.Consumed(), e
+	}
+	if held != nil {
+		if err := add(held, heldErr); err != nil {
+			return n, rd.Consumed(), err
 		}
 	}
 	if err := flush(); err != nil {
 		return n, rd.Consumed(), err
 	}
 	return n, rd.Consumed(), nil
+}
+
+// breakReader passes r on until r fails; from then on it reports the end
+// of the input and keeps the failure in err.
+type breakReader struct {
+	r   io.Reader
+	err error
+}
+
+func (b *breakReader) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, io.EOF
+	}
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		b.err = err
+		err = io.EOF
+	}
+	return n, err
 }

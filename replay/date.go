@@ -105,3 +105,22 @@ func isCleanDate(s string) bool {
 	}
 	return d == "??" || digits(d) && d >= "01" && d <= "31"
 }
+
+// isDateRange reports whether a Date tag that CleanDate read holds two
+// dates (2004.10.27 - 2004.11.01, 1950-1951), of which it kept the first.
+func isDateRange(s string) bool {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '-' || r == '/' || r == ' ' })
+	if len(fields) > 3 {
+		return true
+	}
+	return len(fields) == 2 && len(fields[0]) == 4 && len(fields[1]) == 4 && isAllDigits(fields[1])
+}
+
+func isAllDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"strconv"
-
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
@@ -11,10 +9,11 @@ import (
 var replacedTags = map[string]bool{"Result": true, "Date": true, "GameType": true, "FEN": true, "SetUp": true}
 
 // ToPDN returns the normalised game as PDN: the standard tags cleaned (Date
-// as YYYY.MM.DD, Result in the variant's form, GameType in full form, FEN
-// canonical), every other tag as read; each move in notation n with its
-// full capture path, with its comments, NAGs and strength. Variations are
-// left out: they were never verified.
+// as YYYY.MM.DD, Result in the variant's form, GameType in full form with
+// the notation of the moves written, FEN canonical), every other tag as
+// read; each move in notation n with its full capture path, with its
+// comments, NAGs and strength. Variations are left out: Replayer.
+// NormalizedPDN verifies and keeps them.
 func (g *Game) ToPDN(n rules.Notation) *pdn.Game {
 	v := g.Variant
 	out := &pdn.Game{Comments: g.PDN.Comments, Result: g.Result.Format(v)}
@@ -35,7 +34,7 @@ func (g *Game) ToPDN(n rules.Notation) *pdn.Game {
 	if !seen["Result"] {
 		out.Tags = append(out.Tags, pdn.Tag{Name: "Result", Value: g.Result.Format(v)})
 	}
-	out.Tags = append(out.Tags, pdn.Tag{Name: "GameType", Value: pdn.FullGameType(strconv.Itoa(v.GameType))})
+	out.Tags = append(out.Tags, pdn.Tag{Name: "GameType", Value: GameType(v, n)})
 	if g.StartFEN != "" {
 		out.Tags = append(out.Tags, pdn.Tag{Name: "FEN", Value: g.StartFEN})
 	}

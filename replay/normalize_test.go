@@ -6,7 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
@@ -79,4 +82,139 @@ func firstDiff(a, b []byte) string {
 	}
 	lo := max(0, i-200)
 	return "...\n" + string(a[lo:min(len(a), i+200)]) + "\n--- vs ---\n" + string(b[lo:min(len(b), i+200)])
+}
+
+// gameTypeFields reads a full GameType as the PDN 3.0 standard defines it
+// (number,startColour,width,height,notation+corner,invert), independently
+// of pdn.FullGameType and GameType.
+func gameTypeFields(t *testing.T, s string) (number int, start string, width, height int, notation byte, invert string) {
+	t.Helper()
+	f := strings.Split(s, ",")
+	if len(f) != 6 || len(f[4]) != 2 || !strings.Contains("ANS", f[4][:1]) || !strings.Contains("0123", f[4][1:]) || (f[5] != "0" && f[5] != "1") {
+		t.Fatalf("GameType %q is not number,colour,width,height,notation+corner,invert", s)
+	}
+	number, _ = strconv.Atoi(f[0])
+	width, _ = strconv.Atoi(f[2])
+	height, _ = strconv.Atoi(f[3])
+	return number, f[1], width, height, f[4][0], f[5]
+}
+
+var (
+	algebraicMove = regexp.MustCompile(`^[a-l](1[0-2]|[1-9])([-:x][a-l](1[0-2]|[1-9]))+$`)
+	numericMove   = regexp.MustCompile(`^\d+([-x]\d+)+$`)
+)
+
+// TestNormalizedGameTypeAgreesWithMoves: a reader that takes the board and
+// the notation from GameType, as the PDN standard says, reads the moves as
+// written: the notation letter is A when every move is algebraic and N when
+// every move is numeric, the board is the variant's, and the start colour
+// its first mover. By default each variant keeps its own notation.
+func TestNormalizedGameTypeAgreesWithMoves(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.pdn")
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{-1, int(rules.Numeric), int(rules.Algebraic)} {
+			rd := pdn.NewReader(bytes.NewReader(raw), f)
+			r := NewReplayer(Options{})
+			var g Game
+			games := 0
+			for {
+				pg, err := rd.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if r.Replay(pg, err, &g) != nil {
+					continue
+				}
+				notation := g.Variant.DefaultNotation
+				if n >= 0 {
+					notation = rules.Notation(n)
+				}
+				out, _ := r.NormalizedPDN(&g, notation)
+				num, start, w, h, letter, _ := gameTypeFields(t, out.Tag("GameType"))
+				first := "W"
+				if g.Variant.FirstToMove == rules.Black {
+					first = "B"
+				}
+				if num != g.Variant.GameType || start != first || w != g.Variant.Board.Width || h != g.Variant.Board.Height {
+					t.Fatalf("%s game %d: GameType %q for %s", f, pg.Ordinal, out.Tag("GameType"), g.Variant)
+				}
+				want := numericMove
+				if letter == 'A' {
+					want = algebraicMove
+				}
+				if (letter == 'A') != (notation == rules.Algebraic) {
+					t.Fatalf("%s game %d: GameType %q for notation %d", f, pg.Ordinal, out.Tag("GameType"), notation)
+				}
+				for _, m := range out.Moves {
+					if !want.MatchString(m.Text) {
+						t.Fatalf("%s game %d: move %q under GameType %q", f, pg.Ordinal, m.Text, out.Tag("GameType"))
+					}
+				}
+				games++
+			}
+			if games == 0 {
+				t.Fatalf("%s: no game", f)
+			}
+		}
+	}
+}
+
+// TestNormalizeKeepsLegalVariations: variations are replayed where they
+// branch off and kept, in the output notation, nested ones too; one with an
+// illegal move is left out with a warning naming the game and the ply.
+func TestNormalizeKeepsLegalVariations(t *testing.T) {
+	src := `[Event "v"]
+[GameType "20"]
+
+1. 32-28 (1. 33-29 {good} 19-23 (1... 18-23 2. 29x18 12x23)) 19-23 (1... 17-22 2. 28x17 11x22 (2... 12x21)) (1... 99-98)
+2. 28x19 14x23 (2... 13x24) *
+`
+	rd := pdn.NewReader(strings.NewReader(src), "v.pdn")
+	pg, err := rd.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReplayer(Options{})
+	var g Game
+	if err := r.Replay(pg, nil, &g); err != nil {
+		t.Fatal(err)
+	}
+	out, warnings := r.NormalizedPDN(&g, rules.Algebraic)
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "game 1") || !strings.Contains(warnings[0], "ply 2") {
+		t.Fatalf("warnings %q: want one naming game 1, ply 2", warnings)
+	}
+	var b bytes.Buffer
+	if err := pdn.NewWriter(&b).WriteGame(out); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	for _, want := range []string{"(1. f4-g5 {good} g7-f6 (1... e7-f6 2. g5:e7 d8:f6))", "(1... c7-d6 2. e5:c7 b8:d6 (2... d8:b6))", "(2... f8:h6)"} {
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+			t.Errorf("output lacks %s:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "99") {
+		t.Errorf("the illegal variation was written:\n%s", text)
+	}
+	// Normalising the output again changes no byte.
+	pg2, err := pdn.NewReader(&b, "again").Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g2 Game
+	if err := r.Replay(pg2, nil, &g2); err != nil {
+		t.Fatal(err)
+	}
+	out2, w2 := r.NormalizedPDN(&g2, rules.Algebraic)
+	var b2 bytes.Buffer
+	if err := pdn.NewWriter(&b2).WriteGame(out2); err != nil || len(w2) != 0 {
+		t.Fatal(err, w2)
+	}
+	if b2.String() != text {
+		t.Fatalf("second normalisation differs:\n%s\n%s", text, b2.String())
+	}
 }

@@ -18,15 +18,18 @@ type Options struct {
 // Replayer verifies games. It keeps scratch buffers between games, so use
 // one per goroutine.
 type Replayer struct {
-	opts    Options
-	legal   []rules.Move
-	keep    []rules.Move
-	path    []int
-	mt      moveText
-	board   *rules.Board // of the game being replayed
-	variant *rules.Variant
-	track   *boardHints // see replayAs
-	tracked boardHints  // Replay's hints, kept here so they do not escape
+	// numberOffset is 1 when the game being normalised starts with the
+	// second mover (move numbers of its variations, see NormalizedPDN).
+	numberOffset int
+	opts         Options
+	legal        []rules.Move
+	keep         []rules.Move
+	path         []int
+	mt           moveText
+	board        *rules.Board // of the game being replayed
+	variant      *rules.Variant
+	track        *boardHints // see replayAs
+	tracked      boardHints  // Replay's hints, kept here so they do not escape
 }
 
 // NewReplayer returns a Replayer with the given options.
@@ -100,6 +103,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	out.reset()
 	out.PDN = pg
 	out.Variant, out.Basis = v, basis
+	out.Warnings = readerWarnings(pg, out.Warnings)
 	r.board, r.variant = v.Board, v
 	pos := v.StartPosition()
 	if fen := strings.TrimSpace(pg.Tag("FEN")); fen != "" {
@@ -170,11 +174,24 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	r.finishResult(pg, out)
 	out.White, out.Black = Players(pg, v)
 	date, ok := CleanDate(pg.Tag("Date"))
-	if !ok {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("date %q not understood; stored as %s", pg.Tag("Date"), date))
+	switch {
+	case !ok:
+		out.Warnings = append(out.Warnings, fmt.Sprintf("date %q not understood; stored as %s", quote(pg.Tag("Date")), date))
+	case isDateRange(pg.Tag("Date")):
+		out.Warnings = append(out.Warnings, fmt.Sprintf("date %q is a range; stored as its first date %s", quote(pg.Tag("Date")), date))
 	}
 	out.Date = date
 	return nil
+}
+
+// readerWarnings turns what the PDN reader noticed (a result token that
+// differs from the Result tag, a missing result, ...) into game warnings,
+// so that nothing it repaired goes unsaid.
+func readerWarnings(pg *pdn.Game, dst []string) []string {
+	for _, w := range pg.Warnings {
+		dst = append(dst, fmt.Sprintf("line %d column %d: %s", w.Line, w.Column, w.Reason))
+	}
+	return dst
 }
 
 func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {

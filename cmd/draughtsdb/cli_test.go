@@ -105,21 +105,36 @@ func runCLIStdout(t *testing.T, args ...string) (string, error) {
 
 func TestNormalizeOutputIsStable(t *testing.T) {
 	isolate(t)
-	out, err := runCLIStdout(t, "normalize", "--notation", "numeric", "testdata/mixed.pdn")
-	if err != nil {
-		t.Fatal(err)
+	// mixed.pdn has rejected games: they are not written, and the exit
+	// status says so (3), while every accepted game is written.
+	out, err := runCLIStdout(t, "normalize", "testdata/mixed.pdn")
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != normalizeSomeRejected {
+		t.Fatalf("normalize of a file with rejected games: %v, want exit status %d", err, normalizeSomeRejected)
 	}
-	if !strings.Contains(out, `[GameType "20,W,10,10,N2,0"]`) || !strings.Contains(out, "1. 32-28 19-23 2. 28x19 14x23 2-0") {
-		t.Fatalf("normalised output:\n%s", out)
+	// Each variant in its own notation by default, GameType saying which.
+	for _, want := range []string{`[GameType "20,W,10,10,N2,0"]`, "1. 32-28 19-23 2. 28x19 14x23 2-0", `[GameType "21,B,8,8,N1,0"]`, "1. 11-15 23-19 2. 8-11 22-17 1/2-1/2"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("normalised output lacks %s:\n%s", want, out)
+		}
 	}
 	path := filepath.Join(t.TempDir(), "n.pdn")
 	os.WriteFile(path, []byte(out), 0o644)
-	again, err := runCLIStdout(t, "normalize", "--notation", "numeric", path)
+	again, err := runCLIStdout(t, "normalize", path)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("every game written: want exit status 0, got %v", err)
 	}
 	if again != out {
 		t.Fatalf("normalising twice changed the output:\n%s\n---\n%s", out, again)
+	}
+	// --notation algebraic: GameType follows the moves.
+	alg, err := runCLIStdout(t, "normalize", "--notation", "algebraic", path)
+	if err != nil || !strings.Contains(alg, `[GameType "20,W,10,10,A0,0"]`) || !strings.Contains(alg, "1. d4-e5 g7-f6") {
+		t.Fatalf("%v\n%s", err, alg)
+	}
+	// An unreadable input: exit status 1.
+	if _, err := runCLIStdout(t, "normalize", filepath.Join(t.TempDir(), "missing.pdn")); !errors.As(err, &ee) || ee.code != 1 {
+		t.Fatalf("missing input: %v, want exit status 1", err)
 	}
 }
 

@@ -12,30 +12,46 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// normalizeSomeRejected is normalize's exit status when every input was
+// read but some games were rejected and so not written.
+const normalizeSomeRejected = 3
+
 func newNormalizeCommand(a *app) *cobra.Command {
 	var notation string
 	cmd := &cobra.Command{
 		Use:   "normalize [--variant V] [--notation algebraic|numeric] PATH...",
 		Short: "Write the accepted games of PDN files as clean, verified PDN on standard output",
 		Long: `Replay every game and write the accepted ones as standard PDN 3.0 on standard
-output: every move in one notation with its full capture path, tags cleaned
-(Date as YYYY.MM.DD, Result in the variant's standard form, GameType in full
-form, FEN canonical), comments, NAGs and move strengths kept; variations are
-dropped because they are not verified. Rejected games and unreadable inputs
-are reported on standard error (exit status 1 when an input could not be
-read). Normalising the output again changes nothing.`,
+output: every move with its full capture path, in the variant's own notation
+(numeric for International, English and Canadian; algebraic for Russian and
+Brazilian) unless --notation says otherwise; tags cleaned (Date as
+YYYY.MM.DD, Result in the variant's standard form with the first mover's
+score first, GameType in full form with the notation of the moves written,
+FEN canonical); comments, NAGs and move strengths kept. Variations are
+replayed from where they branch off and kept when every move in them is
+legal; a variation that is not is left out with a warning on standard error
+naming the game and ply. Rejected games and unreadable inputs are reported
+on standard error, and a last line there counts the games written and
+rejected. Normalising the output again changes no byte.
+
+Exit status: 0 every game was written; 1 an input could not be read (or
+another error); 3 every input was read but some games were rejected and
+not written.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			forced, err := variantFlag(a.cfg.Variant)
 			if err != nil {
 				return err
 			}
-			var n rules.Notation
+			var fixed *rules.Notation
 			switch notation {
+			case "":
 			case "algebraic":
-				n = rules.Algebraic
+				n := rules.Algebraic
+				fixed = &n
 			case "numeric":
-				n = rules.Numeric
+				n := rules.Numeric
+				fixed = &n
 			default:
 				return fmt.Errorf("--notation must be algebraic or numeric, not %q", notation)
 			}
@@ -46,6 +62,8 @@ read). Normalising the output again changes nothing.`,
 			}
 			bw := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
 			w := pdn.NewWriter(bw)
+			r := replay.NewReplayer(replay.Options{})
+			var written, rejected, dropped int
 			err = ingest.Run(cmd.Context(), srcs, ingest.Config{Workers: a.cfg.Workers, Keep: true, Replay: replay.Options{Variant: forced}}, func(ev *ingest.Event) error {
 				switch ev.Kind {
 				case ingest.SourceEnd:
@@ -57,12 +75,23 @@ read). Normalising the output again changes nothing.`,
 					for i := range ev.Items {
 						it := &ev.Items[i]
 						if it.Game == nil {
+							rejected++
 							fmt.Fprintln(cmd.ErrOrStderr(), rejectLine(ev.Source.Name, it))
 							continue
 						}
-						if err := w.WriteGame(it.Game.ToPDN(n)); err != nil {
+						n := it.Game.Variant.DefaultNotation
+						if fixed != nil {
+							n = *fixed
+						}
+						g, warnings := r.NormalizedPDN(it.Game, n)
+						for _, wmsg := range warnings {
+							dropped++
+							fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", ev.Source.Name, wmsg)
+						}
+						if err := w.WriteGame(g); err != nil {
 							return err
 						}
+						written++
 					}
 				}
 				return nil
@@ -73,15 +102,19 @@ read). Normalising the output again changes nothing.`,
 			if err != nil {
 				return err
 			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: %d game(s) written, %d rejected (not written), %d variation(s) left out\n", written, rejected, dropped)
 			if failed > 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("%d input(s) could not be read", failed)}
+			}
+			if rejected > 0 {
+				return &exitError{code: normalizeSomeRejected}
 			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.String("variant", "", settingHelp("variant"))
-	f.StringVar(&notation, "notation", "algebraic", "notation of the moves written: algebraic (c3:e5:g7) or numeric (28x19x10)")
+	f.StringVar(&notation, "notation", "", "notation of the moves written: algebraic (c3:e5:g7) or numeric (28x19x10); default: each variant's own (numeric for international, english, canadian; algebraic for russian, brazilian)")
 	bindFlag(f, "variant", "variant")
 	return cmd
 }

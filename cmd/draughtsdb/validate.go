@@ -25,6 +25,7 @@ type validateSummary struct {
 	Rejected         int            `json:"rejected"`
 	RejectedByReason map[string]int `json:"rejected_by_reason"`
 	Warnings         int            `json:"warnings"`
+	WarningsByKind   map[string]int `json:"warnings_by_kind"`
 	Plies            int            `json:"plies"`
 	Seconds          float64        `json:"seconds"`
 	GamesPerSecond   float64        `json:"games_per_second"`
@@ -32,9 +33,10 @@ type validateSummary struct {
 
 func newValidateCommand(a *app) *cobra.Command {
 	var (
-		jsonOut bool
-		rejects string
-		quiet   bool
+		jsonOut  bool
+		rejects  string
+		quiet    bool
+		warnings bool
 	)
 	cmd := &cobra.Command{
 		Use:   "validate [flags] PATH...",
@@ -46,7 +48,13 @@ per rejected game:
   file:line game N ply P "move": reason: explanation
 
 then a summary: files, games read, accepted, rejected by reason, plies,
-seconds and games per second. Nothing is written to the database.
+warnings by kind, seconds and games per second. With --warnings, every
+warning of an accepted game is printed too, one line each:
+
+  file:line game N: warning: text
+
+(a result or date that had to be repaired, a result token that differs from
+the Result tag, ...). Nothing is written to the database.
 
 The exit status is 0 when every input was read (rejected games included), and
 1 when an input could not be read.`,
@@ -56,7 +64,7 @@ The exit status is 0 when every input was read (rejected games included), and
 			if err != nil {
 				return err
 			}
-			return runValidate(cmd, args, a.cfg.Workers, v, jsonOut, rejects, quiet)
+			return runValidate(cmd, args, a.cfg.Workers, v, jsonOut, rejects, quiet, warnings)
 		},
 	}
 	f := cmd.Flags()
@@ -65,6 +73,7 @@ The exit status is 0 when every input was read (rejected games included), and
 	f.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object on standard output (rejections still go to standard error)")
 	f.StringVar(&rejects, "rejects", "", "write every rejected game, byte for byte as read, to this PDN file")
 	f.BoolVar(&quiet, "quiet", false, "no progress bar and no per-game lines; only the summary")
+	f.BoolVar(&warnings, "warnings", false, "also print each warning of an accepted game (repaired dates and results, reader remarks) on standard error")
 	bindFlag(f, "variant", "variant")
 	bindFlag(f, "workers", "workers")
 	return cmd
@@ -79,11 +88,11 @@ func variantFlag(name string) (*rules.Variant, error) {
 	return rules.VariantByName(name)
 }
 
-func runValidate(cmd *cobra.Command, paths []string, workers int, forced *rules.Variant, jsonOut bool, rejectsPath string, quiet bool) error {
+func runValidate(cmd *cobra.Command, paths []string, workers int, forced *rules.Variant, jsonOut bool, rejectsPath string, quiet, showWarnings bool) error {
 	start := time.Now()
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	srcs, expandErrs := source.Expand(paths)
-	sum := validateSummary{RejectedByReason: map[string]int{}}
+	sum := validateSummary{RejectedByReason: map[string]int{}, WarningsByKind: map[string]int{}}
 	for _, e := range expandErrs {
 		fmt.Fprintf(errOut, "draughtsdb: %v\n", e)
 		sum.FilesFailed++
@@ -129,6 +138,12 @@ func runValidate(cmd *cobra.Command, paths []string, workers int, forced *rules.
 					sum.Accepted++
 					sum.Plies += it.Plies
 					sum.Warnings += it.Warnings
+					for _, w := range it.WarningTexts {
+						sum.WarningsByKind[replay.WarningKind(w)]++
+						if showWarnings {
+							fmt.Fprintf(lines, "%s:%d game %d: warning: %s\n", ev.Source.Name, it.Line, it.Ordinal, w)
+						}
+					}
 					continue
 				}
 				sum.Rejected++
@@ -195,14 +210,28 @@ func printValidateSummary(w io.Writer, s *validateSummary) {
 		fmt.Fprintf(w, " (%.2f%% accepted)", 100*float64(s.Accepted)/float64(s.GamesRead))
 	}
 	fmt.Fprintln(w)
-	reasons := make([]string, 0, len(s.RejectedByReason))
-	for r := range s.RejectedByReason {
-		reasons = append(reasons, r)
-	}
-	sort.Slice(reasons, func(i, j int) bool { return s.RejectedByReason[reasons[i]] > s.RejectedByReason[reasons[j]] })
-	for _, r := range reasons {
+	for _, r := range byCount(s.RejectedByReason) {
 		fmt.Fprintf(w, "  rejected: %-22s %d\n", r, s.RejectedByReason[r])
 	}
 	fmt.Fprintf(w, "plies:     %d (%d warnings)\n", s.Plies, s.Warnings)
+	for _, k := range byCount(s.WarningsByKind) {
+		fmt.Fprintf(w, "  warning:  %-40s %d\n", k, s.WarningsByKind[k])
+	}
 	fmt.Fprintf(w, "time:      %.2f s, %.0f games/s\n", s.Seconds, s.GamesPerSecond)
+}
+
+// byCount lists the keys of m, most counted first, ties by name (so the
+// order never depends on map iteration).
+func byCount(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
 }

@@ -1,0 +1,28 @@
+package replay
+
+import "strings"
+
+// warningKinds names each kind of warning by a phrase its text contains,
+// for counts by kind (validate --json). Texts are in replay.go and in the
+// PDN reader (ingest/pdn); a text with none of these phrases is "other".
+var warningKinds = []struct{ kind, phrase string }{
+	{"result completed from the final position", "completed from the final position"},
+	{"result contradicts the final position", "contradicts the final position"},
+	{"result not understood", "is not a game result"},
+	{"result token differs from the Result tag", "differs from the Result tag"},
+	{"no result at the end of the game", "no result at the end of the game"},
+	{"moves without tags", "moves without tags"},
+	{"date not understood", "not understood; stored as"},
+	{"date range", "is a range; stored as its first date"},
+	{"NUL byte removed", "NUL"},
+}
+
+// WarningKind classifies a game warning (Game.Warnings) for counting.
+func WarningKind(w string) string {
+	for _, k := range warningKinds {
+		if strings.Contains(w, k.phrase) {
+			return k.kind
+		}
+	}
+	return "other"
+}
