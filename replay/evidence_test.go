@@ -18,6 +18,19 @@ import (
 // (ingest/pdn/testdata/shared) and calls fn with each accepted game.
 func sharedGames(t *testing.T, rel string, fn func(g *Game)) (accepted int) {
 	t.Helper()
+	sharedGamesAll(t, rel, func(g *Game, err error) {
+		if err == nil {
+			accepted++
+			fn(g)
+		}
+	})
+	return accepted
+}
+
+// sharedGamesAll replays every game of a shared archive and calls fn with
+// each, accepted (err nil) or rejected.
+func sharedGamesAll(t *testing.T, rel string, fn func(g *Game, err error)) {
+	t.Helper()
 	f, err := os.Open(filepath.Join("..", "ingest", "pdn", "testdata", "shared", rel+".gz"))
 	if err != nil {
 		t.Fatal(err)
@@ -33,17 +46,13 @@ func sharedGames(t *testing.T, rel string, fn func(g *Game)) (accepted int) {
 	for {
 		pg, err := rd.Next()
 		if err == io.EOF {
-			return accepted
+			return
 		}
 		var se *pdn.SyntaxError
 		if err != nil && !errors.As(err, &se) {
 			t.Fatal(err)
 		}
-		if r.Replay(pg, err, &g) != nil {
-			continue
-		}
-		accepted++
-		fn(&g)
+		fn(&g, r.Replay(pg, err, &g))
 	}
 }
 
