@@ -2,7 +2,9 @@ package schema
 
 import (
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,6 +27,9 @@ const lockKey int64 = 0x6472617567687473
 // ErrBadMigrationName is returned for a migration file not named NNNN_name.sql.
 var ErrBadMigrationName = errors.New("migration file name must be NNNN_name.sql")
 
+// ErrMigrationChanged is matched by a *ChangedMigrationError.
+var ErrMigrationChanged = errors.New("an applied migration has changed")
+
 // Migration is one embedded SQL file.
 type Migration struct {
 	Version int
@@ -32,12 +37,43 @@ type Migration struct {
 	SQL     string
 }
 
-// Applied is a migration recorded in the database.
+// Checksum is the hex SHA-256 of the migration's SQL, recorded when it is
+// applied.
+func (m Migration) Checksum() string {
+	sum := sha256.Sum256([]byte(m.SQL))
+	return hex.EncodeToString(sum[:])
+}
+
+// Applied is a migration recorded in the database. Checksum is empty for a
+// row recorded by a version before checksums until Migrate fills it.
 type Applied struct {
 	Version   int
 	Name      string
 	AppliedAt time.Time
+	Checksum  string
 }
+
+// ChangedMigrationError says that a migration recorded as applied no longer
+// matches its file: the file was edited (or renamed) after it ran, so the
+// database does not hold what the file describes. Migrate then applies
+// nothing; the fix is to restore the file and put the change in a new one.
+type ChangedMigrationError struct {
+	Version            int
+	Name               string // of the file now
+	AppliedName        string // as recorded
+	Recorded, Checksum string // SHA-256 recorded and of the file now
+}
+
+func (e *ChangedMigrationError) Error() string {
+	if e.AppliedName != e.Name {
+		return fmt.Sprintf("migration %04d: applied as %04d_%s, but the file is now %04d_%s: %v (restore it; put changes in a new migration)",
+			e.Version, e.Version, e.AppliedName, e.Version, e.Name, ErrMigrationChanged)
+	}
+	return fmt.Sprintf("migration %04d_%s: the file changed after it was applied (sha256 %.12s when applied, %.12s now): %v "+
+		"(restore it; put changes in a new migration)", e.Version, e.Name, e.Recorded, e.Checksum, ErrMigrationChanged)
+}
+
+func (e *ChangedMigrationError) Unwrap() error { return ErrMigrationChanged }
 
 // Migrations returns the embedded migrations in version order.
 func Migrations() ([]Migration, error) { return LoadMigrations(migrationFS, "migrations") }
@@ -78,11 +114,15 @@ func CheckSequence(ms []Migration) error {
 	return nil
 }
 
+// createVersions makes the bookkeeping table; the checksum column came
+// later, so a table made by an older draughtsdb gets it here.
 const createVersions = `CREATE TABLE IF NOT EXISTS draughtsdb_migrations (
 	version    integer PRIMARY KEY,
 	name       text NOT NULL,
-	applied_at timestamptz NOT NULL DEFAULT now()
-)`
+	applied_at timestamptz NOT NULL DEFAULT now(),
+	checksum   text
+);
+ALTER TABLE draughtsdb_migrations ADD COLUMN IF NOT EXISTS checksum text`
 
 // Migrate applies every embedded migration not yet applied and returns the
 // ones it applied. It is safe to run concurrently from many processes.
@@ -91,6 +131,16 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) ([]Migration, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Apply(ctx, pool, ms)
+}
+
+// Apply is Migrate with the given migrations (LoadMigrations reads them from
+// any fs.FS). First it compares every applied migration with its file:
+// rows recorded without a checksum (by a draughtsdb before checksums) get
+// the file's; a recorded checksum or name that differs from the file's
+// stops everything with a *ChangedMigrationError, before anything is
+// applied.
+func Apply(ctx context.Context, pool *pgxpool.Pool, ms []Migration) ([]Migration, error) {
 	if err := CheckSequence(ms); err != nil {
 		return nil, err
 	}
@@ -106,7 +156,7 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) ([]Migration, error) {
 	if _, err := conn.Exec(ctx, createVersions); err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	done, err := appliedVersions(ctx, conn.Conn())
+	done, err := verifyApplied(ctx, conn.Conn(), ms)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +169,8 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) ([]Migration, error) {
 			if _, err := tx.Exec(ctx, m.SQL); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, "INSERT INTO draughtsdb_migrations (version, name) VALUES ($1, $2)", m.Version, m.Name)
+			_, err := tx.Exec(ctx, "INSERT INTO draughtsdb_migrations (version, name, checksum) VALUES ($1, $2, $3)",
+				m.Version, m.Name, m.Checksum())
 			return err
 		})
 		if err != nil {
@@ -130,18 +181,43 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) ([]Migration, error) {
 	return applied, nil
 }
 
-func appliedVersions(ctx context.Context, conn *pgx.Conn) (map[int]bool, error) {
-	rows, err := conn.Query(ctx, "SELECT version FROM draughtsdb_migrations")
+// verifyApplied returns the applied versions after checking each against
+// its file (see Apply), filling missing checksums. It runs under the
+// migration lock.
+func verifyApplied(ctx context.Context, conn *pgx.Conn, ms []Migration) (map[int]bool, error) {
+	rows, err := conn.Query(ctx, "SELECT version, name, applied_at, coalesce(checksum, '') FROM draughtsdb_migrations ORDER BY version")
 	if err != nil {
 		return nil, err
 	}
-	vs, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	applied, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Applied])
 	if err != nil {
 		return nil, err
 	}
-	done := make(map[int]bool, len(vs))
-	for _, v := range vs {
-		done[v] = true
+	files := make(map[int]Migration, len(ms))
+	for _, m := range ms {
+		files[m.Version] = m
+	}
+	done := make(map[int]bool, len(applied))
+	var backfill []Migration
+	for _, a := range applied {
+		done[a.Version] = true
+		m, ok := files[a.Version]
+		if !ok {
+			continue // applied by a newer draughtsdb: not ours to judge
+		}
+		switch {
+		case a.Name != m.Name || a.Checksum != "" && a.Checksum != m.Checksum():
+			return nil, &ChangedMigrationError{Version: a.Version, Name: m.Name, AppliedName: a.Name,
+				Recorded: a.Checksum, Checksum: m.Checksum()}
+		case a.Checksum == "":
+			backfill = append(backfill, m)
+		}
+	}
+	for _, m := range backfill {
+		if _, err := conn.Exec(ctx, "UPDATE draughtsdb_migrations SET checksum = $2 WHERE version = $1 AND checksum IS NULL",
+			m.Version, m.Checksum()); err != nil {
+			return nil, fmt.Errorf("migration %04d_%s: record checksum: %w", m.Version, m.Name, err)
+		}
 	}
 	return done, nil
 }
@@ -156,7 +232,10 @@ func AppliedMigrations(ctx context.Context, pool *pgxpool.Pool) ([]Applied, erro
 	if !exists {
 		return nil, nil
 	}
-	rows, err := pool.Query(ctx, "SELECT version, name, applied_at FROM draughtsdb_migrations ORDER BY version")
+	// coalesce: a table of an older draughtsdb has no checksum before
+	// Migrate runs; to_jsonb reads the column only when it exists.
+	rows, err := pool.Query(ctx, `SELECT version, name, applied_at, coalesce(to_jsonb(m) ->> 'checksum', '')
+		FROM draughtsdb_migrations m ORDER BY version`)
 	if err != nil {
 		return nil, err
 	}

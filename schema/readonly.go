@@ -1,0 +1,161 @@
+package schema
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// ReaderRole is the role user-supplied SQL runs as (migration 0007): it
+// cannot log in, and may only SELECT draughtsdb's data tables.
+const ReaderRole = "draughtsdb_reader"
+
+// DefaultUserSQLTimeout is the statement_timeout of ReadOnly.
+const DefaultUserSQLTimeout = 60 * time.Second
+
+var (
+	// ErrRefused wraps a server error raised because user SQL tried
+	// something the read-only role may not do (a write, a function it may not
+	// execute, a table it may not read).
+	ErrRefused = errors.New("refused: user SQL runs read-only as role " + ReaderRole)
+	// ErrReaderUnsafe means the database is not set up for user SQL: the
+	// role is missing (migration 0007 not applied) or, in a superuser
+	// session, could be left again because set_config or another function
+	// kept from it by migration 0007 is still executable by it.
+	ErrReaderUnsafe = errors.New("the database is not set up to run user SQL safely")
+)
+
+// keptFromReader are the pg_catalog functions migration 0007 revokes from
+// PUBLIC; ReadOnly checks that the role cannot run them before running any
+// user SQL in a superuser session.
+var keptFromReader = []string{"set_config", "lo_from_bytea", "lo_create", "lo_creat", "lo_open", "lo_put",
+	"lo_unlink", "lowrite", "pg_terminate_backend", "pg_cancel_backend", "pg_logical_emit_message"}
+
+// ReadOnly runs fn with a transaction in which SQL written by a user (a
+// --where condition, a query file, an explorer's query) may be run:
+//
+//	BEGIN READ ONLY
+//	SET LOCAL statement_timeout = DefaultUserSQLTimeout
+//	SET LOCAL ROLE draughtsdb_reader
+//	fn(tx)
+//	ROLLBACK
+//
+// The transaction is always rolled back, whatever fn returns. Then, as the
+// session's own user, every advisory lock the text took is released (those
+// taken with pg_advisory_lock outlive the transaction and would stay with the
+// pooled connection); a connection that cannot be cleaned is closed rather
+// than returned to the pool.
+//
+// Errors from fn that are refusals by the server (insufficient privilege, a
+// write in a read-only transaction) also match ErrRefused.
+//
+// Everything fn reads must come from tx. Results that privileged code acts
+// on afterwards (ids, rows) are only data: the user text runs nowhere else.
+func ReadOnly(ctx context.Context, pool *pgxpool.Pool, fn func(tx pgx.Tx) error) error {
+	return ReadOnlyTimeout(ctx, pool, DefaultUserSQLTimeout, fn)
+}
+
+// ReadOnlyTimeout is ReadOnly with another statement_timeout (<= 0: the
+// default).
+func ReadOnlyTimeout(ctx context.Context, pool *pgxpool.Pool, timeout time.Duration, fn func(tx pgx.Tx) error) (err error) {
+	if timeout <= 0 {
+		timeout = DefaultUserSQLTimeout
+	}
+	ms := timeout.Milliseconds()
+	if ms < 1 {
+		ms = 1
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// Session-level advisory locks survive the rollback; the text may
+		// have taken some (the migration lock, say).
+		cleanCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if !conn.Conn().IsClosed() {
+			if _, uerr := conn.Exec(cleanCtx, "SELECT pg_advisory_unlock_all()"); uerr != nil {
+				_ = conn.Conn().Close(cleanCtx) // the pool drops closed connections
+			}
+		}
+		conn.Release()
+	}()
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read only: nothing to keep
+	setup := fmt.Sprintf("SET LOCAL statement_timeout = %d; SET LOCAL ROLE %s", ms, pgx.Identifier{ReaderRole}.Sanitize())
+	if _, err := tx.Exec(ctx, setup); err != nil {
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "42704" { // undefined_object: no such role
+			return fmt.Errorf("%w: role %s does not exist (migration 0007_readonly_role not applied): %v", ErrReaderUnsafe, ReaderRole, err)
+		}
+		return err
+	}
+	if err := checkReader(ctx, tx); err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		return refusal(err)
+	}
+	return nil
+}
+
+// checkReader verifies, inside the transaction and after SET ROLE, that the
+// current role is the reader and that, when the session user is a superuser
+// (who may SET ROLE to anyone), the reader cannot run set_config or the
+// other functions migration 0007 kept from it. That happens when the
+// migration ran as a non-superuser, whose REVOKEs only warn.
+func checkReader(ctx context.Context, tx pgx.Tx) error {
+	var (
+		current             string
+		readerSuper, escape bool
+		sessionSuper        bool
+	)
+	err := tx.QueryRow(ctx, `SELECT current_user::text,
+		(SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user),
+		(SELECT rolsuper FROM pg_roles WHERE rolname = session_user),
+		EXISTS (SELECT 1 FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace
+		        AND p.proname = ANY($1) AND has_function_privilege(p.oid, 'EXECUTE'))`,
+		keptFromReader).Scan(&current, &readerSuper, &sessionSuper, &escape)
+	if err != nil {
+		return fmt.Errorf("checking role %s: %w", ReaderRole, err)
+	}
+	switch {
+	case current != ReaderRole:
+		return fmt.Errorf("%w: SET ROLE %s left the session as %q", ErrReaderUnsafe, ReaderRole, current)
+	case readerSuper:
+		return fmt.Errorf("%w: role %s is a superuser or bypasses row security", ErrReaderUnsafe, ReaderRole)
+	case sessionSuper && escape:
+		return fmt.Errorf("%w: role %s may still execute set_config or another function migration 0007 revokes "+
+			"(it was applied by a role that is not a superuser); have a superuser run the REVOKEs of "+
+			"schema/migrations/0007_readonly_role.sql in this database", ErrReaderUnsafe, ReaderRole)
+	}
+	return nil
+}
+
+// refusal marks the server's refusals with ErrRefused, keeping err.
+func refusal(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "42501", // insufficient_privilege
+			"25006": // read_only_sql_transaction
+			return &refusedError{err: err}
+		}
+	}
+	return err
+}
+
+// refusedError is err that also matches ErrRefused.
+type refusedError struct{ err error }
+
+func (e *refusedError) Error() string   { return e.err.Error() + " (" + ErrRefused.Error() + ")" }
+func (e *refusedError) Unwrap() []error { return []error{e.err, ErrRefused} }
