@@ -347,10 +347,10 @@ func TestHostileBytesGiveCleanStrings(t *testing.T) {
 	}
 	// What the messages say of such words.
 	for in, want := range map[string]string{
-		"1. 32-28 \xe8x *":                         `unexpected "èx" in the movetext`,
+		"1. 32-28 \xe8x *": `unexpected "èx" in the movetext`,
 		"1. 32-28 " + strings.Repeat("é", 50) + " *": `unexpected "` + strings.Repeat("é", 20) + `"... in the movetext`,
 		"1. 32-28 " + strings.Repeat("€", 50) + " *": `unexpected "` + strings.Repeat("€", 14) + `"... in the movetext`,
-		"1. 32-28 a\x00\x01b *":                    `unexpected "a\x01b" in the movetext`,
+		"1. 32-28 a\x00\x01b *":                      `unexpected "a\x01b" in the movetext`,
 	} {
 		_, err := NewReader(strings.NewReader(in), "x").Next()
 		var se *SyntaxError
@@ -384,4 +384,21 @@ func TestSetupRoundTrip(t *testing.T) {
 	if err := NewWriter(io.Discard).WriteGame(g); !errors.Is(err, errBadSetup) {
 		t.Errorf("writer wrote a blank setup: %v", err)
 	}
+}
+
+// TestCommentWordEndingInParen: only a variation's "(" glues to what
+// follows; a comment word ending in '(' kept its space lost (FuzzRoundTrip).
+func TestCommentWordEndingInParen(t *testing.T) {
+	res := readString(t, "1. 32-28 {see (} (19-23 {a( b} ()) 2. 28x19 {x (} 1-0\n")
+	if len(res.errs) > 0 {
+		t.Fatal(res.errs[0])
+	}
+	var buf bytes.Buffer
+	if err := NewWriter(&buf).WriteGame(res.games[0]); err != nil {
+		t.Fatal(err)
+	}
+	if want := "1. 32-28 {see (} (19-23 {a( b} ()) 2. 28x19 {x (} 1-0\n"; buf.String() != want {
+		t.Errorf("wrote %q, want %q", buf.String(), want)
+	}
+	roundTrip(t, "paren", res.games)
 }

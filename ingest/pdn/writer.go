@@ -20,6 +20,7 @@ type Writer struct {
 	w     *bufio.Writer
 	games int
 	line  []byte
+	open  bool // the last token was a variation's "(": no space after it
 	err   error
 }
 
@@ -156,6 +157,7 @@ func (w *Writer) moves(ms []Move, depth int) {
 				break
 			}
 			w.token("(", false)
+			w.open = true
 			for _, c := range v.Comments {
 				w.comment(c)
 			}
@@ -204,9 +206,12 @@ func (w *Writer) token(t string, glue bool) {
 			w.line = append(w.line, carry...)
 		}
 	}
-	if len(w.line) > 0 && w.line[len(w.line)-1] != '(' {
+	// Only a variation's "(" glues to what follows, not a '(' that ends
+	// a word of a comment ("{a( b}" keeps its space).
+	if len(w.line) > 0 && !w.open {
 		w.line = append(w.line, ' ')
 	}
+	w.open = false
 	w.line = append(w.line, t...)
 }
 
@@ -215,6 +220,7 @@ func (w *Writer) appendGlued(t string) {
 	if len(w.line)+len(t) > MaxLineLength {
 		w.flushLine()
 	}
+	w.open = false
 	w.line = append(w.line, t...)
 }
 
