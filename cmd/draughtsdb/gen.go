@@ -13,10 +13,12 @@ import (
 
 func newGenCommand() *cobra.Command {
 	var (
-		variant string
-		games   int
-		seed    uint64
-		out     string
+		variant  string
+		games    int
+		seed     uint64
+		out      string
+		notation string
+		fullPath bool
 	)
 	cmd := &cobra.Command{
 		Use:   "gen --variant V --games N --seed S [--out FILE]",
@@ -25,10 +27,18 @@ func newGenCommand() *cobra.Command {
 position, 30 to 130 plies or until a side cannot move, results from the final
 position (no move loses; otherwise material), players from a pool of 2,000,
 events of 100 games, dates 1990-2025. The same variant, count and seed give
-the same bytes. A file name ending in .gz is written gzip-compressed.`,
+the same bytes. A file name ending in .gz is written gzip-compressed.
+
+Moves are written in the variant's notation, start and end, with the full path
+only when another legal move shares them; --notation and --full-path write the
+same games in the other forms replay reads.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v, err := rules.VariantByName(variant)
+			if err != nil {
+				return err
+			}
+			n, err := synth.ParseNotation(notation)
 			if err != nil {
 				return err
 			}
@@ -46,7 +56,7 @@ the same bytes. A file name ending in .gz is written gzip-compressed.`,
 					w = zw
 				}
 			}
-			if err := synth.Write(w, synth.Options{Variant: v, Games: games, Seed: seed}); err != nil {
+			if err := synth.Write(w, synth.Options{Variant: v, Games: games, Seed: seed, Notation: n, FullPath: fullPath}); err != nil {
 				return err
 			}
 			if c, ok := w.(io.Closer); ok && w != cmd.OutOrStdout() {
@@ -60,5 +70,7 @@ the same bytes. A file name ending in .gz is written gzip-compressed.`,
 	f.IntVar(&games, "games", 1000, "number of games")
 	f.Uint64Var(&seed, "seed", 1, "random seed; the same seed gives the same games")
 	f.StringVar(&out, "out", "-", "output file (.gz: compressed); - for standard output")
+	f.StringVar(&notation, "notation", "default", "squares: default (the variant's), numeric or algebraic")
+	f.BoolVar(&fullPath, "full-path", false, "write every landing square of every capture")
 	return cmd
 }

@@ -5,9 +5,17 @@
 // initial position (captures are compulsory anyway), 30 to 130 plies long
 // or until a side cannot move; the result is the loss of the side without a
 // move, or else decided by material (a king counts as three men), a draw
-// when even. Players come from a pool of 2,000 names, events group 100
-// games, dates run from 1990 to 2025, so player, event and date queries
-// have realistic selectivity.
+// when even, written in the variant's standard form with the first mover's
+// score first (replay.Result.Format: an English Black win is "1-0").
+// Players come from a pool of 2,000 names, events group 100 games, dates
+// run from 1990 to 2025, so player, event and date queries have realistic
+// selectivity.
+//
+// Moves are written as draughtsdb writes them (Options.Notation and
+// Options.FullPath): by default in the variant's notation, start and end,
+// with the full path only when another legal move shares them
+// (rules.MoveText). Every form must replay to the same moves; the property
+// test in package replay checks that on 20,000 games per variant and form.
 package synth
 
 import (
@@ -15,8 +23,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
@@ -25,6 +35,52 @@ type Options struct {
 	Variant *rules.Variant
 	Games   int
 	Seed    uint64
+	// Notation names the squares; the zero value is the variant's own.
+	Notation Notation
+	// FullPath writes every landing square of every capture. Otherwise a
+	// capture is written start and end, with its full path only when
+	// another legal move shares them.
+	FullPath bool
+}
+
+// Notation is how moves name squares.
+type Notation uint8
+
+const (
+	DefaultNotation Notation = iota // the variant's DefaultNotation
+	Numeric                         // 32-28, 28x19x10
+	Algebraic                       // c3-d4, c3:e5:g7 (English: seen from Black, see replay.FormatMove)
+)
+
+// Notations lists the names ParseNotation reads, in order.
+var Notations = []string{"default", "numeric", "algebraic"}
+
+// ParseNotation reads "default", "numeric" or "algebraic".
+func ParseNotation(s string) (Notation, error) {
+	for i, name := range Notations {
+		if s == name {
+			return Notation(i), nil
+		}
+	}
+	return 0, fmt.Errorf("notation %q: want one of %s", s, strings.Join(Notations, ", "))
+}
+
+func (n Notation) String() string {
+	if int(n) < len(Notations) {
+		return Notations[n]
+	}
+	return fmt.Sprintf("Notation(%d)", n)
+}
+
+// rules returns the rules notation n stands for in variant v.
+func (n Notation) rules(v *rules.Variant) rules.Notation {
+	switch n {
+	case Numeric:
+		return rules.Numeric
+	case Algebraic:
+		return rules.Algebraic
+	}
+	return v.DefaultNotation
 }
 
 // Players is the size of the player pool.
@@ -34,11 +90,9 @@ const Players = 2000
 func Write(w io.Writer, opts Options) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	pw := pdn.NewWriter(bw)
-	v := opts.Variant
 	var legal []rules.Move
 	for i := range opts.Games {
-		rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
-		g := game(v, i, rng, &legal)
+		g, _ := game(opts, i, &legal, false)
 		if err := pw.WriteGame(g); err != nil {
 			return err
 		}
@@ -46,7 +100,20 @@ func Write(w io.Writer, opts Options) error {
 	return bw.Flush()
 }
 
-func game(v *rules.Variant, i int, rng *rand.Rand, legal *[]rules.Move) *pdn.Game {
+// Game returns game i of what Write writes for opts (i counts from 0; the
+// game does not depend on opts.Games) and the moves it plays from the
+// variant's initial position, for tests that check what replay makes of
+// the text.
+func Game(opts Options, i int) (*pdn.Game, []rules.Move) {
+	legal := make([]rules.Move, 0, 64)
+	return game(opts, i, &legal, true)
+}
+
+func game(opts Options, i int, legal *[]rules.Move, keepMoves bool) (*pdn.Game, []rules.Move) {
+	v := opts.Variant
+	notation := opts.Notation.rules(v)
+	rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
+	var moves []rules.Move
 	white := rng.IntN(Players)
 	black := (white + 1 + rng.IntN(Players-1)) % Players
 	year := 1990 + rng.IntN(36)
@@ -62,6 +129,10 @@ func game(v *rules.Variant, i int, rng *rand.Rand, legal *[]rules.Move) *pdn.Gam
 	}}
 	pos := v.StartPosition()
 	length := 30 + rng.IntN(101)
+	g.Moves = make([]pdn.Move, 0, length)
+	if keepMoves {
+		moves = make([]rules.Move, 0, length)
+	}
 	number := 1
 	result := ""
 	for ply := 0; ; ply++ {
@@ -75,7 +146,11 @@ func game(v *rules.Variant, i int, rng *rand.Rand, legal *[]rules.Move) *pdn.Gam
 			break
 		}
 		m := &(*legal)[rng.IntN(len(*legal))]
-		pm := pdn.Move{Text: rules.MoveText(*legal, m, v.DefaultNotation)}
+		full := opts.FullPath || rules.Ambiguous(*legal, m)
+		pm := pdn.Move{Text: replay.FormatMove(v, m, notation, full)}
+		if keepMoves {
+			moves = append(moves, *m)
+		}
 		if pos.SideToMove() == v.FirstToMove {
 			pm.Number = int32(number)
 		} else {
@@ -86,9 +161,10 @@ func game(v *rules.Variant, i int, rng *rand.Rand, legal *[]rules.Move) *pdn.Gam
 	}
 	g.Tags[6].Value = result
 	g.Result = result
-	return g
+	return g, moves
 }
 
+// byMaterial decides an unfinished game: a king counts as three men.
 func byMaterial(v *rules.Variant, p *rules.Position) string {
 	wm, wk := p.Count(rules.White)
 	bm, bk := p.Count(rules.Black)
@@ -98,21 +174,14 @@ func byMaterial(v *rules.Variant, p *rules.Position) string {
 	case b > w:
 		return winFor(v, rules.Black)
 	}
-	if v == rules.International {
-		return "1-1"
-	}
-	return "1/2-1/2"
+	return replay.Draw.Format(v)
 }
 
+// winFor writes a win for c in v's standard form, the first mover's score
+// first (an English Black win is "1-0").
 func winFor(v *rules.Variant, c rules.Color) string {
-	points := v == rules.International
-	switch {
-	case c == rules.White && points:
-		return "2-0"
-	case c == rules.White:
-		return "1-0"
-	case points:
-		return "0-2"
+	if c == rules.White {
+		return replay.WhiteWins.Format(v)
 	}
-	return "0-1"
+	return replay.BlackWins.Format(v)
 }

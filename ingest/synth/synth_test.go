@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
@@ -46,5 +48,66 @@ func TestSameSeedSameGamesAllLegal(t *testing.T) {
 		if n != 50 || plies < 50*30 {
 			t.Fatalf("%s: %d games, %d plies", v.Name, n, plies)
 		}
+	}
+}
+
+// Every form Write writes reads back, through PDN text, as the moves Game
+// says were played, and Game's record is the one Write writes.
+func TestFormsReadBackAsPlayed(t *testing.T) {
+	const games = 300
+	for _, v := range rules.Variants() {
+		for n := range Notation(len(Notations)) {
+			for _, full := range []bool{false, true} {
+				opts := Options{Variant: v, Games: games, Seed: 3, Notation: n, FullPath: full}
+				var buf bytes.Buffer
+				if err := Write(&buf, opts); err != nil {
+					t.Fatal(err)
+				}
+				rd := pdn.NewReader(&buf, "gen.pdn")
+				r := replay.NewReplayer(replay.Options{})
+				var g replay.Game
+				var got, played []int
+				for i := 0; ; i++ {
+					pg, err := rd.Next()
+					if errors.Is(err, io.EOF) {
+						if i != games {
+							t.Fatalf("%s %s full=%v: %d games read", v.Name, n, full, i)
+						}
+						break
+					}
+					if err := r.Replay(pg, err, &g); err != nil {
+						t.Fatalf("%s %s full=%v game %d: %v", v.Name, n, full, i+1, err)
+					}
+					want, moves := Game(opts, i)
+					if len(g.Moves) != len(moves) || len(pg.Moves) != len(want.Moves) {
+						t.Fatalf("%s %s full=%v game %d: %d moves, Game played %d", v.Name, n, full, i+1, len(g.Moves), len(moves))
+					}
+					for k := range moves {
+						if pg.Moves[k].Text != want.Moves[k].Text {
+							t.Fatalf("%s %s full=%v game %d: Write wrote %q, Game %q", v.Name, n, full, i+1, pg.Moves[k].Text, want.Moves[k].Text)
+						}
+						a, b := &g.Moves[k], &moves[k]
+						got, played = a.Path(got[:0]), b.Path(played[:0])
+						if !a.SameAs(b) || !slices.Equal(got, played) {
+							t.Fatalf("%s %s full=%v game %d ply %d: %q replayed as another move", v.Name, n, full, i+1, k+1, pg.Moves[k].Text)
+						}
+						if full && b.CaptureCount() > 1 && !strings.Contains(pg.Moves[k].Text, replay.FormatMove(v, b, n.rules(v), true)) {
+							t.Fatalf("%s game %d ply %d: %q is not the full path", v.Name, i+1, k+1, pg.Moves[k].Text)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestParseNotation(t *testing.T) {
+	for i, name := range Notations {
+		if n, err := ParseNotation(name); err != nil || n != Notation(i) || n.String() != name {
+			t.Errorf("%s: %v %v", name, n, err)
+		}
+	}
+	if _, err := ParseNotation("pdn"); err == nil {
+		t.Error("pdn: no error")
 	}
 }
