@@ -11,6 +11,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -241,18 +242,12 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error
 	return sum, nil
 }
 
-// selectGames reads the selected games in a READ ONLY transaction (the
-// user's --where text runs nowhere else), decodes their moves and returns
+// selectGames reads the selected games through schema.ReadOnly (the
+// user's --where text runs nowhere else: a READ ONLY transaction, rolled
+// back, as the role draughtsdb_reader, which may only read the data tables,
+// with WhereTimeout as statement_timeout), decodes their moves and returns
 // each game's position hashes and the distinct positions with their FEN.
 func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Summary) ([]gameLine, []position, error) {
-	tx, err := pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return nil, nil, err
-	}
-	defer tx.Rollback(context.Background()) //nolint:errcheck
-	if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", opts.WhereTimeout.Milliseconds())); err != nil {
-		return nil, nil, err
-	}
 	variant := 0
 	if opts.Variant != nil {
 		variant = opts.Variant.GameType
@@ -263,13 +258,9 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 	}
 	// The filter sits on lines of its own so that a trailing "--" comment
 	// cannot swallow the rest; the extended protocol refuses a second
-	// statement, and the transaction refuses any write.
+	// statement.
 	q := "SELECT id, variant, coalesce(start_fen, ''), moves FROM games\nWHERE (\n" + opts.Where +
 		"\n) AND ($1 = 0 OR variant = $1)\nORDER BY id\nLIMIT CASE WHEN $2::bigint < 0 THEN NULL ELSE $2::bigint END"
-	rows, err := tx.Query(ctx, q, variant, limit)
-	if err != nil {
-		return nil, nil, fmt.Errorf("selecting games (--where): %w", err)
-	}
 	type raw struct {
 		id       int64
 		variant  int16
@@ -277,19 +268,23 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 		moves    []byte
 	}
 	var games []raw
-	for rows.Next() {
-		var r raw
-		if err := rows.Scan(&r.id, &r.variant, &r.startFEN, &r.moves); err != nil {
-			rows.Close()
-			return nil, nil, err
+	err := schema.ReadOnlyTimeout(ctx, pool, opts.WhereTimeout, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, q, variant, limit)
+		if err != nil {
+			return err
 		}
-		games = append(games, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("selecting games (--where): %w", err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return nil, nil, err
+		defer rows.Close()
+		for rows.Next() {
+			var r raw
+			if err := rows.Scan(&r.id, &r.variant, &r.startFEN, &r.moves); err != nil {
+				return err
+			}
+			games = append(games, r)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("selecting games (--where %q): %w", capText(opts.Where, 80), err)
 	}
 
 	seen := map[posKey]bool{}
@@ -455,4 +450,15 @@ func annotate(ctx context.Context, pool *pgxpool.Pool, opts Options, lines []gam
 		return fmt.Errorf("annotate: %w", err)
 	}
 	return nil
+}
+
+// capText cuts s to at most n runes (on a rune boundary) for messages.
+func capText(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "..."
+		}
+		n--
+	}
+	return s
 }

@@ -13,13 +13,17 @@
 //			Thresholds: annotate.Thresholds{Inaccuracy: 30, Mistake: 80, Blunder: 200},
 //		})
 //
-//	 1. Select: in a READ ONLY transaction with statement_timeout
-//	    (WhereTimeout), SELECT id, variant, start_fen, moves FROM games
+//	 1. Select: through schema.ReadOnly (a READ ONLY transaction, rolled
+//	    back, with statement_timeout WhereTimeout, as the role
+//	    draughtsdb_reader), SELECT id, variant, start_fen, moves FROM games
 //	    WHERE (Where) [AND variant] ORDER BY id [LIMIT]. Where is the user's
 //	    text and runs nowhere else: the extended protocol refuses a second
 //	    statement, the transaction refuses any write (also from functions),
-//	    and it sits on lines of its own so a trailing "--" comment cannot hide
-//	    the rest of the query.
+//	    the role may only read the data tables (no large objects, server
+//	    files, signals to sessions, settings: schema.ErrRefused), and the text
+//	    sits on lines of its own so a trailing "--" comment cannot hide the
+//	    rest of the query. The rows read are then only data to the
+//	    privileged steps below.
 //	 2. Replay: each game's compact moves are decoded (ingest.DecodeMoves) up
 //	    to MaxPly; the distinct (variant, Zobrist hash) positions, with their
 //	    FEN, are collected.
