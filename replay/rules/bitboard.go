@@ -4,8 +4,8 @@ import "math/bits"
 
 // bb64 is the bit set of the 8x8 (35 bits) and 10x10 (54 bits) layouts.
 // bb128 is the 12x12 layout (77 bits). Both have the same small method set
-// so that movegen_ten.go can be stamped out for every board size by
-// gen_movegen.go; the methods inline, so the uint64 copies compile to plain
+// so that one template (internal/movegen) renders the generator for every
+// board size; the methods inline, so the uint64 copies compile to plain
 // machine operations.
 type bb64 uint64
 

@@ -96,8 +96,12 @@
 //
 // # Generated code
 //
-// movegen_eight.go and movegen_twelve.go are generated from movegen_ten.go
-// (go generate ./replay/rules); TestGeneratedUpToDate catches stale copies.
+// movegen_eight.go, movegen_ten.go and movegen_twelve.go are rendered from
+// one template, internal/movegen/movegen.go.tmpl (text/template with the
+// board's identifier suffix, then go/format), by go generate ./replay/rules;
+// each starts with a "Code generated ... DO NOT EDIT." header.
+// TestGeneratedUpToDate renders the template with the same function
+// (movegen.Render) and compares.
 //
 // # Zobrist hashing
 //
@@ -171,8 +175,8 @@
 // 8x8 needs 35 bits and 10x10 54, so both use one uint64; 12x12 needs 77
 // bits and uses a two-word struct. Go generics would dispatch the bit
 // operations through dictionaries (not inlined, several times slower), so
-// the generator is written once, for 10x10, in movegen_ten.go using small
-// methods shared by both bit-set types, and `go generate` stamps out the
-// 8x8 and 12x12 copies with their own constants. Position stores the sets
+// the generator is written once, as a template, using small methods shared
+// by both bit-set types, and `go generate` renders the 8x8, 10x10 and 12x12
+// copies with their own types and constants. Position stores the sets
 // as [2]uint64 so one Position type serves all boards.
 package rules

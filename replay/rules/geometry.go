@@ -35,12 +35,21 @@ type Board struct {
 // The three boards. Board12x12 needs 77 bits in the padded layout, so its
 // generator works on two words (see doc.go).
 var (
-	Board8x8   = newBoard(0, 8, "8x8")
-	Board10x10 = newBoard(1, 10, "10x10")
-	Board12x12 = newBoard(2, 12, "12x12")
+	Board8x8   = newBoard(boardEight, 8, "8x8")
+	Board10x10 = newBoard(boardTen, 10, "10x10")
+	Board12x12 = newBoard(boardTwelve, 12, "12x12")
 )
 
-var boards = [3]*Board{Board8x8, Board10x10, Board12x12}
+// Board ids: the index of a board in boards, the board byte of a Move, and
+// which generated move generator serves it (movegen_eight.go, _ten.go,
+// _twelve.go; the order of movegen.Boards).
+const (
+	boardEight uint8 = iota
+	boardTen
+	boardTwelve
+)
+
+var boards = [3]*Board{boardEight: Board8x8, boardTen: Board10x10, boardTwelve: Board12x12}
 
 // Padded bit layout: square s (0-based) lives at bit s + s/W, i.e. one
 // ghost bit after every pair of rows. The four diagonal neighbours are then

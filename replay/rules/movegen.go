@@ -12,9 +12,9 @@ func (p *Position) LegalMoves(buf []Move) []Move { return p.AppendMoves(buf, fal
 // path separately ("keep" in perft.json).
 func (p *Position) AppendMoves(buf []Move, keep bool) []Move {
 	switch p.v.Board.id {
-	case 0:
+	case boardEight:
 		return genMovesEight(p, buf, keep)
-	case 1:
+	case boardTen:
 		return genMovesTen(p, buf, keep)
 	}
 	return genMovesTwelve(p, buf, keep)
@@ -24,9 +24,9 @@ func (p *Position) AppendMoves(buf []Move, keep bool) []Move {
 // moves; scratch is a buffer for captures.
 func (p *Position) countMoves(scratch []Move, keep bool) int {
 	switch p.v.Board.id {
-	case 0:
+	case boardEight:
 		return countMovesEight(p, scratch, keep)
-	case 1:
+	case boardTen:
 		return countMovesTen(p, scratch, keep)
 	}
 	return countMovesTwelve(p, scratch, keep)
@@ -52,9 +52,9 @@ func (p *Position) PlainMove(from, to int) (m Move, ok bool) {
 	}
 	i, t := b.bitOf(from), b.bitOf(to)
 	switch b.id {
-	case 0:
+	case boardEight:
 		return plainMoveEight(p, i, t)
-	case 1:
+	case boardTen:
 		return plainMoveTen(p, i, t)
 	}
 	return plainMoveTwelve(p, i, t)

@@ -51,9 +51,9 @@ func (c *perftCtx) perft(p Position, depth int) uint64 {
 	}
 	c.pos[depth] = p
 	switch p.v.Board.id {
-	case 0:
+	case boardEight:
 		return c.perftEight(depth)
-	case 1:
+	case boardTen:
 		return c.perftTen(depth)
 	}
 	return c.perftTwelve(depth)
