@@ -402,3 +402,21 @@ func TestCommentWordEndingInParen(t *testing.T) {
 	}
 	roundTrip(t, "paren", res.games)
 }
+
+// TestMoveThatReadsAsResult: "0.4-6" is move 4-6 (number 0) when the
+// game's score is 4-6, and "1.1-0" is move 1-0; written alone they read as
+// results (FuzzRoundTrip: one game written, two read back).
+func TestMoveThatReadsAsResult(t *testing.T) {
+	res := readString(t, "[Result\"4-6\"]0.4-6 1.1-0 0...0-2 (0...4-6 2...1-1!) 3.4-6 19-23 1-0\n")
+	if len(res.errs) > 0 || len(res.games) != 1 || strings.Join(res.games[0].MainLine(), " ") != "4-6 1-0 0-2 4-6 19-23" {
+		t.Fatalf("%v %d games", res.errs, len(res.games))
+	}
+	var buf bytes.Buffer
+	if err := NewWriter(&buf).WriteGame(res.games[0]); err != nil {
+		t.Fatal(err)
+	}
+	if want := "[Result \"4-6\"]\n\n0.4-6 1.1-0 0...0-2 (0...4-6 2...1-1!) 3.4-6 19-23 1-0\n"; buf.String() != want {
+		t.Errorf("wrote %q, want %q", buf.String(), want)
+	}
+	roundTrip(t, "result-like moves", res.games)
+}

@@ -180,6 +180,16 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\f' || c == '\
 // NULs, or UTF-16 without a byte order mark, still reads.
 func isBlank(c byte) bool { return isSpace(c) || c == 0 }
 
+// allBlank reports whether s has only blanks (a setup without a position).
+func allBlank[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if !isBlank(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // Byte classes for the words of the movetext, sorted while their end is
 // found (see wordEnd).
 const (
@@ -715,7 +725,7 @@ func (rd *Reader) scanSetup(line, col int32) bool {
 		return true
 	}
 	rd.r++
-	if blank := bytes.IndexFunc(rd.buf[rd.idx(vs):rd.idx(ve)], func(r rune) bool { return r > 0xFF || !isBlank(byte(r)) }) < 0; blank && !rd.overflow {
+	if allBlank(rd.buf[rd.idx(vs):rd.idx(ve)]) && !rd.overflow {
 		// Nothing to set up: it would vanish from the game unnoticed.
 		rd.fail(ErrUnexpectedToken, line, col, `setup /FEN "..."/ without a position`)
 		return true

@@ -20,7 +20,8 @@ type Writer struct {
 	w     *bufio.Writer
 	games int
 	line  []byte
-	open  bool // the last token was a variation's "(": no space after it
+	open  bool   // the last token was a variation's "(": no space after it
+	score string // the game's Result tag when the reader takes it as a result
 	err   error
 }
 
@@ -63,6 +64,17 @@ func (w *Writer) WriteGame(g *Game) error {
 	}
 	for _, c := range g.Comments {
 		w.comment(c)
+	}
+	// A move equal to the score the reader takes as a result (see
+	// Reader.scanTag) must not stand alone.
+	w.score = ""
+	for _, t := range g.Tags {
+		if v := []byte(t.Value); t.Name == "Result" {
+			w.score = ""
+			if len(v) >= 3 && isScore(v) && !isStdResult(v) {
+				w.score = t.Value
+			}
+		}
 	}
 	w.moves(g.Moves, 0)
 	res := g.Result
@@ -125,7 +137,7 @@ func (w *Writer) moves(ms []Move, depth int) {
 		if s := m.Setup(); s != "" {
 			// As read, not normalised: the reader keeps the setup as
 			// written, so only this reads back the same.
-			if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "\"\r\n") {
+			if allBlank(s) || strings.ContainsAny(s, "\"\r\n") {
 				w.fail(errBadSetup)
 			}
 			w.token(`/FEN "`+s+`"/`, false)
@@ -133,15 +145,32 @@ func (w *Writer) moves(ms []Move, depth int) {
 		if m.Text == "" {
 			continue
 		}
+		num := ""
 		switch {
 		case m.Number > 0 && m.Black:
-			w.token(strconv.Itoa(int(m.Number))+"...", false)
+			num = strconv.Itoa(int(m.Number)) + "..."
 		case m.Number > 0:
-			w.token(strconv.Itoa(int(m.Number))+".", false)
+			num = strconv.Itoa(int(m.Number)) + "."
 		case m.Black:
-			w.token("...", false)
+			num = "..."
 		}
-		w.token(m.Text+m.Strength, false)
+		if isStdResult([]byte(m.Text)) || m.Text == w.score {
+			// A move that reads as a result alone ("1.1-0", or "4-6"
+			// when that is the game's score) keeps a number glued to it,
+			// "0." when it had none (read back as no number).
+			if m.Number == 0 {
+				num = "0" + num
+				if !m.Black {
+					num += "."
+				}
+			}
+			w.token(num+m.Text+m.Strength, false)
+		} else {
+			if num != "" {
+				w.token(num, false)
+			}
+			w.token(m.Text+m.Strength, false)
+		}
 		if m.Note == nil {
 			continue
 		}
