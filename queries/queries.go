@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 //go:embed sql/*.sql
@@ -185,13 +187,32 @@ type Result struct {
 	Null    [][]bool
 }
 
-// Querier is what Run needs (a *pgxpool.Pool, *pgx.Conn or pgx.Tx).
+// Querier is what RunTx needs (a pgx.Tx, *pgx.Conn or *pgxpool.Pool).
 type Querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-// Run executes q with the given parameter values.
-func Run(ctx context.Context, db Querier, q *Query, values map[string]string) (*Result, error) {
+// Run executes q with the given parameter values through schema.ReadOnly:
+// read only, as the role draughtsdb_reader, with a statement timeout, rolled
+// back. The query files are ours, but people add their own and run them, so
+// they get no more power than any other SQL text a user supplies.
+func Run(ctx context.Context, pool *pgxpool.Pool, q *Query, values map[string]string) (*Result, error) {
+	var res *Result
+	err := schema.ReadOnly(ctx, pool, func(tx pgx.Tx) error {
+		var err error
+		res, err = RunTx(ctx, tx, q, values)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// RunTx executes q with the given parameter values on db as it is: for a
+// caller already inside schema.ReadOnly (the explorer), which runs several
+// queries in one transaction.
+func RunTx(ctx context.Context, db Querier, q *Query, values map[string]string) (*Result, error) {
 	sql, args, err := q.Bind(values)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,6 +36,15 @@ var (
 // user SQL in a superuser session.
 var keptFromReader = []string{"set_config", "lo_from_bytea", "lo_create", "lo_creat", "lo_open", "lo_put",
 	"lo_unlink", "lowrite", "pg_terminate_backend", "pg_cancel_backend", "pg_logical_emit_message"}
+
+// checkReaderSQL is the query of checkReader. The function names are
+// written in (not a parameter) so that the server keeps one generic plan.
+var checkReaderSQL = `SELECT current_user::text,
+	(SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user),
+	(SELECT rolsuper FROM pg_roles WHERE rolname = session_user),
+	EXISTS (SELECT 1 FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace
+	        AND p.proname IN ('` + strings.Join(keptFromReader, "', '") + `')
+	        AND has_function_privilege(p.oid, 'EXECUTE'))`
 
 // ReadOnly runs fn with a transaction in which SQL written by a user (a
 // --where condition, a query file, an explorer's query) may be run:
@@ -86,19 +96,23 @@ func ReadOnlyTimeout(ctx context.Context, pool *pgxpool.Pool, timeout time.Durat
 		}
 		conn.Release()
 	}()
-	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	// One round trip (simple protocol, several statements) for the start.
+	begin := fmt.Sprintf("BEGIN READ ONLY; SET LOCAL statement_timeout = %d; SET LOCAL ROLE %s",
+		ms, pgx.Identifier{ReaderRole}.Sanitize())
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{BeginQuery: begin})
 	if err != nil {
-		return err
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read only: nothing to keep
-	setup := fmt.Sprintf("SET LOCAL statement_timeout = %d; SET LOCAL ROLE %s", ms, pgx.Identifier{ReaderRole}.Sanitize())
-	if _, err := tx.Exec(ctx, setup); err != nil {
+		// A failed SET leaves the transaction open and aborted: end it
+		// before the connection goes back to the pool.
+		if !conn.Conn().IsClosed() {
+			_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		}
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == "42704" { // undefined_object: no such role
 			return fmt.Errorf("%w: role %s does not exist (migration 0007_readonly_role not applied): %v", ErrReaderUnsafe, ReaderRole, err)
 		}
 		return err
 	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read only: nothing to keep
 	if err := checkReader(ctx, tx); err != nil {
 		return err
 	}
@@ -119,12 +133,7 @@ func checkReader(ctx context.Context, tx pgx.Tx) error {
 		readerSuper, escape bool
 		sessionSuper        bool
 	)
-	err := tx.QueryRow(ctx, `SELECT current_user::text,
-		(SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user),
-		(SELECT rolsuper FROM pg_roles WHERE rolname = session_user),
-		EXISTS (SELECT 1 FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace
-		        AND p.proname = ANY($1) AND has_function_privilege(p.oid, 'EXECUTE'))`,
-		keptFromReader).Scan(&current, &readerSuper, &sessionSuper, &escape)
+	err := tx.QueryRow(ctx, checkReaderSQL).Scan(&current, &readerSuper, &sessionSuper, &escape)
 	if err != nil {
 		return fmt.Errorf("checking role %s: %w", ReaderRole, err)
 	}

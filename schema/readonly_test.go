@@ -268,3 +268,30 @@ func TestReaderRoleOnceAcrossDatabases(t *testing.T) {
 		t.Fatalf("%d reader roles (err %v)", roles, err)
 	}
 }
+
+// BenchmarkReadOnly is the cost ReadOnly adds to a query: BEGIN, the
+// settings, the role check, ROLLBACK and the lock release (compare
+// BenchmarkPlainQuery, the same SELECT 1 on the pool).
+func BenchmarkReadOnly(b *testing.B) {
+	ctx := context.Background()
+	pool := pgtest.NewDB(b)
+	for b.Loop() {
+		if err := schema.ReadOnly(ctx, pool, func(tx pgx.Tx) error {
+			var one int
+			return tx.QueryRow(ctx, "SELECT 1").Scan(&one)
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPlainQuery(b *testing.B) {
+	ctx := context.Background()
+	pool := pgtest.NewDB(b)
+	for b.Loop() {
+		var one int
+		if err := pool.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
