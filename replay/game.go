@@ -54,8 +54,10 @@ func (g *Game) reset() {
 	*g = Game{Moves: g.Moves[:0], Hashes: g.Hashes[:0], Setups: g.Setups[:0], Tokens: g.Tokens[:0], Warnings: g.Warnings[:0]}
 }
 
-// Clone returns a copy of g that shares nothing mutable with it, for
-// callers that keep games while the Replayer reuses its own.
+// Clone returns a copy of g for callers that keep games while the Replayer
+// reuses its own: the slices are copied; only PDN, the parsed game, is
+// shared (the Replayer never changes it, and the PDN reader allocates a new
+// one per game).
 func (g *Game) Clone() *Game {
 	c := *g
 	c.Moves = append([]rules.Move(nil), g.Moves...)

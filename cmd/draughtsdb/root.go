@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+	"strings"
 )
 
 // app is what every command receives: the effective configuration.
@@ -36,7 +37,7 @@ dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL).`,
 		},
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.configFile, "config", "", "config file (default: the first of "+joinPaths(configSearchPath())+" that exists)")
+	pf.StringVar(&a.configFile, "config", "", "config file (default: the first of "+strings.Join(configSearchPath(), ", ")+" that exists)")
 	pf.String("database-url", "", settingHelp("database.url"))
 	pf.String("data-dir", "", settingHelp("embedded.data_dir"))
 	bindFlag(pf, "database-url", "database.url")
@@ -58,15 +59,4 @@ dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL).`,
 		newAnalyzeCommand(a),
 	)
 	return root
-}
-
-func joinPaths(ps []string) string {
-	s := ""
-	for i, p := range ps {
-		if i > 0 {
-			s += ", "
-		}
-		s += p
-	}
-	return s
 }

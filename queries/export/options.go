@@ -3,12 +3,13 @@ package export
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
-// What is a kind of rows to export.
+// The kinds of rows to export: the values of Options.What.
 const (
 	Games       = "games"
 	Positions   = "positions"
@@ -17,7 +18,7 @@ const (
 	Rejected    = "rejected"
 )
 
-// Format is an output format.
+// The output formats: the values of Options.Format.
 const (
 	CSV     = "csv"
 	JSONL   = "jsonl"
@@ -113,10 +114,10 @@ func normDate(flag, s string) (string, error) {
 
 // check validates o and fills defaults.
 func (o *Options) check() error {
-	if !contains(Whats, o.What) {
+	if !slices.Contains(Whats, o.What) {
 		return fmt.Errorf("--what must be one of %s, not %q", strings.Join(Whats, ", "), o.What)
 	}
-	if !contains(Formats, o.Format) {
+	if !slices.Contains(Formats, o.Format) {
 		return fmt.Errorf("--format must be one of %s, not %q", strings.Join(Formats, ", "), o.Format)
 	}
 	if o.Format == PDN && o.What != Games && o.What != Rejected {
@@ -153,13 +154,4 @@ func (o *Options) check() error {
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -63,7 +63,7 @@
 //	m.From(), m.To() int; m.Path(dst []int) []int   landing squares in order
 //	m.Captured(dst []int) []int                      ascending squares
 //	m.CaptureCount() int; m.IsCapture(), m.Promotes() bool
-//	m.CapturesSquare(sq) bool; m.SameAs(o *Move) bool
+//	m.SameAs(o *Move) bool
 //
 // Moves with the same start, end and captured set are one move ("drop").
 // With keep=true every capture order is a separate move ("keep"): like

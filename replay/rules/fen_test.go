@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -119,7 +120,7 @@ func TestNotation(t *testing.T) {
 	for i := range moves {
 		texts = append(texts, MoveText(moves, &moves[i], Numeric))
 	}
-	if strings.Join(texts, " ") == "" || !contains(texts, "32-28") || !contains(texts, "31-26") {
+	if strings.Join(texts, " ") == "" || !slices.Contains(texts, "32-28") || !slices.Contains(texts, "31-26") {
 		t.Errorf("start moves %v", texts)
 	}
 	// A king going round four men clockwise or anticlockwise: same start,
@@ -144,15 +145,6 @@ func TestNotation(t *testing.T) {
 	if _, _, err := ParseMoveText(Board10x10, "28"); !errors.Is(err, ErrMoveSyntax) {
 		t.Errorf("single square accepted: %v", err)
 	}
-}
-
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func TestStateHelpers(t *testing.T) {

@@ -67,12 +67,6 @@ func (m *Move) Captured(dst []int) []int {
 	return dst
 }
 
-// CapturesSquare reports whether square sq is captured by the move.
-func (m *Move) CapturesSquare(sq int) bool {
-	b := m.b()
-	return b.Valid(sq) && hasBit(m.captured, b.bitOf(sq))
-}
-
 // SameAs reports whether two moves have the same start, end and captured
 // set, the identity used for "drop" duplicate removal.
 func (m *Move) SameAs(o *Move) bool {
