@@ -41,17 +41,44 @@
 // and glued "1.32-28", "-" or "--" for an unknown move (so "1. - -" is two
 // unknown moves), "%" line comments
 // at the start of a line, strengths in parentheses "(!?)", a literal "\n"
-// between tags (some web exports), BOMs, CRLF/LF/CR line ends, UTF-8 or
-// Windows-1252 text (decided per game; strings are always UTF-8). Comments
-// are returned with their whitespace folded to single spaces.
+// between tags (some web exports), CRLF/LF/CR line ends. Comments are
+// returned with their whitespace folded to single spaces.
+//
+// # Encodings and hostile bytes
+//
+// Every string the reader hands out (tag names and values, comments, move
+// texts, setups, results, warnings, error messages) is valid UTF-8 without
+// NUL bytes, whatever the input holds:
+//   - A UTF-16 stream (byte order mark FF FE or FE FF at its start) is
+//     decoded to UTF-8 as it is read; Raw, Offset and columns then refer to
+//     that UTF-8 text. Unpaired surrogates and an odd last byte read as
+//     U+FFFD. A UTF-8 BOM is skipped (at the start and between games).
+//   - Otherwise each game is decoded on its own: UTF-8 when its bytes are
+//     valid UTF-8, else Windows-1252 (Game.Windows1252).
+//   - NUL bytes are stripped: between tokens they count as blanks, inside
+//     a tag, comment, setup or word they are dropped ("3\x002-28" is the
+//     move 32-28), and the game gets a Warning counting them. Raw keeps
+//     them. NULs between games (padding) are skipped silently.
+//   - Messages quote at most 40 bytes of input, cut on a rune boundary
+//     with "..." after the quote, control characters escaped, and bytes
+//     that are not UTF-8 read as Windows-1252.
+//   - Variations nest at most MaxDepth (64) levels: a deeper game is
+//     rejected with ErrNestingTooDeep, keeping the moves before the limit,
+//     and the rest of it is only scanned for its end. Nothing is recursive
+//     per '(': a 1 MB "((((...)))" costs time and memory linear in its
+//     length, and the next game reads normally (BenchmarkDeepNesting:
+//     1,000,000 levels and the game after them).
+//   - A game longer than MaxGameSize is skipped (ErrGameTooLarge).
 //
 // Errors: each defect is a *SyntaxError (File, Line, Column, Game, Reason)
-// that unwraps to ErrUnterminatedComment, ErrUnbalancedVariation, ErrBadTag,
-// ErrUnexpectedToken or ErrGameTooLarge. Next returns the partial game with
-// the first defect and carries on with the next game. Oddities that lose no
-// information (a missing result before the next game, a result token that
-// disagrees with the Result tag, a move fragment without tags after tagged
-// games) are listed in Game.Warnings instead.
+// that unwraps to ErrUnterminatedComment, ErrUnbalancedVariation,
+// ErrNestingTooDeep, ErrBadTag, ErrUnexpectedToken (also a /FEN ""/ setup
+// without a position) or ErrGameTooLarge. Next returns the partial game
+// with the first defect and carries on with the next game. Oddities that
+// lose no information (a missing result before the next game, a result
+// token that disagrees with the Result tag, a move fragment without tags
+// after tagged games, stripped NUL bytes) are listed in Game.Warnings
+// instead.
 //
 // # Writing
 //
@@ -62,9 +89,13 @@
 // White Black Result) first in that order when present, then the others in
 // their order; FEN values without spaces or a trailing dot; GameType in full
 // form (FullGameType); lines of at most 80 characters (a longer single token
-// stands alone); comments, NAGs, strengths, variations and setups kept; the
-// move numbers as read; "*" when the game had no result token. Reading the
-// output gives the same game back.
+// stands alone); comments, NAGs, strengths, variations and setups (as read)
+// kept; the move numbers as read, glued to a move that would otherwise read
+// as a result ("1.1-0", "0.4-6" when 4-6 is the game's score); "*" when
+// the game had no result token. Reading the output gives the same game
+// back; WriteGame returns an error (after writing what it can) for a game
+// that cannot read back the same: a comment holding '}', a blank setup or
+// one holding '"' or a line break, variations deeper than MaxDepth.
 //
 // # API
 //
@@ -85,7 +116,7 @@
 //	type Variation struct { Comments []string; Moves []Move }
 //	type Warning struct { Line, Column int; Reason string }
 //	type SyntaxError struct { File string; Line, Column, Game int; Reason string; Err error }
-//	const UnknownMove = "--"; const MaxGameSize = 4 << 20; const MaxLineLength = 80
+//	const UnknownMove = "--"; const MaxGameSize = 4 << 20; const MaxLineLength = 80; const MaxDepth = 64
 //
 // # Performance
 //

@@ -21,9 +21,11 @@ type Game struct {
 	Line   int
 	// Raw holds the exact bytes of the game as read, from the start of its
 	// first non-blank line to the end of its result (and the line break
-	// after it). Nil only for a game skipped as ErrGameTooLarge. Raw is
-	// the game's own copy, but the strings below (tag values, move texts)
-	// share its memory when it is UTF-8: treat it as read-only.
+	// after it), NUL bytes included; for a UTF-16 input, the bytes of the
+	// UTF-8 text it was decoded to. Nil only for a game skipped as
+	// ErrGameTooLarge. Raw is the game's own copy, but the strings below
+	// (tag values, move texts) share its memory when it is UTF-8: treat it
+	// as read-only.
 	Raw []byte
 	// Windows1252 reports that Raw was not valid UTF-8 and was decoded as
 	// Windows-1252; all strings below are UTF-8 either way.
@@ -36,7 +38,9 @@ type Game struct {
 	// Moves is the main line.
 	Moves []Move
 	// Warnings lists oddities that lose no information but that a strict
-	// reader would reject (see the package documentation).
+	// reader would reject (see the package documentation), and the NUL
+	// bytes stripped from the game's strings. Each names its place in the
+	// file; the reasons are UTF-8 without NUL and quote little input.
 	Warnings []Warning
 	// Result is the game terminator as written: "1-0", "0-1", "1/2-1/2",
 	// "*", "2-0", "1-1", "0-2", "0-0", a match score like "4-6" (only when
