@@ -311,7 +311,8 @@ func importChild() int {
 		return 2
 	}
 	paths := filepath.SplitList(os.Getenv("DRAUGHTSDB_IMPORT_PATHS"))
-	_, err = Import(ctx, pool, paths, Options{BatchSize: 50, Progress: func(_, _ int64, _ int) { time.Sleep(5 * time.Millisecond) }})
+	_, err = Import(ctx, pool, paths, Options{BatchSize: 50, SpoolDir: os.Getenv("DRAUGHTSDB_IMPORT_SPOOL"),
+		Progress: func(_, _ int64, _ int) { time.Sleep(5 * time.Millisecond) }})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -2,10 +2,17 @@ package ingest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
@@ -36,6 +43,10 @@ type Options struct {
 	// Notice, when set, receives one line per source event worth telling
 	// (already imported, resumed, failed).
 	Notice func(string)
+	// SpoolDir is where standard input is copied before it is imported;
+	// "" means a directory of the user's in the system's temporary
+	// directory (see spool.go).
+	SpoolDir string
 }
 
 // Summary is what an import did.
@@ -51,21 +62,47 @@ type Summary struct {
 	RejectedByReason map[string]int `json:"rejected_by_reason"`
 	Seconds          float64        `json:"seconds"`
 	GamesPerSecond   float64        `json:"games_per_second"`
+	// Failures lists the sources that failed, in the order they failed.
+	Failures []Failure `json:"failures,omitempty"`
 	// SourceIDs are the sources this run imported or resumed.
 	SourceIDs []int64 `json:"-"`
 }
 
-type sourceState struct {
-	id           int64
-	skip         int // games committed by an earlier, interrupted run
-	openingDepth int // plies counted in the opening statistics
+// Failure is one failed source of a Summary.
+type Failure struct {
+	Source string `json:"source"`
+	Game   int    `json:"game,omitempty"` // where it stopped; 0: none or not known
+	Error  string `json:"error"`          // the whole message (SourceError.Error)
 }
 
+type sourceState struct {
+	id           int64
+	name         string
+	skip         int // games committed by an earlier, interrupted run
+	openingDepth int // plies counted in the opening statistics
+	// failed is set by the writer when a batch of the source could not be
+	// stored: the source ends there and the run goes on with the others.
+	failed atomic.Pointer[SourceError]
+}
+
+// Notes added to a SourceError: what became of the source's games.
+const (
+	breakNote       = "the text breaks off in this game; the games before it are kept"
+	breakNoteImport = "the text breaks off in this game; the games before it are stored, and importing a complete copy of the file resumes after them"
+)
+
 // Import reads, verifies and stores the games of paths (files,
-// directories, .gz, .zip, "-"). A source that cannot be read fails alone;
-// the others go on. The error is non-nil only when the run itself could not
-// go on (the database, a cancelled context); failed sources are counted in
-// the summary.
+// directories, .gz, .zip, "-"). A source that cannot be read or stored
+// fails alone (a *SourceError in Summary.Failures, the source marked failed
+// with its error); the others go on. The error is non-nil only when the run
+// itself could not go on (the database, a cancelled context).
+//
+// A source whose text breaks off (a truncated .gz) keeps the complete games
+// before the break and is recorded under the hash of the text it could read
+// ("prefix:<bytes>:<sha256>" in sources.sha256, see hashSource): running the
+// import again on the same file adds nothing, and a repaired file, whose
+// text begins with those bytes, takes the source over and resumes after its
+// last stored game.
 func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Options) (*Summary, error) {
 	start := time.Now()
 	sum := &Summary{RejectedByReason: map[string]int{}}
@@ -81,12 +118,26 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 	if depth <= 0 {
 		depth = openings.DefaultDepth
 	}
+	fail := func(e *SourceError) {
+		sum.SourcesFailed++
+		sum.Failures = append(sum.Failures, Failure{Source: e.Source, Game: e.Game, Error: e.Error()})
+		notice("failed: " + e.Error())
+	}
 	srcs, errs := source.Expand(paths)
 	for _, e := range errs {
-		sum.SourcesFailed++
-		notice(fmt.Sprintf("failed: %v", e))
+		name := "?"
+		var se *source.Error
+		if errors.As(e, &se) {
+			name = se.Name
+		}
+		fail(sourceError(name, 0, e))
 	}
-	srcs, cleanup, err := spoolStdin(srcs)
+	spoolDir := opts.SpoolDir
+	if spoolDir == "" {
+		spoolDir = defaultSpoolDir()
+	}
+	removeStaleSpools(spoolDir, notice)
+	srcs, cleanup, err := spoolStdin(srcs, spoolDir)
 	defer cleanup()
 	if err != nil {
 		return sum, err
@@ -117,7 +168,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 	maxDepth := depth
 	for _, s := range srcs {
 		sum.Sources++
-		st, msg, err := prepareSource(ctx, conn.Conn(), s, opts.Force, depth)
+		st, msg, err := prepareSource(ctx, conn.Conn(), s, opts.Force, depth, seen)
 		if err != nil {
 			if ctx.Err() != nil {
 				return sum, ctx.Err()
@@ -126,12 +177,14 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 			if errors.As(err, &dbErr) {
 				return sum, dbErr.err
 			}
-			sum.SourcesFailed++
-			notice(fmt.Sprintf("failed: %s: %v", s.Name, err))
+			fail(sourceError(s.Name, 0, err))
 			continue
 		}
 		if msg != "" {
 			notice(msg)
+		}
+		if st != nil {
+			st.name = s.Name
 		}
 		if st == nil {
 			sum.SourcesSkipped++
@@ -172,28 +225,42 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 			if werr != nil {
 				continue // drain
 			}
-			if len(m.items) > 0 {
+			if len(m.items) > 0 && m.st.failed.Load() == nil {
 				c, err := w.writeBatch(runCtx, m.st, m.items)
 				if err != nil {
-					werr = err
-					cancel()
-					continue
-				}
-				sum.Imported += c.imported
-				sum.Duplicates += c.duplicates
-				sum.Rejected += c.rejected
-				for r, n := range c.byReason {
-					sum.RejectedByReason[r] += n
+					// Data the database refuses fails this source alone;
+					// anything else (the connection, the disk) stops the
+					// run, which a re-run resumes.
+					se := storeFailure(m.st.name, m.items, err)
+					if se == nil || runCtx.Err() != nil || w.conn.IsClosed() {
+						werr = err
+						cancel()
+						continue
+					}
+					m.st.failed.Store(se)
+				} else {
+					sum.Imported += c.imported
+					sum.Duplicates += c.duplicates
+					sum.Rejected += c.rejected
+					for r, n := range c.byReason {
+						sum.RejectedByReason[r] += n
+					}
 				}
 			}
 			if ev := m.end; ev != nil {
 				status, errText := "done", (*string)(nil)
-				if ev.Err != nil {
+				fe := m.st.failed.Load()
+				if fe == nil && ev.Err != nil {
+					fe = sourceError(m.st.name, 0, ev.Err)
+					if fe.Note == breakNote {
+						fe.Note = breakNoteImport
+					}
+				}
+				if fe != nil {
 					status = "failed"
-					e := ev.Err.Error()
+					e := capText(dbText(fe.Error()), maxMessage)
 					errText = &e
-					sum.SourcesFailed++
-					notice(fmt.Sprintf("failed: %v", ev.Err))
+					fail(fe)
 				}
 				if _, err := w.conn.Exec(runCtx, `UPDATE sources SET status = $2, error = $3, finished_at = now() WHERE id = $1`,
 					m.st.id, status, errText); err != nil {
@@ -215,7 +282,8 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 		}
 	}
 	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant}, Prepare: preparer(maxDepth),
-		Skip: func(s *source.Source) int { return states[s].skip }}
+		Skip: func(s *source.Source) int { return states[s].skip },
+		Stop: func(s *source.Source) bool { return states[s].failed.Load() != nil }}
 	err = Run(runCtx, todo, cfg, func(ev *Event) error {
 		st := states[ev.Source]
 		switch ev.Kind {
@@ -263,12 +331,22 @@ type dbError struct{ err error }
 func (e *dbError) Error() string { return e.err.Error() }
 
 // prepareSource hashes the source and registers it. It returns nil state
-// for a source imported already (and not forced).
-func prepareSource(ctx context.Context, conn *pgx.Conn, s *source.Source, force bool, depth int) (*sourceState, string, error) {
-	sha, err := hashSource(s)
+// for a source imported already (and not forced). claimed holds the sources
+// this run took already, which a text that broke off must not take over.
+func prepareSource(ctx context.Context, conn *pgx.Conn, s *source.Source, force bool, depth int, claimed map[int64]string) (*sourceState, string, error) {
+	cands, err := brokenSources(ctx, conn, claimed)
 	if err != nil {
-		return nil, "", err
+		return nil, "", &dbError{err}
 	}
+	lengths := make([]int64, len(cands))
+	for i, c := range cands {
+		lengths[i] = c.length
+	}
+	h := hashSource(s, lengths)
+	if h.err != nil && h.n == 0 {
+		return nil, "", h.err // nothing read: nothing to identify or keep
+	}
+	sha := h.identity()
 	var id int64
 	var status string
 	var read int
@@ -293,62 +371,185 @@ func prepareSource(ctx context.Context, conn *pgx.Conn, s *source.Source, force 
 		id, err = insertSource(ctx, conn, s, sha, depth)
 		return &sourceState{id: id, openingDepth: depth}, msg, err
 	default: // interrupted or failed before: go on after what was committed
-		if _, err := conn.Exec(ctx, `UPDATE sources SET status = 'importing', name = $2, error = NULL, finished_at = NULL WHERE id = $1`, id, s.Name); err != nil {
+		return resumeSource(ctx, conn, s, id, read, oldDepth, depth, "")
+	}
+	// A text that begins with the whole readable text of a source that
+	// broke off continues it (a repaired file): the longest such source
+	// takes the new text and resumes after its last stored game.
+	var best *brokenSource
+	for i := range cands {
+		c := &cands[i]
+		if h.at[c.length] == c.sha && (best == nil || c.length > best.length) {
+			best = c
+		}
+	}
+	if best != nil {
+		if err := conn.QueryRow(ctx, `UPDATE sources SET sha256 = $2, size = $3 WHERE id = $1 RETURNING games_read, opening_depth`,
+			best.id, sha, sizeOf(s)).Scan(&read, &oldDepth); err != nil {
 			return nil, "", &dbError{err}
 		}
-		msg := ""
-		if read > 0 {
-			msg = fmt.Sprintf("resuming %s after game %d (an earlier import stopped there)", s.Name, read)
-		}
-		if oldDepth != nil {
-			depth = int(*oldDepth)
-		} else if _, err := conn.Exec(ctx, `UPDATE sources SET opening_depth = $2 WHERE id = $1`, id, depth); err != nil {
-			return nil, "", &dbError{err}
-		}
-		return &sourceState{id: id, skip: read, openingDepth: depth}, msg, nil
+		return resumeSource(ctx, conn, s, best.id, read, oldDepth, depth,
+			fmt.Sprintf("resuming %s after game %d: its text continues that of source %d (%s), which broke off", s.Name, read, best.id, best.name))
 	}
 	id, err = insertSource(ctx, conn, s, sha, depth)
 	return &sourceState{id: id, openingDepth: depth}, "", err
 }
 
+// resumeSource marks a source that did not finish as importing again and
+// returns the state that skips the games it committed.
+func resumeSource(ctx context.Context, conn *pgx.Conn, s *source.Source, id int64, read int, oldDepth *int16, depth int, msg string) (*sourceState, string, error) {
+	if _, err := conn.Exec(ctx, `UPDATE sources SET status = 'importing', name = $2, error = NULL, finished_at = NULL WHERE id = $1`, id, dbText(s.Name)); err != nil {
+		return nil, "", &dbError{err}
+	}
+	if msg == "" && read > 0 {
+		msg = fmt.Sprintf("resuming %s after game %d (an earlier import stopped there)", s.Name, read)
+	}
+	if oldDepth != nil {
+		depth = int(*oldDepth)
+	} else if _, err := conn.Exec(ctx, `UPDATE sources SET opening_depth = $2 WHERE id = $1`, id, depth); err != nil {
+		return nil, "", &dbError{err}
+	}
+	return &sourceState{id: id, skip: read, openingDepth: depth}, msg, nil
+}
+
+func sizeOf(s *source.Source) *int64 {
+	if s.Size < 0 {
+		return nil
+	}
+	size := s.Size
+	return &size
+}
+
 func insertSource(ctx context.Context, conn *pgx.Conn, s *source.Source, sha string, depth int) (int64, error) {
 	var id int64
-	var size *int64
-	if s.Size >= 0 {
-		size = &s.Size
-	}
-	err := conn.QueryRow(ctx, `INSERT INTO sources (name, size, sha256, opening_depth) VALUES ($1, $2, $3, $4) RETURNING id`, s.Name, size, sha, int16(depth)).Scan(&id)
+	err := conn.QueryRow(ctx, `INSERT INTO sources (name, size, sha256, opening_depth) VALUES ($1, $2, $3, $4) RETURNING id`, dbText(s.Name), sizeOf(s), sha, int16(depth)).Scan(&id)
 	if err != nil {
 		return 0, &dbError{err}
 	}
 	return id, nil
 }
 
-// hashSource reads a source once to compute the SHA-256 of its PDN text,
-// which identifies it across runs (and catches a corrupt archive early).
-func hashSource(s *source.Source) (string, error) {
-	r, err := s.Open()
-	if err != nil {
-		return "", err
-	}
-	defer r.Close()
-	if _, err := io.Copy(io.Discard, r); err != nil {
-		return "", err
-	}
-	return r.SHA256(), nil
+// brokenPrefix marks the identity of a source whose text broke off: its
+// sha256 column holds "prefix:<bytes>:<sha256 of those bytes>", the text it
+// could read, instead of the hash of a whole text. (A column of its own
+// would be cleaner; this one needs no migration.)
+const brokenPrefix = "prefix:"
+
+// brokenSource is a source whose text broke off, as recorded.
+type brokenSource struct {
+	id     int64
+	name   string
+	length int64  // bytes of text read before the break
+	sha    string // their SHA-256, hex
 }
 
-// spoolStdin copies standard input to a temporary file, so that it can be
-// hashed first and read again like any file.
-func spoolStdin(srcs []*source.Source) ([]*source.Source, func(), error) {
+// brokenSources lists the unfinished sources whose text broke off, except
+// those claimed by this run.
+func brokenSources(ctx context.Context, conn *pgx.Conn, claimed map[int64]string) ([]brokenSource, error) {
+	rows, err := conn.Query(ctx, `SELECT id, name, sha256 FROM sources WHERE sha256 LIKE 'prefix:%' AND status <> 'done'`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []brokenSource
+	for rows.Next() {
+		var b brokenSource
+		var ident string
+		if err := rows.Scan(&b.id, &b.name, &ident); err != nil {
+			return nil, err
+		}
+		n, sha, ok := strings.Cut(strings.TrimPrefix(ident, brokenPrefix), ":")
+		length, perr := strconv.ParseInt(n, 10, 64)
+		if _, taken := claimed[b.id]; !ok || perr != nil || length <= 0 || taken {
+			continue
+		}
+		b.length, b.sha = length, sha
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// sourceHash is what hashSource found.
+type sourceHash struct {
+	sha string           // SHA-256 of the text read, hex
+	n   int64            // bytes of text read
+	err error            // why the text broke off; nil: read to its end
+	at  map[int64]string // SHA-256 of the first bytes, at the lengths asked for
+}
+
+// identity is the sources.sha256 of the text: its hash, or for a text that
+// broke off, its length and the hash of what could be read.
+func (h *sourceHash) identity() string {
+	if h.err == nil {
+		return h.sha
+	}
+	return brokenPrefix + strconv.FormatInt(h.n, 10) + ":" + h.sha
+}
+
+// hashSource reads a source once to compute the SHA-256 of its PDN text,
+// which identifies it across runs, and the hashes of its first bytes at
+// each of lengths (to recognise a repaired copy of a text that broke off).
+// A text that breaks off is hashed as far as it could be read.
+func hashSource(s *source.Source, lengths []int64) sourceHash {
+	r, err := s.Open()
+	if err != nil {
+		return sourceHash{err: err}
+	}
+	defer r.Close()
+	r.SkipHash()
+	ph := &prefixHasher{h: sha256.New(), at: map[int64]string{}}
+	ph.want = slices.Compact(slices.Sorted(slices.Values(lengths)))
+	_, err = io.Copy(ph, r)
+	ph.snapshot() // the hashes at lengths read exactly
+	return sourceHash{sha: hex.EncodeToString(ph.h.Sum(nil)), n: ph.n, err: err, at: ph.at}
+}
+
+// prefixHasher hashes what is written to it, noting the hash when the
+// length reaches each of want (ascending).
+type prefixHasher struct {
+	h    hash.Hash
+	n    int64
+	want []int64
+	at   map[int64]string
+}
+
+func (p *prefixHasher) Write(b []byte) (int, error) {
+	total := len(b)
+	for len(p.want) > 0 && p.n+int64(len(b)) > p.want[0] {
+		k := p.want[0] - p.n
+		p.h.Write(b[:k])
+		p.n += k
+		b = b[k:]
+		p.snapshot()
+	}
+	p.h.Write(b)
+	p.n += int64(len(b))
+	return total, nil
+}
+
+// snapshot notes the hash at the lengths reached exactly.
+func (p *prefixHasher) snapshot() {
+	for len(p.want) > 0 && p.want[0] <= p.n {
+		if p.want[0] == p.n {
+			p.at[p.n] = hex.EncodeToString(p.h.Sum(nil))
+		}
+		p.want = p.want[1:]
+	}
+}
+
+// spoolStdin copies standard input to a file in dir, so that it can be
+// hashed first and read again like any file. The file is named after this
+// process (spool.go), so that when the process dies without removing it,
+// the next import does.
+func spoolStdin(srcs []*source.Source, dir string) ([]*source.Source, func(), error) {
 	cleanup := func() {}
 	for i, s := range srcs {
 		if s.Kind != source.StdIn {
 			continue
 		}
-		f, err := os.CreateTemp("", "draughtsdb-stdin-*.pdn")
+		f, err := createSpool(dir)
 		if err != nil {
-			return srcs, cleanup, err
+			return srcs, cleanup, fmt.Errorf("spool standard input: %w", err)
 		}
 		cleanup = func() { os.Remove(f.Name()) }
 		if _, err := io.Copy(f, source.Stdin); err != nil {
@@ -360,7 +561,7 @@ func spoolStdin(srcs []*source.Source) ([]*source.Source, func(), error) {
 		}
 		spooled, errs := source.Expand([]string{f.Name()})
 		if len(errs) > 0 || len(spooled) != 1 {
-			return srcs, cleanup, fmt.Errorf("standard input: %v", errs)
+			return srcs, cleanup, fmt.Errorf("standard input: %v", errors.Join(errs...))
 		}
 		spooled[0].Name = "-"
 		srcs[i] = spooled[0]

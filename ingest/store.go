@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // standardColumns are the tags stored in their own columns; the others go
@@ -50,25 +52,39 @@ func preparer(depth int) func(g *replay.Game) any {
 	}
 }
 
-// prepare encodes an accepted game.
+// prepare encodes an accepted game. Every text on its way to a column goes
+// through one cleaner (sanitize.go): what it had to change is added to the
+// game's warnings, so the stored game says that it differs from its bytes.
 func prepare(g *replay.Game) *stored {
+	var c cleaner
 	moves := AppendMoves(make([]byte, 0, 2*len(g.Moves)+8), g)
 	st := &stored{
-		variant: int16(g.Variant.GameType), basis: string(g.Basis),
-		event: nullable(g.PDN.Tag("Event")), site: nullable(g.PDN.Tag("Site")), round: nullable(g.PDN.Tag("Round")),
-		date: g.Date, white: playerName(g.White), black: playerName(g.Black),
+		variant: int16(g.Variant.GameType), basis: c.text("variant basis", string(g.Basis)),
+		event: nullable(c.text("tag Event", g.PDN.Tag("Event"))), site: nullable(c.text("tag Site", g.PDN.Tag("Site"))),
+		round: nullable(c.text("tag Round", g.PDN.Tag("Round"))),
+		date:  c.text("date", g.Date), white: c.player("white player", g.White), black: c.player("black player", g.Black),
 		result: resultCode(g.Result), plies: int16(len(g.Moves)),
 		moves: moves, finalHash: int64(g.Final.Hash()), movesHash: MovesHash(g.Variant, g.StartFEN, moves),
-		tags: otherTags(g),
+		tags: otherTags(g, &c),
 	}
 	if g.StartFEN != "" {
-		fen := g.StartFEN
+		fen := c.text("start FEN", g.StartFEN)
 		st.startFEN = &fen
 	}
-	if len(g.Warnings) > 0 {
-		st.warnings = append([]string(nil), g.Warnings...)
-	}
 	st.evals = gameEvaluations(g)
+	for i := range st.evals {
+		e := &st.evals[i]
+		e.Engine, e.Setting = c.text("evaluation engine", e.Engine), c.text("evaluation setting", e.Setting)
+		e.PV, e.EngineVersion = c.text("evaluation pv", e.PV), c.text("evaluation version", e.EngineVersion)
+		e.BestMove = c.ptr("evaluation best move", e.BestMove)
+	}
+	if n := len(g.Warnings) + len(c.notes); n > 0 {
+		st.warnings = make([]string, 0, n)
+		for _, w := range g.Warnings {
+			st.warnings = append(st.warnings, capText(dbText(w), maxWarning))
+		}
+		st.warnings = append(st.warnings, c.notes...)
+	}
 	st.hashes = make([]uint64, 0, len(g.Hashes)+1)
 	st.hashes = append(st.hashes, g.Start.Hash())
 	st.hashes = append(st.hashes, g.Hashes...)
@@ -251,25 +267,17 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 		reason := replay.Reason(it.Reject)
 		c.rejected++
 		c.byReason[reason]++
-		var ply *int32
-		var move, fen *string
-		var re *replay.RejectError
-		if errors.As(it.Reject, &re) {
-			if re.Ply > 0 {
-				p := int32(re.Ply)
-				ply, move, fen = &p, &re.Text, &re.FEN
-			}
-		}
 		raw := it.PDN.Raw
 		if raw == nil {
 			raw = []byte{}
 		}
-		rejRows = append(rejRows, []any{sourceID, int32(it.Ordinal), it.Offset, int32(it.Line), raw, reason, ply, move, fen, it.Reject.Error()})
+		r := rejectedTexts(it.Reject)
+		rejRows = append(rejRows, []any{sourceID, int32(it.Ordinal), it.Offset, int32(it.Line), raw, dbText(reason), r.ply, r.move, r.fen, r.message})
 	}
 
 	if len(gameRows) > 0 {
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"games"}, gameColumns, pgx.CopyFromRows(gameRows)); err != nil {
-			return c, fmt.Errorf("copy games: %w", err)
+			return c, &copyError{table: "games", rows: gameRows, err: err}
 		}
 	}
 	if posRows := w.indexRows(sourceID); len(posRows) > 0 {
@@ -288,7 +296,7 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 	}
 	if len(rejRows) > 0 {
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"rejected_games"}, rejectedColumns, pgx.CopyFromRows(rejRows)); err != nil {
-			return c, fmt.Errorf("copy rejected games: %w", err)
+			return c, &copyError{table: "rejected_games", rows: rejRows, err: err}
 		}
 	}
 	if len(dupRows) > 0 {
@@ -312,6 +320,97 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 		w.players[name] = id
 	}
 	return c, nil
+}
+
+// copyError is a COPY of games or rejected games that PostgreSQL refused;
+// its rows let storeFailure name the game at fault.
+type copyError struct {
+	table string
+	rows  [][]any // column 4 (index 4 of games, 1 of rejected_games) is the ordinal
+	err   error
+}
+
+func (e *copyError) Error() string { return "copy " + e.table + ": " + e.err.Error() }
+func (e *copyError) Unwrap() error { return e.err }
+
+// ordinal returns the ordinal of the row a PostgreSQL error context
+// ("COPY games, line 17, column event") points to, or 0.
+func (e *copyError) ordinal(where string) int {
+	rest, ok := strings.CutPrefix(where, "COPY "+e.table+", line ")
+	if !ok {
+		return 0
+	}
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	line, err := strconv.Atoi(rest[:end])
+	if err != nil || line < 1 || line > len(e.rows) {
+		return 0
+	}
+	col := 1 // rejected_games: source_id, ordinal, ...
+	if e.table == "games" {
+		col = 4 // id, variant, variant_basis, source_id, ordinal, ...
+	}
+	if o, ok := e.rows[line-1][col].(int32); ok {
+		return int(o)
+	}
+	return 0
+}
+
+// storeFailure turns an error of writeBatch into the failure of its source
+// when the data is at fault: PostgreSQL refused a value (class 22, data
+// exception, such as an invalid byte sequence), a constraint (23) or a
+// limit (54). It returns nil for the errors that concern the whole run (a
+// lost connection, a full disk, a cancelled context).
+func storeFailure(name string, items []Item, err error) *SourceError {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || len(pe.Code) < 2 {
+		return nil
+	}
+	switch pe.Code[:2] {
+	case "22", "23", "54":
+	default:
+		return nil
+	}
+	game := 0
+	var ce *copyError
+	if errors.As(err, &ce) {
+		game = ce.ordinal(pe.Where)
+	}
+	return &SourceError{Source: name, Game: game, Err: err,
+		Note: fmt.Sprintf("the games from %d on are not stored", items[0].Ordinal)}
+}
+
+// rejectedText is what rejected_games stores of a rejection besides the
+// game's bytes: clean texts (sanitize.go), the move and the input quoted in
+// the message capped, since a runaway "move" can be megabytes long (the
+// bytes stay whole in raw).
+type rejectedText struct {
+	ply       *int32
+	move, fen *string
+	message   string
+}
+
+func rejectedTexts(reject error) rejectedText {
+	var out rejectedText
+	var re *replay.RejectError
+	if errors.As(reject, &re) {
+		if re.Ply > 0 {
+			p := int32(re.Ply)
+			move := capText(dbText(re.Text), maxMove)
+			fen := dbText(re.FEN)
+			out.ply, out.move, out.fen = &p, &move, &fen
+		}
+		if len(re.Text) > maxQuote {
+			short := *re
+			short.Text = capText(re.Text, maxQuote)
+			out.message = capText(dbText(short.Error()), maxMessage)
+			return out
+		}
+	}
+	out.message = capText(dbText(reject.Error()), maxMessage)
+	return out
 }
 
 var (
@@ -398,15 +497,22 @@ func nullID(id int32) *int32 {
 	return &id
 }
 
-// otherTags returns the non-standard tags as a JSON object, or nil.
-func otherTags(g *replay.Game) []byte {
+// otherTags returns the non-standard tags as a JSON object, or nil. Names
+// and values are cleaned before they are encoded: jsonb refuses the \u0000
+// that encoding/json makes of a NUL, and encoding/json would turn bytes that
+// are not UTF-8 into U+FFFD instead of reading them as Windows-1252.
+func otherTags(g *replay.Game, c *cleaner) []byte {
 	m := map[string]string{}
 	for _, t := range g.PDN.Tags {
 		if standardColumns[t.Name] {
 			continue
 		}
-		if _, dup := m[t.Name]; !dup {
-			m[t.Name] = t.Value
+		name := t.Name
+		if !isCleanText(name) {
+			name = c.text(tagWhat(name)+" (name)", name)
+		}
+		if _, dup := m[name]; !dup {
+			m[name] = c.text(tagWhat(name), t.Value)
 		}
 	}
 	if len(m) == 0 {
