@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/ingest"
@@ -107,7 +108,7 @@ good sources are imported all the same).`,
 				return err
 			}
 			if sum.SourcesFailed > 0 {
-				return &exitError{code: 1, msg: fmt.Sprintf("%d source(s) could not be read completely; the others were imported", sum.SourcesFailed)}
+				return &exitError{code: 1, msg: failedMessage(sum)}
 			}
 			return nil
 		},
@@ -142,4 +143,16 @@ func printImportSummary(w io.Writer, s *ingest.Summary) {
 		fmt.Fprintf(w, "  %-24s %d\n", r, s.RejectedByReason[r])
 	}
 	fmt.Fprintf(w, "time:       %.2f s, %.0f games/s\n", s.Seconds, s.GamesPerSecond)
+}
+
+// failedMessage is the last word of an import in which sources failed: how
+// many, then each on a line of its own with the game it stopped at and why.
+func failedMessage(s *ingest.Summary) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d source(s) could not be imported completely; the others were imported:", s.SourcesFailed)
+	for _, f := range s.Failures {
+		b.WriteString("\n  ")
+		b.WriteString(f.Error)
+	}
+	return b.String()
 }

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,5 +59,97 @@ func TestWrongDatabaseURLIsOneReadableLine(t *testing.T) {
 	msg := err.Error()
 	if strings.Contains(msg, "\n") || !strings.Contains(msg, "127.0.0.1:1") || !strings.Contains(msg, "connection refused") {
 		t.Fatalf("error %q: want one line naming the host and the cause", msg)
+	}
+}
+
+// TestImportFailureNamesEachSource: the exit status is 1 and the last
+// message names each failed source once, with the game where it stopped
+// (it used to say only "1 source(s) could not be read completely").
+func TestImportFailureNamesEachSource(t *testing.T) {
+	isolate(t)
+	url := pgtest.NewDBURL(t)
+	dir := t.TempDir()
+	text, err := os.ReadFile("../../ingest/sample/oca-english-200.pdn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(text)
+	zw.Close()
+	trunc := filepath.Join(dir, "trunc.pdn.gz")
+	os.WriteFile(trunc, gz.Bytes()[:gz.Len()/2], 0o644)
+	notGzip := filepath.Join(dir, "corrupt.pdn.gz")
+	os.WriteFile(notGzip, []byte("\x1f\x8b\x08\x00not really gzip"), 0o644)
+
+	out, err := runCLIStdout(t, "import", "--database-url", url, "--json", "--quiet", trunc, notGzip, "testdata/mixed.pdn")
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 1 {
+		t.Fatalf("exit %v, want status 1", err)
+	}
+	var sum struct {
+		Imported int `json:"imported"`
+		Failures []struct {
+			Source string `json:"source"`
+			Game   int    `json:"game"`
+		} `json:"failures"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	// In the order they failed: the one that breaks at once first.
+	if len(sum.Failures) != 2 || sum.Failures[0].Source != notGzip || sum.Failures[1].Source != trunc || sum.Failures[1].Game == 0 {
+		t.Fatalf("failures %+v", sum.Failures)
+	}
+	cut := sum.Failures[1].Game
+	// The games of the cut file before the cut are stored (the archive
+	// repeats 10 of its games), with mixed.pdn's 2.
+	if sum.Imported < 2+cut-1-10 {
+		t.Fatalf("imported %d games; the cut is in game %d", sum.Imported, cut)
+	}
+	lines := strings.Split(ee.msg, "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "2 source(s)") ||
+		!strings.HasPrefix(strings.TrimSpace(lines[1]), notGzip+": flate: corrupt input") ||
+		!strings.HasPrefix(strings.TrimSpace(lines[2]), trunc+": game "+strconv.Itoa(cut)+": unexpected EOF") {
+		t.Fatalf("message:\n%s", ee.msg)
+	}
+	for _, l := range lines[1:] {
+		if strings.Count(l, ".pdn.gz") != 1 {
+			t.Errorf("%q names its file more than once", l)
+		}
+	}
+}
+
+// TestValidateNamesACutFileOnce: validate printed a truncated .gz as
+// "x.gz: x.gz: x.gz: unexpected EOF" (the source, the pipeline and the
+// command each added the name).
+func TestValidateNamesACutFileOnce(t *testing.T) {
+	isolate(t)
+	text, err := os.ReadFile("../../ingest/sample/oca-english-200.pdn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(text)
+	zw.Close()
+	trunc := filepath.Join(t.TempDir(), "cut.pdn.gz")
+	os.WriteFile(trunc, gz.Bytes()[:gz.Len()/2], 0o644)
+	cmd := newRootCommand()
+	var stdout, stderr bytes.Buffer
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	cmd.SetArgs([]string{"validate", "--quiet", trunc})
+	if err := cmd.Execute(); exitCode(err) != 1 {
+		t.Fatalf("exit %v, want status 1", err)
+	}
+	var line string
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(l, "cut.pdn.gz") {
+			line = l
+		}
+	}
+	if strings.Count(line, "cut.pdn.gz") != 1 || !strings.Contains(line, ": game ") || !strings.Contains(line, "unexpected EOF") {
+		t.Fatalf("stderr:\n%s", stderr.String())
 	}
 }

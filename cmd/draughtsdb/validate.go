@@ -126,7 +126,7 @@ func runValidate(cmd *cobra.Command, paths []string, workers int, forced *rules.
 		case ingest.SourceEnd:
 			if ev.Err != nil {
 				sum.FilesFailed++
-				fmt.Fprintf(errOut, "draughtsdb: %s: %v\n", ev.Source.Name, ev.Err)
+				fmt.Fprintf(errOut, "draughtsdb: %v\n", ev.Err) // a *ingest.SourceError: it names the source
 			}
 			bar.sourceDone(ev.Source.Size)
 		case ingest.Games:
