@@ -28,11 +28,14 @@ func embeddedCluster(cfg *Config) (*pgcluster.Cluster, error) {
 		BinDir:          cfg.Embedded.BinDir,
 		Port:            cfg.Embedded.Port,
 		ListenAddresses: cfg.Embedded.ListenAddresses,
+		Notice:          func(msg string) { fmt.Fprintln(os.Stderr, "draughtsdb: "+msg) },
 	})
 }
 
 // databaseURL returns the configured URL, or starts the embedded cluster
-// (creating it on first use) and returns its URL.
+// (creating it on first use) and returns its URL: over TCP with the
+// password when it listens on TCP (what `db url` prints works for anyone
+// given it), else over its socket.
 func databaseURL(ctx context.Context, cfg *Config) (string, error) {
 	if cfg.Database.URL != "" {
 		return cfg.Database.URL, nil
@@ -44,7 +47,7 @@ func databaseURL(ctx context.Context, cfg *Config) (string, error) {
 	if _, err := c.Start(ctx); err != nil {
 		return "", fmt.Errorf("start embedded PostgreSQL in %s: %w", c.DataDir(), err)
 	}
-	return c.URL(), nil
+	return c.ClientURL()
 }
 
 // openDatabase connects (starting the embedded cluster if needed) and

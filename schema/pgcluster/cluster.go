@@ -26,6 +26,10 @@ type Config struct {
 	Database        string            // created on first start; empty = "draughtsdb"
 	User            string            // the cluster's superuser; empty = "draughtsdb"
 	Settings        map[string]string // extra postgresql.conf settings (tests turn fsync off)
+	// Notice, if set, receives what Start changed on its own in a cluster
+	// made by an older draughtsdb (TCP authentication made to need the
+	// password).
+	Notice func(string)
 }
 
 // Cluster is a PostgreSQL cluster under one data directory.
@@ -82,6 +86,10 @@ func (c *Cluster) pgdata() string    { return filepath.Join(c.cfg.DataDir, "pgda
 func (c *Cluster) socketDir() string { return filepath.Join(c.cfg.DataDir, "run") }
 func (c *Cluster) logFile() string   { return filepath.Join(c.cfg.DataDir, "server.log") }
 
+// PasswordFile is the file, in the data directory (mode 0600), holding the
+// password of the cluster's superuser for TCP connections.
+func (c *Cluster) PasswordFile() string { return filepath.Join(c.cfg.DataDir, "password") }
+
 // DataDir returns the absolute data directory.
 func (c *Cluster) DataDir() string { return c.cfg.DataDir }
 
@@ -113,23 +121,20 @@ func (c *Cluster) Init(ctx context.Context) error {
 	if c.Initialized() {
 		return fmt.Errorf("pgcluster: %s is initialised already", c.pgdata())
 	}
-	for _, dir := range []string{c.cfg.DataDir, c.socketDir()} {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return err
-		}
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return err
-		}
-		if err := c.runAs.chown(dir); err != nil {
-			return err
-		}
+	if err := c.makeDirs(); err != nil {
+		return err
 	}
 	if err := c.checkReachable(); err != nil {
 		return err
 	}
 	_ = os.RemoveAll(c.pgdata()) // a half-made pgdata from an interrupted initdb
-	args := []string{"-D", c.pgdata(), "-U", c.cfg.User, "-A", "trust", "-E", "UTF8",
-		"--locale=C", "--no-sync", "--no-instructions"}
+	// TCP needs the password (scram-sha-256); the Unix socket, in a
+	// directory only the server user (and root) can enter, is trusted.
+	if _, err := c.newPassword(); err != nil {
+		return err
+	}
+	args := []string{"-D", c.pgdata(), "-U", c.cfg.User, "--auth-local=trust", "--auth-host=scram-sha-256",
+		"--pwfile=" + c.PasswordFile(), "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"}
 	if _, err := c.run(ctx, "initdb", args...); err != nil {
 		return err
 	}
@@ -197,10 +202,15 @@ func (c *Cluster) Start(ctx context.Context) (started bool, err error) {
 			return false, err
 		}
 	}
-	pid, running := c.runningPID()
-	if running {
-		_ = pid
-		return false, c.ensureDatabase(ctx)
+	hbaChanged, err := c.secureHBA()
+	if err != nil {
+		return false, fmt.Errorf("pg_hba.conf: %w", err)
+	}
+	if hbaChanged {
+		c.notice(fmt.Sprintf("%s: TCP connections trusted every local user; they now need the password", filepath.Join(c.pgdata(), "pg_hba.conf")))
+	}
+	if _, running := c.runningPID(); running {
+		return false, c.afterStart(ctx, hbaChanged)
 	}
 	if err := c.writeSettings(); err != nil {
 		return false, err
@@ -220,7 +230,7 @@ func (c *Cluster) Start(ctx context.Context) (started bool, err error) {
 	if err != nil {
 		return false, fmt.Errorf("%w\n%s", err, c.logTail(15))
 	}
-	return true, c.ensureDatabase(ctx)
+	return true, c.afterStart(ctx, false)
 }
 
 // Stop shuts the server down ("fast" mode: sessions are ended, work is
@@ -307,13 +317,29 @@ func (c *Cluster) removeStaleLocks() {
 	}
 }
 
-// ensureDatabase creates the configured database if it does not exist.
-func (c *Cluster) ensureDatabase(ctx context.Context) error {
+// afterStart finishes a start over the socket: it reloads the
+// configuration of a server that was running when pg_hba.conf changed,
+// gives a cluster without one a TCP password, and creates the configured
+// database if it does not exist.
+func (c *Cluster) afterStart(ctx context.Context, reload bool) error {
 	conn, err := pgx.Connect(ctx, c.urlFor("postgres"))
 	if err != nil {
 		return fmt.Errorf("connect to local cluster: %w", err)
 	}
 	defer conn.Close(ctx)
+	if reload {
+		if _, err := conn.Exec(ctx, "SELECT pg_reload_conf()"); err != nil {
+			return fmt.Errorf("reload pg_hba.conf: %w", err)
+		}
+	}
+	if err := c.ensurePassword(ctx, conn); err != nil {
+		return err
+	}
+	return c.ensureDatabase(ctx, conn)
+}
+
+// ensureDatabase creates the configured database if it does not exist.
+func (c *Cluster) ensureDatabase(ctx context.Context, conn *pgx.Conn) error {
 	var exists bool
 	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", c.cfg.Database).Scan(&exists); err != nil {
 		return err
@@ -321,7 +347,7 @@ func (c *Cluster) ensureDatabase(ctx context.Context) error {
 	if exists {
 		return nil
 	}
-	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{c.cfg.Database}.Sanitize())
+	_, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{c.cfg.Database}.Sanitize())
 	var pgErr interface{ SQLState() string }
 	if errors.As(err, &pgErr) && pgErr.SQLState() == "42P04" { // created meanwhile by another process
 		return nil

@@ -10,11 +10,23 @@
 //
 //	D/pgdata/      the cluster (initdb), mode 0700, owned by the server user
 //	D/run/         the Unix socket directory (.s.PGSQL.<port>)
+//	D/password     the superuser's password for TCP, mode 0600
 //	D/server.log   the server's log
 //
+// Missing parents of D are created too; as root, with mode 0711, so that
+// the server user can pass through them.
+//
 // The server listens on the Unix socket only, unless ListenAddresses is set.
-// Authentication is "trust": the socket directory is private (0700) to the
-// server user, so only that user (and root) can reach it.
+// The socket is trusted ("trust"): its directory is private (0700) to the
+// server user, so only that user (and root) can reach it. TCP is not: initdb
+// gives the superuser a random password (D/password) and pg_hba.conf asks
+// for it (scram-sha-256) on every TCP line; ClientURL is the TCP URL with
+// it when ListenAddresses is set (pg_hba.conf admits loopback addresses
+// only, as initdb writes it). A cluster made by an older version, which
+// trusted TCP too, is fixed by Start: trusted TCP lines of pg_hba.conf are
+// switched to scram-sha-256 (and the configuration reloaded if the server
+// runs), and a superuser without a password file gets one; Config.Notice
+// hears of both.
 //
 // PostgreSQL refuses to run as root. When the calling process is root, every
 // server program (initdb, pg_ctl, postgres) is run as the "postgres" system
