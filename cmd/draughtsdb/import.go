@@ -38,8 +38,16 @@ that stops for any reason (kill -9, a lost connection, a full disk) is
 finished by running the same command again: it resumes after the last batch
 committed, with no game lost or doubled.
 
+A source that fails does so alone: one that cannot be opened, whose text
+breaks off (a truncated .gz: the complete games before the break are stored,
+and importing a repaired copy resumes after them) or whose games the database
+refuses. Texts are stored as valid UTF-8 (bytes that are not UTF-8 read as
+Windows-1252, NUL bytes removed, with a warning on the game); a rejected
+game's bytes are kept exactly.
+
 The exit status is 0 when every source was read completely, 1 otherwise (the
-good sources are imported all the same).`,
+good sources are imported all the same; the message lists each failed source
+with the game where it stopped, --json lists them under "failures").`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			forced, err := variantFlag(a.cfg.Variant)
