@@ -13,4 +13,11 @@
 // Results reach the sink in exactly the order of the input, whatever the
 // number of workers, so output and database ordinals are deterministic and
 // an interrupted run can resume at a known game.
+//
+// Failures stay with their source. A source that cannot be opened, whose
+// text breaks off (the games before the break are kept; the game the break
+// falls in is left out) or whose games the database refuses ends with a
+// *SourceError naming it and the game, and the run goes on with the others.
+// Every text stored goes through cleanText (sanitize.go) first, so input
+// bytes can never make PostgreSQL refuse a batch.
 package ingest
