@@ -90,7 +90,8 @@ type Options struct {
 	Lease   time.Duration // how long a claim lasts without renewal (default 60 s)
 
 	// Selection of games: Where is an SQL boolean expression on games
-	// (run in a READ ONLY transaction with WhereTimeout as
+	// (run through schema.ReadOnly: as the role draughtsdb_reader, in a
+	// READ ONLY transaction rolled back, with WhereTimeout as
 	// statement_timeout, default 60 s); Variant, if not nil, restricts to
 	// one variant; Limit > 0 takes the first Limit games by id; MaxPly > 0
 	// takes each game's positions up to that ply (the start is ply 0).
