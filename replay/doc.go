@@ -39,11 +39,18 @@
 // English games in algebraic notation name squares from Black's side, as
 // the sites that write them do (FormatMove writes them the same way).
 //
-// A text matches a legal move when start and end agree and its intermediate
-// squares are landing squares of the move, in order. No match: ErrIllegalMove,
+// A text that is exactly a legal move's full path (start and every landing
+// square) is that move, even when a longer capture between the same squares
+// also fits it: h4:f6:h8 is not h4:f6:d8:a5:c3:h8, and a single jump
+// written start-end (d6:b8) is its own full path. Otherwise a text matches
+// a legal move when start and end agree and its intermediate squares are
+// landing squares of the move, in order; capture orders of one move (same
+// start, end and captured pieces) count as one. No match: ErrIllegalMove,
 // with an explanation (no piece there, a capture is compulsory, the majority
 // rule, men capture only forwards, a capture that does not stop there...).
-// Several different moves match: ErrAmbiguousMove.
+// Several different moves match: ErrAmbiguousMove, listing them; so start
+// and end alone stay ambiguous when captures between them take different
+// pieces.
 //
 // # Normalisation
 //
