@@ -3,6 +3,8 @@ package pdn
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 )
 
 // Sentinel errors. Every *SyntaxError unwraps to exactly one of them, so a
@@ -39,8 +41,15 @@ type SyntaxError struct {
 	Err    error  // one of the Err* sentinels
 }
 
+// Error formats the defect as "file:line:column: game N: reason". The
+// message is valid UTF-8 without NUL even when the file name is not (a
+// name from an old file system, say): such bytes become U+FFFD.
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: game %d: %s", e.File, e.Line, e.Column, e.Game, e.Reason)
+	file := e.File
+	if !utf8.ValidString(file) || strings.IndexByte(file, 0) >= 0 {
+		file = strings.ReplaceAll(strings.ToValidUTF8(file, "\uFFFD"), "\x00", "\uFFFD")
+	}
+	return fmt.Sprintf("%s:%d:%d: game %d: %s", file, e.Line, e.Column, e.Game, e.Reason)
 }
 
 // Unwrap returns the sentinel (ErrBadTag, ...).

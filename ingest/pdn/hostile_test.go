@@ -420,3 +420,13 @@ func TestMoveThatReadsAsResult(t *testing.T) {
 	}
 	roundTrip(t, "result-like moves", res.games)
 }
+
+// TestMessageWithBadFileName: the file name is not input, but it is in
+// every message: bytes of it that are not UTF-8 become U+FFFD there.
+func TestMessageWithBadFileName(t *testing.T) {
+	_, err := NewReader(strings.NewReader("1. 32-28 ) *"), "caf\xe9\x00.pdn").Next()
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.File != "caf\xe9\x00.pdn" || !strings.HasPrefix(err.Error(), "caf\uFFFD\uFFFD.pdn:1:10: game 1:") {
+		t.Errorf("%q", err)
+	}
+}
