@@ -45,6 +45,9 @@ type Config struct {
 	// Timeout bounds one position beyond its move time: a depth search
 	// gets Timeout, a move-time search MoveTime + Timeout (default 60 s).
 	Timeout time.Duration
+	// StopTimeout is how long a cancelled Analyze waits for the engine's
+	// "done" after "stop" before treating it as hung (default 1 s).
+	StopTimeout time.Duration
 	// Stderr receives the engine's standard error (discarded if nil).
 	Stderr io.Writer
 }
@@ -95,6 +98,9 @@ func Start(cfg Config) (*Client, error) {
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 60 * time.Second
+	}
+	if cfg.StopTimeout <= 0 {
+		cfg.StopTimeout = time.Second
 	}
 	c := &Client{cfg: cfg}
 	if err := c.start(); err != nil {
@@ -275,7 +281,8 @@ func (c *Client) Close() error {
 // crash the engine is killed and restarted before Analyze returns the
 // error (ErrTimeout, ErrEngineExited), so the next call finds a fresh
 // engine; AnalyzeRetry retries once. If ctx is cancelled, the engine is
-// sent "stop" (and restarted if it does not finish within a second).
+// sent "stop" (and restarted if it does not finish within
+// Config.StopTimeout).
 func (c *Client) Analyze(ctx context.Context, pos rules.Position, depth int, moveTime time.Duration) (Analysis, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -333,10 +340,10 @@ func (c *Client) analyze(ctx context.Context, pos rules.Position, depth int, mov
 	for {
 		l, err := c.read(ctx, deadline)
 		if err == ctx.Err() && err != nil && !stopped {
-			// Cancelled: ask for the move now, give it a second.
+			// Cancelled: ask for the move now, give it StopTimeout.
 			c.send("stop")
 			stopped = true
-			deadline = time.Now().Add(time.Second)
+			deadline = time.Now().Add(c.cfg.StopTimeout)
 			ctx = context.Background()
 			continue
 		}

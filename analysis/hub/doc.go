@@ -23,7 +23,9 @@
 // squares may come in any order. Scores are in men from the side to move's
 // view (two decimals). During a search only stop, ping (answered by pong),
 // ponder-hit and quit are acted on at once; other commands wait for the
-// search's done.
+// search's done. A line longer than MaxLineBytes (1 MB) is answered with an
+// error line (its length and its start) and otherwise ignored, like any
+// other bad line; it is read in pieces and dropped, so it costs no memory.
 //
 // # Serve
 //
@@ -61,8 +63,9 @@
 // position. The retry policy is AnalyzeRetry: one more attempt of the same
 // position after such a failure, then the position is reported failed
 // (the error wraps ErrTimeout or ErrEngineExited; protocol errors and
-// cancellation are not retried). Cancelling ctx sends "stop" and waits a
-// second for "done" before treating the engine as hung.
+// cancellation are not retried). Cancelling ctx sends "stop" and waits
+// Config.StopTimeout (a second) for "done" before treating the engine as
+// hung.
 //
 // Tests: the in-process tests run Serve over io.Pipe; the client tests run
 // the test binary itself as the engine (TestMain serves Hub on stdin/stdout
@@ -70,5 +73,6 @@
 // exactly the score, best move, depth, PV and node count of calling
 // search.Search at the same depth, across all five variants. Fake engines
 // that hang at "go", crash mid-search, or crash only once check the
-// timeout, restart and retry paths.
+// timeout, restart and retry paths. No test bounds the wall-clock time of
+// anything: the timeouts they do not exercise are set far above any run.
 package hub

@@ -92,7 +92,10 @@ func ParseLine(s string) Line {
 }
 
 // quote returns v, double-quoted if it is empty or contains a space or '='.
+// A value cannot hold a double quote or a line break (the protocol has no
+// escapes): they become ' and a space.
 func quote(v string) string {
+	v = strings.NewReplacer(`"`, "'", "\n", " ", "\r", " ").Replace(v)
 	if v == "" || strings.ContainsAny(v, " \t=") {
 		return `"` + v + `"`
 	}

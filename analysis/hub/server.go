@@ -2,13 +2,16 @@ package hub
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
@@ -89,8 +92,98 @@ type server struct {
 	done   chan struct{}
 }
 
+// MaxLineBytes is the longest input line Serve reads. A longer line is
+// answered with an error line and skipped (its bytes are read and dropped,
+// never held), so a runaway GUI cannot end the session or grow the
+// engine's memory.
+const MaxLineBytes = 1 << 20
+
+// errLineTooLong marks an input line longer than MaxLineBytes.
+var errLineTooLong = errors.New("line too long")
+
+// lineReader reads newline-terminated lines of at most max bytes
+// (without the terminator) from a bufio.Reader.
+type lineReader struct {
+	br  *bufio.Reader
+	max int
+	buf []byte
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 64*1024), max: max}
+}
+
+// next returns the next line without its "\n" (or "\r\n") and its length
+// in bytes. A line longer than max is read to its end but only its first
+// headBytes are kept: it comes back as errLineTooLong with that start and
+// its full length. Memory stays within the reader's buffer plus max bytes
+// whatever the input. A last line without a newline counts as a line;
+// io.EOF follows it.
+func (lr *lineReader) next() (line []byte, size int64, err error) {
+	lr.buf = lr.buf[:0]
+	long := false
+	add := func(frag []byte) {
+		size += int64(len(frag))
+		switch {
+		case long:
+		case len(lr.buf)+len(frag) > lr.max:
+			long = true
+			lr.buf = append(lr.buf, frag[:min(len(frag), max(0, headBytes-len(lr.buf)))]...)
+			lr.buf = lr.buf[:min(len(lr.buf), headBytes)]
+		default:
+			lr.buf = append(lr.buf, frag...)
+		}
+	}
+	for {
+		frag, err := lr.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			add(frag)
+			continue
+		}
+		if err != nil && (err != io.EOF || size == 0 && len(frag) == 0) {
+			return nil, 0, err
+		}
+		add(bytes.TrimSuffix(frag, []byte("\n")))
+		if long {
+			return lr.buf, size, errLineTooLong
+		}
+		return bytes.TrimSuffix(lr.buf, []byte("\r")), size, nil
+	}
+}
+
+// headBytes is how much of a too-long line its error message quotes.
+const headBytes = 40
+
+// headText returns the start of a line for a message: at most headBytes,
+// cut on a rune boundary, control characters as '?', in single quotes
+// (a Hub value cannot hold a double quote).
+func headText(b []byte) string {
+	cut := len(b) > headBytes
+	if cut {
+		i := headBytes
+		for i > 0 && !utf8.RuneStart(b[i]) {
+			i--
+		}
+		b = b[:i]
+	}
+	t := strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f || r == '"' {
+			return '?'
+		}
+		return r
+	}, string(b))
+	if cut {
+		t += "..."
+	}
+	return "'" + t + "'"
+}
+
 type readResult struct {
 	line string
+	// long is set for a line over MaxLineBytes: line holds its start and
+	// size its length in bytes.
+	long bool
+	size int64
 	eof  bool
 	err  error
 }
@@ -100,28 +193,39 @@ func (s *server) run(r io.Reader) error {
 	stopped := make(chan struct{})
 	defer close(stopped)
 	go func() {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		for sc.Scan() {
+		lr := newLineReader(r, MaxLineBytes)
+		for {
+			b, n, err := lr.next()
+			var rr readResult
+			switch {
+			case err == errLineTooLong:
+				rr = readResult{line: string(b), long: true, size: n}
+			case err != nil:
+				if err == io.EOF {
+					err = nil
+				}
+				rr = readResult{eof: true, err: err}
+			default:
+				rr = readResult{line: string(b)}
+			}
 			select {
-			case lines <- readResult{line: sc.Text()}:
+			case lines <- rr:
 			case <-stopped:
 				return
 			}
-		}
-		select {
-		case lines <- readResult{eof: true, err: sc.Err()}:
-		case <-stopped:
+			if rr.eof {
+				return
+			}
 		}
 	}()
-	var queue []string
+	var queue []readResult
 	for {
-		var l string
+		var rr readResult
 		if len(queue) > 0 && s.done == nil {
-			l, queue = queue[0], queue[1:]
+			rr, queue = queue[0], queue[1:]
 		} else {
 			select {
-			case rr := <-lines:
+			case rr = <-lines:
 				if rr.eof {
 					// The GUI is gone: stop as directly as possible.
 					s.stopSearch()
@@ -130,15 +234,21 @@ func (s *server) run(r io.Reader) error {
 					}
 					return s.out.failed()
 				}
-				l = strings.TrimSpace(rr.line)
-				if l == "" {
-					continue
+				if !rr.long {
+					rr.line = strings.TrimSpace(rr.line)
+					if rr.line == "" {
+						continue
+					}
 				}
 				if s.done == nil {
 					break
 				}
 				// Searching: only stop, ping, ponder-hit and quit act now.
-				switch ParseLine(l).Cmd {
+				cmd := ""
+				if !rr.long {
+					cmd = ParseLine(rr.line).Cmd
+				}
+				switch cmd {
 				case "stop":
 					s.cancel()
 				case "ping":
@@ -148,7 +258,7 @@ func (s *server) run(r io.Reader) error {
 					s.stopSearch()
 					return s.out.failed()
 				default:
-					queue = append(queue, l)
+					queue = append(queue, rr)
 				}
 				continue
 			case <-s.doneChan():
@@ -156,7 +266,11 @@ func (s *server) run(r io.Reader) error {
 				continue
 			}
 		}
-		if quit := s.handle(ParseLine(l)); quit {
+		if rr.long {
+			// Like any other bad line: say so and go on.
+			s.out.line("error message=%s", quote(fmt.Sprintf("input line of %d bytes is longer than %d; ignored: %s",
+				rr.size, MaxLineBytes, headText([]byte(rr.line)))))
+		} else if quit := s.handle(ParseLine(rr.line)); quit {
 			s.stopSearch()
 			return s.out.failed()
 		}
