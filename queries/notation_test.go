@@ -80,3 +80,27 @@ func TestSQLNotationAgreesWithGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLResultTextAgreesWithGo: draughtsdb_result_text writes every
+// result of every variant as replay.Result.Format does (the first mover's
+// score first: an English Black win is 1-0).
+func TestSQLResultTextAgreesWithGo(t *testing.T) {
+	pool := pgtest.NewDB(t)
+	ctx := context.Background()
+	checked := 0
+	for _, v := range rules.Variants() {
+		for code := 0; code <= 4; code++ {
+			var got string
+			if err := pool.QueryRow(ctx, `SELECT draughtsdb_result_text($1::smallint, $2::smallint)`, v.GameType, code).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if want := replay.Result(code).Format(v); got != want {
+				t.Errorf("%s result %d: SQL %q, Go %q", v, code, got, want)
+			}
+			checked++
+		}
+	}
+	if checked < 25 {
+		t.Fatalf("checked %d", checked)
+	}
+}

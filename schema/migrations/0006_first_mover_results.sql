@@ -50,3 +50,21 @@ WHERE EXISTS (SELECT 1 FROM games g WHERE g.source_id = s.id AND g.variant = 21)
               AND g.white_id IS NULL AND g.black_id IS NULL AND g.tags ?| ARRAY['P1', 'P2']);
 
 DELETE FROM opening_index WHERE variant = 21;
+
+-- draughtsdb_result_text wrote White's score first in every variant; write
+-- the first mover's first, as replay.Result.Format does (English: a Black
+-- win is 1-0).
+CREATE OR REPLACE FUNCTION draughtsdb_result_text(variant smallint, result smallint) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$
+        SELECT CASE
+            WHEN result IN (1, 3) THEN
+                CASE WHEN (result = 1) = (variant NOT IN (21, 23)) THEN
+                         CASE WHEN variant = 20 THEN '2-0' ELSE '1-0' END
+                     ELSE CASE WHEN variant = 20 THEN '0-2' ELSE '0-1' END
+                END
+            WHEN result = 2 THEN CASE WHEN variant = 20 THEN '1-1' ELSE '1/2-1/2' END
+            WHEN result = 4 THEN '0-0'
+            ELSE '*'
+        END
+    $$;
