@@ -1,30 +1,55 @@
+//go:build tools
+
+// The composers of the test positions are tools, not tests: they are built
+// only with the "tools" tag and print candidates for a person to review
+// and copy into search_test.go. Run them with
+//
+//	go test -tags tools -run TestComposeShots -v ./analysis/search
+//	DRAUGHTSDB_COMPOSE=russian SEED=2 go test -tags tools -run TestComposeWins -v ./analysis/search
+//
+// DRAUGHTSDB_COMPOSE names the variant (default international) and SEED
+// the random seed (an integer).
+
 package search
 
 import (
 	"fmt"
 	"math/rand"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
-// TestComposeShots is the tool that composed the shot positions of
-// shots_test.go: it sets up random quiet positions of men and prints those
-// where the exhaustive reference finds exactly one White move winning at
-// least two men (more than any other move gains), that move being a
-// sacrifice, at depth 5 and still alone at depth 7, with the smallest depth
-// (1, 3 or 5) at which it is already alone. Run it with
-// DRAUGHTSDB_COMPOSE_SHOTS=international (or russian, ...); SEED varies it.
-func TestComposeShots(t *testing.T) {
-	if os.Getenv("DRAUGHTSDB_COMPOSE_SHOTS") == "" {
-		t.Skip("set DRAUGHTSDB_COMPOSE_SHOTS=<variant> to compose shot positions")
+// composeSetup returns the variant and the random source of a composer
+// run, from DRAUGHTSDB_COMPOSE and SEED.
+func composeSetup(t *testing.T, defaultSeed int64) (*rules.Variant, *rand.Rand) {
+	name := os.Getenv("DRAUGHTSDB_COMPOSE")
+	if name == "" {
+		name = rules.International.Name
 	}
-	v, err := rules.VariantByName(os.Getenv("DRAUGHTSDB_COMPOSE_SHOTS"))
+	v, err := rules.VariantByName(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewSource(int64(len(os.Getenv("SEED")) + 7)))
+	seed := defaultSeed
+	if s := os.Getenv("SEED"); s != "" {
+		if seed, err = strconv.ParseInt(s, 10, 64); err != nil {
+			t.Fatalf("SEED=%q: want an integer", s)
+		}
+	}
+	return v, rand.New(rand.NewSource(seed))
+}
+
+// TestComposeShots composed the shot positions of TestShots (the shots
+// table in search_test.go): it sets up random quiet positions of men and
+// prints those where the exhaustive reference (ref_test.go) finds exactly
+// one White move winning at least two men (more than any other move
+// gains), that move being a sacrifice, at depth 5 and still alone at depth
+// 7, with the smallest depth (1, 3 or 5) at which it is already alone.
+func TestComposeShots(t *testing.T) {
+	v, rng := composeSetup(t, 7)
 	n := v.Board.Squares()
 	half := v.Board.Width / 2
 	found := 0

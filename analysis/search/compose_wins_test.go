@@ -1,27 +1,22 @@
+//go:build tools
+
+// A composer, built only with the "tools" tag: see compose_test.go.
+
 package search
 
 import (
 	"fmt"
-	"math/rand"
-	"os"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
-// TestComposeWins composed the forced-win positions of TestMateScores:
-// random positions of a few men where exactly one White move wins by force
-// (the opponent left without a legal move) within 7 plies, per the
-// exhaustive reference. Run it with DRAUGHTSDB_COMPOSE_WINS=<variant>.
+// TestComposeWins composed the forced-win positions of TestMateScores
+// (search_test.go): random positions of a few men where exactly one White
+// move wins by force (the opponent left without a legal move) within 7
+// plies, per the exhaustive reference of ref_test.go.
 func TestComposeWins(t *testing.T) {
-	if os.Getenv("DRAUGHTSDB_COMPOSE_WINS") == "" {
-		t.Skip("set DRAUGHTSDB_COMPOSE_WINS=<variant> to compose forced wins")
-	}
-	v, err := rules.VariantByName(os.Getenv("DRAUGHTSDB_COMPOSE_WINS"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewSource(3))
+	v, rng := composeSetup(t, 3)
 	n := v.Board.Squares()
 	half := v.Board.Width / 2
 	found := 0

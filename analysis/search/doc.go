@@ -19,7 +19,10 @@
 // ctx stops the search the same way (if that happens during the first
 // iteration, Best is the first legal move, Depth 0). Options.History gives
 // the hashes of the game's earlier positions for repetition detection (a
-// repeated position inside the search scores 0).
+// repeated position inside the search scores 0). Both are also checked
+// between iterations. Options.Now replaces the clock (time.Now) of
+// MoveTime and Result.Time: the tests drive the time control with a fake
+// clock.
 //
 // Determinism: at a fixed depth without MoveTime nothing depends on the
 // clock, and every search starts from an empty transposition table (each
@@ -76,17 +79,19 @@
 // go test ./analysis/search runs in under a second:
 //
 //   - TestShots: 8 International and 8 Russian shots (a sacrifice that
-//     forces captures and wins two to four men) composed by
-//     TestComposeShots and re-verified on every run by an exhaustive
+//     forces captures and wins two to four men) composed by the tool
+//     TestComposeShots (compose_test.go, built with -tags tools) and
+//     re-verified on every run by an exhaustive
 //     reference minimax (ref_test.go: no pruning, material only, captures
 //     searched to the end): the key move is the only one that gains
 //     material at the stated depth, and is not yet singled out two plies
 //     less; the engine must play it at that depth.
-//   - TestMateScores: forced wins (composed by TestComposeWins) whose
+//   - TestMateScores: forced wins (composed by the tool TestComposeWins) whose
 //     distance from the reference equals the engine's Win - score.
 //   - TestDeterministic, TestAllVariants (PV legal move by move, symmetric
-//     start scores 0), TestMoveTime, TestCancel, TestRepetition,
-//     TestNoLegalMove.
+//     start scores 0), TestMoveTime and TestCancel (a fake clock and
+//     cancellations at chosen iterations and nodes: nothing depends on the
+//     machine's speed), TestRepetition, TestNoLegalMove.
 //
 // Benchmarks (go test -bench Search ./analysis/search) report nodes/s, a
 // node being every alphaBeta and quiescence call. Measured single-threaded

@@ -42,6 +42,10 @@ type Options struct {
 	MoveTime time.Duration
 	// TTSizeMB sizes the transposition table (DefaultTTSizeMB if 0).
 	TTSizeMB int
+	// Now, if not nil, is the clock of MoveTime and Result.Time instead
+	// of time.Now: tests drive the time control with a fake clock, so
+	// that no test depends on the machine's speed or load.
+	Now func() time.Time
 	// History holds the hashes (rules.Position.Hash) of the positions
 	// before pos, oldest first, for repetition detection. Only the plies
 	// since the last irreversible move (a man move or capture) matter.
@@ -107,7 +111,11 @@ func Search(pos rules.Position, opts Options, info func(Result)) Result {
 // killers and history are cleared first, so results never depend on
 // earlier searches.
 func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, info func(Result)) Result {
-	start := time.Now()
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
 	mb := opts.TTSizeMB
 	if mb <= 0 {
 		mb = e.ttMB
@@ -116,7 +124,7 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 		e.s = newSearcher(mb)
 	}
 	s := e.s
-	s.reset(pos.Variant(), ctx, opts, start)
+	s.reset(pos.Variant(), ctx, opts, now, start)
 
 	depth := opts.Depth
 	if depth <= 0 {
@@ -131,18 +139,26 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 	var res Result
 	rootMoves := pos.LegalMoves(nil)
 	if len(rootMoves) == 0 {
-		res = Result{Score: -Win, Mate: true, Time: time.Since(start)}
+		res = Result{Score: -Win, Mate: true, Time: now().Sub(start)}
 		return res
 	}
 	res = Result{Best: rootMoves[0], PV: []rules.Move{rootMoves[0]}}
 	for d := 1; d <= depth; d++ {
 		s.canStopOnTime = d > 1
+		if d > 1 {
+			// A cancellation or the end of the move time between two
+			// iterations stops here, not up to 1024 nodes later.
+			s.checkStop()
+			if s.stop {
+				break
+			}
+		}
 		score := s.alphaBeta(&pos, d, 0, -Infinity, Infinity, 0)
 		if s.stop {
 			break
 		}
 		pv := append([]rules.Move(nil), s.pv[0][:s.pvLen[0]]...)
-		res = Result{Score: score, Depth: d, PV: pv, Nodes: s.nodes, Time: time.Since(start),
+		res = Result{Score: score, Depth: d, PV: pv, Nodes: s.nodes, Time: now().Sub(start),
 			Mate: score >= MateThreshold || score <= -MateThreshold}
 		if len(pv) > 0 {
 			res.Best = pv[0]
@@ -153,12 +169,12 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 		if res.Mate && res.PliesToEnd() <= d {
 			break // the end of the game is inside the horizon: proven
 		}
-		if s.timed && time.Since(start) > opts.MoveTime/2 {
+		if s.timed && now().Sub(start) > opts.MoveTime/2 {
 			break // the next iteration would not finish
 		}
 	}
 	res.Nodes = s.nodes
-	res.Time = time.Since(start)
+	res.Time = now().Sub(start)
 	return res
 }
 
@@ -172,6 +188,7 @@ type searcher struct {
 	timed         bool
 	canStopOnTime bool
 	deadline      time.Time
+	now           func() time.Time
 	done          <-chan struct{}
 
 	moves   [maxPly][]rules.Move
@@ -195,13 +212,14 @@ func newSearcher(mb int) *searcher {
 	return s
 }
 
-func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, start time.Time) {
+func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, now func() time.Time, start time.Time) {
 	s.tt.clear()
 	s.ev = evaluatorFor(v)
 	s.nodes = 0
 	s.stop = false
 	s.timed = opts.MoveTime > 0
 	s.deadline = start.Add(opts.MoveTime)
+	s.now = now
 	s.done = ctx.Done()
 	s.killers = [maxPly][2]uint16{}
 	s.history = [73 * 73]int32{}
@@ -218,7 +236,7 @@ func (s *searcher) checkStop() {
 		default:
 		}
 	}
-	if s.timed && s.canStopOnTime && time.Now().After(s.deadline) {
+	if s.timed && s.canStopOnTime && s.now().After(s.deadline) {
 		s.stop = true
 	}
 }

@@ -238,27 +238,151 @@ func TestAllVariants(t *testing.T) {
 	}
 }
 
+// fakeClock is Options.Now for the time-control tests: it moves only when
+// the test moves it, so they hold on any machine under any load. set
+// moves it now; jump moves it at the given call of now (counted from 1),
+// which lets a test end the move time in the middle of an iteration.
+type fakeClock struct {
+	t      time.Time
+	calls  int
+	jumpAt int
+	jumpTo time.Time
+	onCall func(call int)
+}
+
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func newFakeClock() *fakeClock { return &fakeClock{t: epoch} }
+
+func (c *fakeClock) now() time.Time {
+	c.calls++
+	if c.jumpAt > 0 && c.calls >= c.jumpAt {
+		c.t, c.jumpAt = c.jumpTo, 0
+	}
+	if c.onCall != nil {
+		c.onCall(c.calls)
+	}
+	return c.t
+}
+
+func (c *fakeClock) set(d time.Duration) { c.t = epoch.Add(d) }
+
+// TestMoveTime drives the time control with a fake clock: which iteration
+// it stops after, and that the first one always completes.
 func TestMoveTime(t *testing.T) {
 	pos := rules.International.StartPosition()
-	start := time.Now()
-	iters := 0
-	r := NewEngine(4).Search(context.Background(), pos, Options{MoveTime: 150 * time.Millisecond}, func(Result) { iters++ })
-	el := time.Since(start)
-	if el > 600*time.Millisecond {
-		t.Errorf("took %v for a 150 ms move time", el)
+	const moveTime = time.Second
+
+	// Half the move time gone after an iteration: the next one would not
+	// finish, so the search stops between iterations.
+	clock := newFakeClock()
+	var iters []Result
+	r := NewEngine(4).Search(context.Background(), pos, Options{MoveTime: moveTime, Now: clock.now}, func(it Result) {
+		iters = append(iters, it)
+		switch it.Depth {
+		case 3:
+			clock.set(moveTime/2 - time.Millisecond)
+		case 4:
+			clock.set(moveTime/2 + time.Millisecond)
+		}
+	})
+	if r.Depth != 4 || len(iters) != 4 || r.Nodes != iters[3].Nodes || !reflect.DeepEqual(r.PV, iters[3].PV) || r.Time != moveTime/2+time.Millisecond {
+		t.Errorf("half the time gone after depth 4: depth %d after %d iterations, %d nodes, time %v; want depth 4, %d nodes, %v",
+			r.Depth, len(iters), r.Nodes, iters[len(iters)-1].Nodes, r.Time, moveTime/2+time.Millisecond)
 	}
-	if r.Depth < 2 || iters != r.Depth || len(r.PV) == 0 {
-		t.Errorf("depth %d after %d iterations", r.Depth, iters)
+
+	// The move time runs out inside an iteration: it is abandoned and the
+	// last completed one returned.
+	clock = newFakeClock()
+	iters = nil
+	r = NewEngine(4).Search(context.Background(), pos, Options{MoveTime: moveTime, Now: clock.now}, func(it Result) {
+		iters = append(iters, it)
+		if it.Depth == 4 {
+			clock.set(moveTime / 4)
+			// The next two calls check between iterations (half the
+			// time gone? the deadline?); the third comes from inside
+			// iteration 5.
+			clock.jumpAt, clock.jumpTo = clock.calls+3, epoch.Add(moveTime+time.Millisecond)
+		}
+	})
+	if r.Depth != 4 || len(iters) != 4 || r.Nodes <= iters[3].Nodes || !reflect.DeepEqual(r.PV, iters[3].PV) || r.Time != moveTime+time.Millisecond {
+		t.Errorf("out of time in iteration 5: depth %d after %d iterations, %d nodes (%d after depth 4), time %v",
+			r.Depth, len(iters), r.Nodes, iters[len(iters)-1].Nodes, r.Time)
+	}
+
+	// Out of time from the start: the first iteration still completes.
+	clock = newFakeClock()
+	clock.jumpAt, clock.jumpTo = 2, epoch.Add(time.Hour)
+	iters = nil
+	r = NewEngine(4).Search(context.Background(), pos, Options{MoveTime: moveTime, Now: clock.now}, func(it Result) { iters = append(iters, it) })
+	if r.Depth != 1 || len(iters) != 1 || len(r.PV) == 0 || !r.Best.SameAs(&r.PV[0]) {
+		t.Errorf("out of time at once: depth %d after %d iterations, PV %v; want depth 1", r.Depth, len(iters), r.PV)
+	}
+
+	// Without a move time the clock never stops the search.
+	clock = newFakeClock()
+	clock.jumpAt, clock.jumpTo = 2, epoch.Add(time.Hour)
+	if r := Search(pos, Options{Depth: 4, Now: clock.now}, nil); r.Depth != 4 {
+		t.Errorf("depth 4 with the clock far ahead: depth %d", r.Depth)
+	}
+
+	// The real clock: a move-time search ends by itself with a move (how
+	// deep it gets depends on the machine, so that is not checked).
+	n := 0
+	r = NewEngine(4).Search(context.Background(), pos, Options{MoveTime: 20 * time.Millisecond}, func(Result) { n++ })
+	if r.Depth < 1 || n != r.Depth || len(r.PV) == 0 {
+		t.Errorf("real clock: depth %d after %d iterations", r.Depth, n)
 	}
 }
 
+// TestCancel cancels the context at chosen points of the search: between
+// iterations, inside one (from the fake clock, which the search consults
+// every 1024 nodes) and before it starts.
 func TestCancel(t *testing.T) {
+	pos := rules.International.StartPosition()
+
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-	start := time.Now()
-	r := NewEngine(4).Search(ctx, rules.International.StartPosition(), Options{Depth: MaxDepth}, nil)
-	if time.Since(start) > time.Second || len(r.PV) == 0 {
-		t.Errorf("cancel: %v, %+v", time.Since(start), r)
+	var iters []Result
+	r := NewEngine(4).Search(ctx, pos, Options{Depth: MaxDepth}, func(it Result) {
+		iters = append(iters, it)
+		if it.Depth == 2 {
+			cancel()
+		}
+	})
+	if r.Depth != 2 || len(iters) != 2 || r.Nodes != iters[1].Nodes || !reflect.DeepEqual(r.PV, iters[1].PV) {
+		t.Errorf("cancelled after depth 2: depth %d after %d iterations, %d nodes", r.Depth, len(iters), r.Nodes)
+	}
+
+	// Inside iteration 6: the clock (consulted only with a move time, here
+	// far away) cancels at its first call from inside the iteration.
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	clock := newFakeClock()
+	iters = nil
+	armed := 0
+	clock.onCall = func(call int) {
+		if armed > 0 && call >= armed {
+			cancel()
+		}
+	}
+	r = NewEngine(4).Search(ctx, pos, Options{MoveTime: time.Hour, Now: clock.now}, func(it Result) {
+		iters = append(iters, it)
+		if it.Depth == 5 {
+			// Past the two calls between iterations: the first one
+			// from inside iteration 6.
+			armed = clock.calls + 3
+		}
+	})
+	if r.Depth != 5 || len(iters) != 5 || r.Nodes <= iters[4].Nodes || !reflect.DeepEqual(r.PV, iters[4].PV) {
+		t.Errorf("cancelled inside iteration 6: depth %d after %d iterations, %d nodes (%d after depth 5)",
+			r.Depth, len(iters), r.Nodes, iters[len(iters)-1].Nodes)
+	}
+
+	// Cancelled before it starts: the first legal move, depth 0.
+	r = NewEngine(4).Search(ctx, pos, Options{Depth: MaxDepth}, nil)
+	first := pos.LegalMoves(nil)[0]
+	if r.Depth != 0 || len(r.PV) != 1 || !r.Best.SameAs(&first) {
+		t.Errorf("cancelled before the start: %+v", r)
 	}
 }
 
