@@ -270,22 +270,25 @@ func TestResumeAfterKill(t *testing.T) {
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Kill it once some batches, but not all, are committed.
-	deadline := time.Now().Add(60 * time.Second)
+	exited := make(chan error, 1)
+	go func() { exited <- child.Wait() }()
+	// Kill it once some batches, but not all, are committed. The child
+	// stops reading at 2,000 games (importChild), so it cannot finish
+	// first however slowly this loop runs; no time limit either way.
 	for {
 		if n := count(t, pool, `SELECT coalesce(sum(games_read), 0) FROM sources`); n >= 500 {
 			break
 		}
-		if time.Now().After(deadline) {
-			child.Process.Kill()
-			t.Fatal("the child committed nothing in 60 s")
+		select {
+		case err := <-exited:
+			t.Fatalf("the child exited (%v) before committing 500 games", err)
+		case <-time.After(20 * time.Millisecond):
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	if err := child.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	child.Wait()
+	<-exited
 	committed := count(t, pool, `SELECT coalesce(sum(games_read), 0) FROM sources`)
 	if committed >= 4000 {
 		t.Fatalf("the child finished (%d games) before it was killed", committed)
@@ -302,7 +305,8 @@ func TestResumeAfterKill(t *testing.T) {
 	}
 }
 
-// importChild is the child process of TestResumeAfterKill: a slow import.
+// importChild is the child process of TestResumeAfterKill: a slow import
+// that stops reading at 2,000 of its 4,000 games and waits to be killed.
 func importChild() int {
 	ctx := context.Background()
 	pool, err := pgxpool.New(ctx, os.Getenv("DRAUGHTSDB_IMPORT_CHILD"))
@@ -312,7 +316,12 @@ func importChild() int {
 	}
 	paths := filepath.SplitList(os.Getenv("DRAUGHTSDB_IMPORT_PATHS"))
 	_, err = Import(ctx, pool, paths, Options{BatchSize: 50, SpoolDir: os.Getenv("DRAUGHTSDB_IMPORT_SPOOL"),
-		Progress: func(_, _ int64, _ int) { time.Sleep(5 * time.Millisecond) }})
+		Progress: func(_, _ int64, games int) {
+			if games >= 2000 {
+				time.Sleep(time.Hour) // until killed
+			}
+			time.Sleep(5 * time.Millisecond)
+		}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
