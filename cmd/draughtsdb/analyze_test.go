@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -29,7 +32,14 @@ import (
 // DRAUGHTSDB_ prefix, so isolate() leaves it alone.
 const analyzeRole = "ANALYZE_TEST_ROLE"
 
+// stallArg, as the first argument of the test binary, makes it a Hub
+// engine that stalls: see stallingEngine.
+const stallArg = "analyze-test-stalling-engine"
+
 func init() {
+	if len(os.Args) == 3 && os.Args[1] == stallArg {
+		stallingEngine(os.Args[2])
+	}
 	switch os.Getenv(analyzeRole) {
 	case "hub":
 		if err := hub.Serve(os.Stdin, os.Stdout, hub.Options{Variant: "english", TTSizeMB: 16}); err != nil {
@@ -44,6 +54,37 @@ func init() {
 		stop()
 		os.Exit(exitCode(err))
 	}
+}
+
+// stallAfter is how many positions the stalling engine evaluates.
+const stallAfter = 8
+
+// stallingEngine serves the built-in engine over the Hub protocol for
+// stallAfter searches; at the next "go" it creates the file marker and
+// answers nothing more, until its input ends (its analyze process died).
+// An engine started when marker exists stalls at its first "go", so a
+// restarted engine evaluates nothing either.
+func stallingEngine(marker string) {
+	pr, pw := io.Pipe()
+	go func() {
+		hub.Serve(pr, os.Stdout, hub.Options{Variant: "english", TTSizeMB: 16})
+		os.Exit(0)
+	}()
+	sc := bufio.NewScanner(os.Stdin)
+	searches := 0
+	for sc.Scan() {
+		if hub.ParseLine(sc.Text()).Cmd == "go" {
+			searches++
+			if _, err := os.Stat(marker); err == nil || searches > stallAfter {
+				os.WriteFile(marker, nil, 0o644)
+				for sc.Scan() {
+				}
+				os.Exit(0)
+			}
+		}
+		io.WriteString(pw, sc.Text()+"\n")
+	}
+	os.Exit(0)
 }
 
 // importSample loads the bundled OCA sample (English) into a fresh
@@ -268,64 +309,62 @@ func TestAnalyzeHubEngineMatchesBuiltin(t *testing.T) {
 }
 
 // TestAnalyzeTwoProcessesOneKilled runs two analyze processes on one
-// database at once and SIGKILLs one part-way: the survivor takes over the
-// dead one's claims when their lease (2 s) expires, and in the end every
-// position is evaluated exactly once, with no queue rows left.
+// database and SIGKILLs one part-way: the survivor takes over the dead
+// one's claims when their lease (2 s) expires, and in the end every
+// position is evaluated exactly once, with no queue rows left. The victim
+// runs a Hub engine that stalls after stallAfter positions (two batches),
+// holding its third batch: the test waits for that, not for a time, so it
+// holds whatever the machine's load.
 func TestAnalyzeTwoProcessesOneKilled(t *testing.T) {
 	isolate(t)
-	const games, maxPly = 20, 30
+	const games, maxPly, batch = 20, 30, 4
 	url, pool := importSample(t)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
+	marker := filepath.Join(t.TempDir(), "stalled")
 	args := []string{"analyze", "--database-url", url, "--depth", "6", "--limit", fmt.Sprint(games), "--max-ply", fmt.Sprint(maxPly),
-		"--workers", "1", "--batch", "4", "--lease", "2s", "--json", "--quiet"}
-	start := func() (*exec.Cmd, *bytes.Buffer) {
-		c := exec.Command(exe, args...)
+		"--workers", "1", "--batch", fmt.Sprint(batch), "--lease", "2s", "--json", "--quiet"}
+	start := func(extra ...string) (*exec.Cmd, *bytes.Buffer, chan error) {
+		c := exec.Command(exe, append(args, extra...)...)
 		c.Env = append(os.Environ(), analyzeRole+"=cli")
 		var out bytes.Buffer
 		c.Stdout, c.Stderr = &out, &out
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
-		return c, &out
+		done := make(chan error, 1)
+		go func() { done <- c.Wait() }()
+		return c, &out, done
 	}
-	victim, _ := start()
-	survivor, survivorOut := start()
-	defer survivor.Process.Kill()
+	victim, victimOut, victimDone := start("--engine", "hub:"+exe, "--engine-arg", stallArg, "--engine-arg", marker)
 	defer victim.Process.Kill()
-
-	_, distinct := selectedPositions(t, pool, games, maxPly)
-	// Kill the victim once it has stored some evaluations and holds a claim.
-	owner := fmt.Sprintf("%%:%d:%%", victim.Process.Pid)
-	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if time.Now().After(deadline) {
-			t.Fatal("the victim never stored an evaluation while holding a claim")
-		}
-		done := count(t, pool, "SELECT count(*) FROM evaluations")
-		held := count(t, pool, fmt.Sprintf("SELECT count(*) FROM analysis_queue WHERE lease_owner LIKE '%s' AND lease_until > now()", owner))
-		if os.Getenv("ANALYZE_TEST_DEBUG") != "" {
-			t.Logf("done %d held %d all %d", done, held, count(t, pool, "SELECT count(*) FROM analysis_queue WHERE lease_until > now()"))
-		}
-		if held > 4 {
-			t.Fatalf("the victim holds %d rows with --batch 4", held)
-		}
-		if done >= distinct/5 && held > 0 {
-			if done >= distinct {
-				t.Fatal("everything was evaluated before the kill: make the work larger")
-			}
-			if err := victim.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			victim.Wait()
-			t.Logf("killed the victim with %d of %d positions evaluated and %d claimed by it", done, distinct, held)
+		if _, err := os.Stat(marker); err == nil {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case err := <-victimDone:
+			t.Fatalf("the victim exited (%v) before its engine stalled:\n%s", err, victimOut)
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
-	if err := survivor.Wait(); err != nil {
+	// The victim stored two batches and holds the third.
+	_, distinct := selectedPositions(t, pool, games, maxPly)
+	owner := fmt.Sprintf("%%:%d:%%", victim.Process.Pid)
+	held := count(t, pool, fmt.Sprintf("SELECT count(*) FROM analysis_queue WHERE lease_owner LIKE '%s'", owner))
+	if done := count(t, pool, "SELECT count(*) FROM evaluations"); done != stallAfter || held != batch || distinct <= stallAfter+batch {
+		t.Fatalf("at the stall: %d evaluations, %d rows claimed by the victim; want %d and %d (of %d positions)", done, held, stallAfter, batch, distinct)
+	}
+
+	survivor, survivorOut, survivorDone := start()
+	defer survivor.Process.Kill()
+	if err := victim.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-victimDone
+	if err := <-survivorDone; err != nil {
 		t.Fatalf("survivor: %v\n%s", err, survivorOut)
 	}
 	var sum annotate.Summary
@@ -334,14 +373,14 @@ func TestAnalyzeTwoProcessesOneKilled(t *testing.T) {
 	}
 	evals := count(t, pool, "SELECT count(*) FROM evaluations")
 	queue := count(t, pool, "SELECT count(*) FROM analysis_queue")
-	if evals != distinct || queue != 0 || sum.Positions != distinct || sum.PositionsFailed != 0 || sum.PositionsEvaluated >= int64(distinct) {
-		t.Fatalf("evaluations %d, queue rows %d, want %d and 0 (and some by the victim); survivor %+v", evals, queue, distinct, sum)
+	if evals != distinct || queue != 0 || sum.Positions != distinct || sum.PositionsFailed != 0 || sum.PositionsEvaluated != int64(distinct-stallAfter) {
+		t.Fatalf("evaluations %d, queue rows %d, want %d and 0; survivor %+v, want %d evaluated by it (the victim's claims taken over)",
+			evals, queue, distinct, sum, distinct-stallAfter)
 	}
 	// Every selected ply is annotated (the survivor annotates after the queue is empty).
 	if want := count(t, pool, "SELECT count(*) FROM move_annotations"); int64(want) != sum.MovesAnnotated || want == 0 {
 		t.Fatalf("annotations %d, survivor says %d", want, sum.MovesAnnotated)
 	}
-	t.Logf("survivor evaluated %d of %d positions", sum.PositionsEvaluated, distinct)
 }
 
 // TestAnalyzeWhereCannotWrite: the --where text runs in a READ ONLY
