@@ -28,8 +28,9 @@ func newTestCluster(t *testing.T) *Cluster {
 }
 
 func TestStartTwiceStopAndRecoverFromKill(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	// No deadline: a slow machine makes this test slow, not failed (go
+	// test's own timeout catches a hang).
+	ctx := context.Background()
 	c := newTestCluster(t)
 
 	if st, _ := c.Status(ctx); st.Initialized || st.Running {
@@ -50,7 +51,7 @@ func TestStartTwiceStopAndRecoverFromKill(t *testing.T) {
 	if err := syscall.Kill(st.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 100 && isPostgresProcess(st.PID); i++ {
+	for isPostgresProcess(st.PID) { // until the kernel has removed it
 		time.Sleep(20 * time.Millisecond)
 	}
 	if st2, _ := c.Status(ctx); st2.Running {
