@@ -3,9 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -45,10 +52,13 @@ func loadConfig(cmd *cobra.Command, configFile string) (*Config, *viper.Viper, e
 			}
 		}
 	}
+	src := sources{flags: map[string]string{}}
 	if path != "" {
-		if err := checkConfigFile(path); err != nil {
+		fv, err := checkConfigFile(path)
+		if err != nil {
 			return nil, nil, err
 		}
+		src.file, src.path = fv, path
 		v.SetConfigFile(path)
 		if err := v.ReadInConfig(); err != nil {
 			return nil, nil, fmt.Errorf("config file %s: %w", path, err)
@@ -58,10 +68,16 @@ func loadConfig(cmd *cobra.Command, configFile string) (*Config, *viper.Viper, e
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if key, ok := flagKeys[f]; ok {
 			bindErr = errors.Join(bindErr, v.BindPFlag(key, f))
+			if f.Changed {
+				src.flags[key] = "--" + f.Name
+			}
 		}
 	})
 	if bindErr != nil {
 		return nil, nil, bindErr
+	}
+	if err := checkValues(v, src); err != nil {
+		return nil, nil, err
 	}
 	var cfg Config
 	if err := v.Unmarshal(&cfg); err != nil {
@@ -71,12 +87,13 @@ func loadConfig(cmd *cobra.Command, configFile string) (*Config, *viper.Viper, e
 }
 
 // checkConfigFile rejects keys that draughtsdb does not know, naming them,
-// so a misspelt key is not silently ignored.
-func checkConfigFile(path string) error {
+// so a misspelt key is not silently ignored. It returns the file's own
+// values, which tell what the file sets.
+func checkConfigFile(path string) (*viper.Viper, error) {
 	fv := viper.New()
 	fv.SetConfigFile(path)
 	if err := fv.ReadInConfig(); err != nil {
-		return fmt.Errorf("config file %s: %w", path, err)
+		return nil, fmt.Errorf("config file %s: %w", path, err)
 	}
 	known := map[string]bool{}
 	sections := map[string]bool{}
@@ -93,7 +110,7 @@ func checkConfigFile(path string) error {
 		}
 	}
 	if len(unknown) == 0 {
-		return nil
+		return fv, nil
 	}
 	sort.Strings(unknown)
 	msgs := make([]string, len(unknown))
@@ -103,7 +120,7 @@ func checkConfigFile(path string) error {
 			msgs[i] += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 	}
-	return fmt.Errorf("config file %s: unknown key %s", path, strings.Join(msgs, ", "))
+	return nil, fmt.Errorf("config file %s: unknown key %s", path, strings.Join(msgs, ", "))
 }
 
 // suggest returns the known key closest to k, if it is close.
@@ -136,3 +153,239 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// envName is the environment variable of a key: database.url ->
+// DRAUGHTSDB_DATABASE_URL.
+func envName(key string) string {
+	return "DRAUGHTSDB_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+}
+
+// envWarnings returns a warning for every DRAUGHTSDB_* variable of environ
+// ("NAME=value" strings) that is no setting: draughtsdb ignores it, and a
+// misspelt name (DRAUGHTSDB_WORKER) would otherwise go unnoticed.
+func envWarnings(environ []string) []string {
+	known := map[string]bool{}
+	for _, s := range settings {
+		known[envName(s.key)] = true
+	}
+	var warns []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "DRAUGHTSDB_") || known[name] {
+			continue
+		}
+		w := fmt.Sprintf("warning: environment variable %s is not a draughtsdb setting; ignored", capText(name, 64))
+		best, bestD := "", 4
+		for n := range known {
+			if d := editDistance(name, n); d < bestD || d == bestD && n < best {
+				best, bestD = n, d
+			}
+		}
+		if best != "" {
+			w += fmt.Sprintf(" (did you mean %s?)", best)
+		}
+		warns = append(warns, w)
+	}
+	sort.Strings(warns)
+	return warns
+}
+
+// MaxWorkers bounds the workers setting. More goroutines than this only
+// cost memory and scheduling (analyze also starts one engine, with its
+// transposition table, per worker); 1,000,000 workers used to hang.
+const MaxWorkers = 1024
+
+// maxLoss is the largest loss analyze computes for a move: both scores
+// are capped at annotate.ScoreCap, so a threshold above it never applies.
+const maxLoss = 2 * annotate.ScoreCap
+
+// Lease bounds: below a second, workers would spend their time renewing
+// and taking over each other's claims; a day is far beyond any batch.
+const (
+	minLease = time.Second
+	maxLease = 24 * time.Hour
+)
+
+// intLimits are the accepted ranges (inclusive) of the integer settings
+// and what to say about them.
+var intLimits = map[string]struct {
+	min, max int
+	note     string
+}{
+	"embedded.port":        {1, 65535, ""},
+	"workers":              {0, MaxWorkers, "0 = one per CPU"},
+	"import.batch_size":    {1, 1_000_000, "games per transaction"},
+	"import.opening_depth": {1, 1000, "plies"},
+	"analysis.inaccuracy":  {1, maxLoss, "hundredths of a man"},
+	"analysis.mistake":     {1, maxLoss, "hundredths of a man"},
+	"analysis.blunder":     {1, maxLoss, "hundredths of a man"},
+}
+
+// Why a SettingError rejects a value.
+var (
+	ErrNotInteger   = errors.New("not an integer")
+	ErrNotDuration  = errors.New("not a duration")
+	ErrOutOfRange   = errors.New("out of range")
+	ErrUnknownValue = errors.New("unknown value")
+)
+
+// SettingError is a configuration value draughtsdb cannot use. It names
+// where the value came from, so that the user knows what to fix.
+type SettingError struct {
+	Key    string // the setting: workers, analysis.mistake
+	Source string // --workers, DRAUGHTSDB_WORKERS, "config file PATH" or "built-in default"
+	Value  string // the value as given
+	Err    error  // ErrNotInteger, ErrNotDuration, ErrOutOfRange or ErrUnknownValue
+	Want   string // what is accepted
+}
+
+func (e *SettingError) Error() string {
+	var where string
+	if strings.HasPrefix(e.Source, "--") || strings.HasPrefix(e.Source, "DRAUGHTSDB_") {
+		where = fmt.Sprintf("%s=%s (setting %s)", e.Source, capQuote(e.Value), e.Key)
+	} else {
+		where = fmt.Sprintf("%s: %s: %s", e.Source, e.Key, capQuote(e.Value))
+	}
+	return fmt.Sprintf("%s: %v; want %s", where, e.Err, e.Want)
+}
+
+func (e *SettingError) Unwrap() error { return e.Err }
+
+// sources tells where each key's effective value comes from.
+type sources struct {
+	flags map[string]string // key -> "--flag", for the flags given
+	file  *viper.Viper      // the config file's own values, or nil
+	path  string
+}
+
+func (s sources) of(key string) string {
+	if f, ok := s.flags[key]; ok {
+		return f
+	}
+	if os.Getenv(envName(key)) != "" { // viper ignores empty variables too
+		return envName(key)
+	}
+	if s.file != nil && s.file.IsSet(key) {
+		return "config file " + s.path
+	}
+	return "built-in default"
+}
+
+// checkValues checks every setting's effective value (its type and range,
+// and the order of the analysis thresholds) and stores the parsed
+// integers back, so that the Config is built from checked values. Errors
+// are SettingErrors joined.
+func checkValues(v *viper.Viper, src sources) error {
+	var errs []error
+	bad := func(key string, err error, want string) {
+		errs = append(errs, &SettingError{Key: key, Source: src.of(key), Value: fmt.Sprint(v.Get(key)), Err: err, Want: want})
+	}
+	ints := map[string]int{}
+	for _, s := range settings {
+		if _, isInt := s.def.(int); !isInt {
+			continue
+		}
+		lim, ok := intLimits[s.key]
+		if !ok {
+			panic("no limits for integer setting " + s.key)
+		}
+		want := fmt.Sprintf("an integer %d..%d", lim.min, lim.max)
+		if lim.note != "" {
+			want += " (" + lim.note + ")"
+		}
+		n, err := toInt(v.Get(s.key))
+		switch {
+		case err != nil:
+			bad(s.key, ErrNotInteger, want)
+		case n < lim.min || n > lim.max:
+			bad(s.key, ErrOutOfRange, want)
+		default:
+			ints[s.key] = n
+			v.Set(s.key, n)
+		}
+	}
+	if name := strings.TrimSpace(fmt.Sprint(v.Get("variant"))); name != "" {
+		if _, err := rules.VariantByName(name); err != nil {
+			var names []string
+			for _, vr := range rules.Variants() {
+				names = append(names, vr.Name)
+			}
+			bad("variant", ErrUnknownValue, "empty (per game) or one of "+strings.Join(names, ", "))
+		}
+	}
+	lease := fmt.Sprint(v.Get("analysis.lease"))
+	leaseWant := "a duration from 1s to 24h (60s, 2m)"
+	if d, err := time.ParseDuration(strings.TrimSpace(lease)); err != nil {
+		bad("analysis.lease", ErrNotDuration, leaseWant)
+	} else if d < minLease || d > maxLease {
+		bad("analysis.lease", ErrOutOfRange, leaseWant)
+	}
+	// The classes nest: every blunder is a mistake's worth of loss, every
+	// mistake an inaccuracy's.
+	in, okI := ints["analysis.inaccuracy"]
+	mi, okM := ints["analysis.mistake"]
+	bl, okB := ints["analysis.blunder"]
+	if okI && okM && okB {
+		order := func() string {
+			return fmt.Sprintf("analysis.inaccuracy (%d, %s) <= analysis.mistake (%d, %s) <= analysis.blunder (%d, %s)",
+				in, src.of("analysis.inaccuracy"), mi, src.of("analysis.mistake"), bl, src.of("analysis.blunder"))
+		}
+		switch {
+		case in > mi:
+			bad(firstSet(src, "analysis.mistake", "analysis.inaccuracy"), ErrOutOfRange, order())
+		case mi > bl:
+			bad(firstSet(src, "analysis.blunder", "analysis.mistake"), ErrOutOfRange, order())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// firstSet returns the first of keys whose value the user gave (not a
+// built-in default): the one to blame for a conflict; else the last.
+func firstSet(src sources, keys ...string) string {
+	for _, k := range keys {
+		if src.of(k) != "built-in default" {
+			return k
+		}
+	}
+	return keys[len(keys)-1]
+}
+
+// toInt reads an integer setting: an int from YAML or a flag, or a string
+// from the environment or YAML. A float is accepted only when it is whole.
+func toInt(x any) (int, error) {
+	switch n := x.(type) {
+	case int:
+		return n, nil
+	case int64:
+		return int(n), nil
+	case uint64:
+		if n > math.MaxInt {
+			return 0, ErrOutOfRange
+		}
+		return int(n), nil
+	case float64:
+		if n != math.Trunc(n) || math.Abs(n) > 1<<53 {
+			return 0, ErrNotInteger
+		}
+		return int(n), nil
+	case string:
+		return strconv.Atoi(strings.TrimSpace(n))
+	}
+	return 0, ErrNotInteger
+}
+
+// capText cuts s to at most n bytes on a rune boundary, marking the cut.
+func capText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "..."
+}
+
+// capQuote quotes a user's value for a message, cut to 64 bytes.
+func capQuote(s string) string { return strconv.Quote(capText(s, 64)) }

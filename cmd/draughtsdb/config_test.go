@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -170,4 +173,139 @@ func TestEveryCommandAndFlagHasHelp(t *testing.T) {
 		}
 	}
 	walk(newRootCommand())
+}
+
+// TestUnknownEnvironmentVariableIsWarned: a DRAUGHTSDB_* variable that is
+// no setting is named on stderr (with the setting it resembles); the
+// settings' own variables are not.
+func TestUnknownEnvironmentVariableIsWarned(t *testing.T) {
+	isolate(t)
+	t.Setenv("DRAUGHTSDB_WORKRS", "3")
+	t.Setenv("DRAUGHTSDB_IMPORT_BATCH_SIZE", "10")
+	out, err := runCLI(t, "config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "warning: environment variable DRAUGHTSDB_WORKRS is not a draughtsdb setting") ||
+		!strings.Contains(out, "did you mean DRAUGHTSDB_WORKERS?") {
+		t.Errorf("no warning naming DRAUGHTSDB_WORKRS:\n%s", out)
+	}
+	if strings.Contains(out, "DRAUGHTSDB_IMPORT_BATCH_SIZE") || strings.Count(out, "warning") != 1 {
+		t.Errorf("want exactly one warning:\n%s", out)
+	}
+	for _, s := range settings {
+		if w := envWarnings([]string{envName(s.key) + "=x"}); len(w) != 0 {
+			t.Errorf("%s: %q", s.key, w)
+		}
+	}
+}
+
+// settingError runs `draughtsdb config` with args and returns its error
+// as a SettingError.
+func settingError(t *testing.T, args ...string) (*SettingError, error) {
+	t.Helper()
+	_, err := runCLI(t, append([]string{"config"}, args...)...)
+	var se *SettingError
+	if !errors.As(err, &se) {
+		t.Fatalf("config %v: %v, want a SettingError", args, err)
+	}
+	return se, err
+}
+
+// TestBadValueNamesWhereItCameFrom: a value that is not an integer, or
+// out of range, is an error that names the variable, the config file and
+// key, or the flag that holds it.
+func TestBadValueNamesWhereItCameFrom(t *testing.T) {
+	isolate(t)
+	t.Setenv("DRAUGHTSDB_WORKERS", "abc")
+	se, err := settingError(t)
+	if se.Key != "workers" || se.Source != "DRAUGHTSDB_WORKERS" || !errors.Is(err, ErrNotInteger) ||
+		!strings.Contains(err.Error(), `DRAUGHTSDB_WORKERS="abc"`) {
+		t.Errorf("env: %v (%+v)", err, se)
+	}
+	os.Unsetenv("DRAUGHTSDB_WORKERS")
+
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(file, []byte("import:\n  batch_size: lots\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	se, err = settingError(t, "--config", file)
+	if se.Key != "import.batch_size" || se.Source != "config file "+file || !errors.Is(err, ErrNotInteger) ||
+		!strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), `import.batch_size: "lots"`) {
+		t.Errorf("file: %v (%+v)", err, se)
+	}
+	// The environment over the file: the variable is blamed.
+	t.Setenv("DRAUGHTSDB_IMPORT_BATCH_SIZE", "0")
+	if se, err = settingError(t, "--config", file); se.Source != "DRAUGHTSDB_IMPORT_BATCH_SIZE" || !errors.Is(err, ErrOutOfRange) {
+		t.Errorf("env over file: %v", err)
+	}
+	os.Unsetenv("DRAUGHTSDB_IMPORT_BATCH_SIZE")
+
+	// A flag (analyze's --lease and --workers set analysis.lease and workers).
+	_, err = runCLI(t, "analyze", "--lease", "10ms")
+	if se := (*SettingError)(nil); !errors.As(err, &se) || se.Source != "--lease" || se.Key != "analysis.lease" || !errors.Is(err, ErrOutOfRange) {
+		t.Errorf("--lease 10ms: %v", err)
+	}
+	_, err = runCLI(t, "analyze", "--lease", "soon")
+	if !errors.Is(err, ErrNotDuration) || !strings.Contains(err.Error(), `--lease="soon"`) {
+		t.Errorf("--lease soon: %v", err)
+	}
+	// A long value is cut in the message.
+	t.Setenv("DRAUGHTSDB_VARIANT", strings.Repeat("ü", 200))
+	if se, err := settingError(t); se.Source != "DRAUGHTSDB_VARIANT" || !errors.Is(err, ErrUnknownValue) || len(err.Error()) > 300 || !utf8.ValidString(err.Error()) {
+		t.Errorf("variant: %v", err)
+	}
+}
+
+// TestWorkersBounded: workers is 0 (one per CPU) to MaxWorkers; a million
+// used to start a million goroutines.
+func TestWorkersBounded(t *testing.T) {
+	isolate(t)
+	for _, c := range []struct {
+		val string
+		ok  bool
+	}{{"0", true}, {"1", true}, {fmt.Sprint(MaxWorkers), true}, {fmt.Sprint(MaxWorkers + 1), false}, {"1000000", false}, {"-1", false}} {
+		t.Setenv("DRAUGHTSDB_WORKERS", c.val)
+		_, err := runCLI(t, "config")
+		if c.ok != (err == nil) || !c.ok && (!errors.Is(err, ErrOutOfRange) || !strings.Contains(err.Error(), "DRAUGHTSDB_WORKERS")) {
+			t.Errorf("workers %s: %v", c.val, err)
+		}
+	}
+	t.Setenv("DRAUGHTSDB_WORKERS", "")
+	if _, err := runCLI(t, "validate", "--workers", "1000000", "x.pdn"); !errors.Is(err, ErrOutOfRange) || !strings.Contains(err.Error(), "--workers") {
+		t.Errorf("validate --workers 1000000: %v", err)
+	}
+}
+
+// TestAnalysisThresholdsChecked: each threshold is 1..6000 (a move's loss
+// never exceeds twice annotate.ScoreCap) and inaccuracy <= mistake <=
+// blunder; the error names the value the user set.
+func TestAnalysisThresholdsChecked(t *testing.T) {
+	isolate(t)
+	for _, c := range []struct {
+		env, val string
+		blame    string // "" = accepted
+	}{
+		{"DRAUGHTSDB_ANALYSIS_INACCURACY", "0", "DRAUGHTSDB_ANALYSIS_INACCURACY"},
+		{"DRAUGHTSDB_ANALYSIS_BLUNDER", "6001", "DRAUGHTSDB_ANALYSIS_BLUNDER"},
+		{"DRAUGHTSDB_ANALYSIS_BLUNDER", "6000", ""},
+		{"DRAUGHTSDB_ANALYSIS_MISTAKE", "500", "DRAUGHTSDB_ANALYSIS_MISTAKE"}, // above the default blunder 200
+		{"DRAUGHTSDB_ANALYSIS_MISTAKE", "200", ""},                            // equal classes are allowed
+		{"DRAUGHTSDB_ANALYSIS_BLUNDER", "50", "DRAUGHTSDB_ANALYSIS_BLUNDER"},  // below the default mistake 80
+		{"DRAUGHTSDB_ANALYSIS_INACCURACY", "81", "DRAUGHTSDB_ANALYSIS_INACCURACY"},
+		{"DRAUGHTSDB_ANALYSIS_LEASE", "0s", "DRAUGHTSDB_ANALYSIS_LEASE"},
+		{"DRAUGHTSDB_ANALYSIS_LEASE", "2s", ""},
+	} {
+		t.Setenv(c.env, c.val)
+		_, err := runCLI(t, "config")
+		var se *SettingError
+		if c.blame == "" && err != nil || c.blame != "" && (!errors.As(err, &se) || se.Source != c.blame || !errors.Is(err, ErrOutOfRange)) {
+			t.Errorf("%s=%s: %v, want it blamed: %q", c.env, c.val, err, c.blame)
+		}
+		os.Unsetenv(c.env)
+	}
+	// The built-in defaults are all valid.
+	if _, err := runCLI(t, "config"); err != nil {
+		t.Errorf("defaults: %v", err)
+	}
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
-	"github.com/spf13/cobra"
+	"fmt"
+	"os"
 	"strings"
+
+	"github.com/spf13/cobra"
 )
 
 // app is what every command receives: the effective configuration.
@@ -27,10 +30,16 @@ from the server binaries installed on this machine and starts it on demand.
 Configuration: built-in defaults < config file < DRAUGHTSDB_* environment
 variables < flags. Every key is documented in configs/draughtsdb.yaml; the
 environment variable for a key is DRAUGHTSDB_ plus the key in upper case with
-dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL).`,
+dots as underscores (database.url -> DRAUGHTSDB_DATABASE_URL); any other
+DRAUGHTSDB_* variable gets a warning. A value that cannot be used (workers
+must be 0..1024, the analysis thresholds 1..6000 and nested) is an error
+that names the variable, flag or config file that holds it.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			for _, w := range envWarnings(os.Environ()) {
+				fmt.Fprintln(cmd.ErrOrStderr(), "draughtsdb: "+w)
+			}
 			cfg, _, err := loadConfig(cmd, a.configFile)
 			a.cfg = cfg
 			return err

@@ -21,13 +21,13 @@ var settings = []setting{
 	{"embedded.port", 5432, "port of the embedded cluster (names its Unix socket; the TCP port if listen_addresses is set)"},
 	{"embedded.listen_addresses", "", "TCP addresses the embedded cluster listens on; empty = Unix socket only"},
 	{"variant", "", "force this variant for every game (russian, international, english, brazilian, canadian); empty = per game from GameType, FEN and notation"},
-	{"workers", 0, "parallel workers for reading and replaying games; 0 = number of CPUs"},
+	{"workers", 0, "parallel workers for reading and replaying games; 0 = number of CPUs; at most 1024"},
 	{"import.batch_size", 5000, "games per database transaction when importing"},
 	{"import.opening_depth", 40, "plies of each game counted in the opening statistics (the tree of draughtsdb openings); positions deeper than this have no tree"},
-	{"analysis.inaccuracy", 30, "analyze: a move losing at least this much (hundredths of a man) is an inaccuracy"},
-	{"analysis.mistake", 80, "analyze: a move losing at least this much (hundredths of a man) is a mistake"},
-	{"analysis.blunder", 200, "analyze: a move losing at least this much (hundredths of a man) is a blunder"},
-	{"analysis.lease", "60s", "analyze: how long a worker's claim on a batch of positions lasts before other workers may take it over (renewed while it works)"},
+	{"analysis.inaccuracy", 30, "analyze: a move losing at least this much (hundredths of a man, 1..6000) is an inaccuracy"},
+	{"analysis.mistake", 80, "analyze: a move losing at least this much (hundredths of a man, inaccuracy..blunder) is a mistake"},
+	{"analysis.blunder", 200, "analyze: a move losing at least this much (hundredths of a man, mistake..6000) is a blunder"},
+	{"analysis.lease", "60s", "analyze: how long a worker's claim on a batch of positions lasts before other workers may take it over (renewed while it works); 1s..24h"},
 }
 
 // Config is the effective configuration handed to the commands as a plain
