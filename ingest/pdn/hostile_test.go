@@ -430,3 +430,17 @@ func TestMessageWithBadFileName(t *testing.T) {
 		t.Errorf("%q", err)
 	}
 }
+
+// TestNormalizeFENIdempotent: the writer's FEN is a fixed point, so the
+// round trip holds (FuzzRoundTrip: "W:W1.." was written "W:W1.", which
+// normalised again to "W:W1").
+func TestNormalizeFENIdempotent(t *testing.T) {
+	for _, v := range []string{"0000000000000..", "W:W31,32 :B1,2.", "W:W1. .", " . ", "B:W1:B2"} {
+		once := NormalizeTagValue("FEN", v)
+		if twice := NormalizeTagValue("FEN", once); twice != once || strings.HasSuffix(once, ".") {
+			t.Errorf("%q: %q then %q", v, once, twice)
+		}
+	}
+	res := readString(t, "[Event \"x\"][FEN \"W:W31:B1..\"]\n1. 32-28 *\n")
+	roundTrip(t, "fen dots", res.games)
+}

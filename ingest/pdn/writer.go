@@ -110,9 +110,12 @@ func NormalizeTagValue(name, value string) string {
 	return value
 }
 
+// normalizeFEN drops the blanks and the trailing dots of a FEN. It is
+// idempotent (trimming one dot of "W:W1.." was not), so a written FEN
+// reads back as itself.
 func normalizeFEN(v string) string {
 	v = strings.Join(strings.Fields(v), "")
-	return strings.TrimSuffix(v, ".")
+	return strings.TrimRight(v, ".")
 }
 
 func (w *Writer) writeTag(t Tag) {
