@@ -126,12 +126,17 @@ func parse(file, text string) (*Query, error) {
 	return q, nil
 }
 
-// stripComments removes -- comments, so header text is not taken for SQL.
+// stripComments removes -- comments, so header text is not taken for SQL,
+// and psql meta-command lines (starting with a backslash: the files give
+// psql their parameters' defaults with \if and \set), which are not SQL.
 // It does not parse string literals: a query file must not write "--"
 // inside a string (none does; the tests run every one).
 func stripComments(sql string) string {
 	var b strings.Builder
 	for _, line := range strings.Split(sql, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), `\`) {
+			continue
+		}
 		if i := strings.Index(line, "--"); i >= 0 {
 			line = line[:i]
 		}

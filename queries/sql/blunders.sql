@@ -11,6 +11,14 @@
 -- param: min_loss (default 0): only moves losing at least this much (hundredths of a man)
 -- param: player (default ""): only moves played by this player (name as in the White and Black tags); empty for all
 -- param: limit (default 50): how many moves
+\if :{?engine} \else \set engine 'draughtsdb' \endif
+\if :{?setting} \else \set setting '' \endif
+\if :{?class} \else \set class 'blunder' \endif
+\if :{?min_loss} \else \set min_loss '0' \endif
+\if :{?player} \else \set player '' \endif
+\if :{?limit} \else \set limit '50' \endif
+-- psql: each \if line above gives a parameter its default when no -v sets it;
+-- draughtsdb skips them and binds the parameters itself.
 WITH a AS (
     SELECT m.game_id, m.ply, m.setting, m.loss, m.class,
            g.variant, g.moves, g.white_id, g.black_id,

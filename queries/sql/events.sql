@@ -2,6 +2,10 @@
 -- Events with their number of games and the range of their known dates.
 -- param: variant (default ""): variant name (russian, international, english, brazilian, canadian); empty for all
 -- param: limit (default 50): how many events, the largest first
+\if :{?variant} \else \set variant '' \endif
+\if :{?limit} \else \set limit '50' \endif
+-- psql: each \if line above gives a parameter its default when no -v sets it;
+-- draughtsdb skips them and binds the parameters itself.
 SELECT coalesce(event, '(no event)') AS event,
        draughtsdb_variant_name(variant) AS variant,
        count(*) AS games,

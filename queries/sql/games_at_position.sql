@@ -9,6 +9,13 @@
 -- param: variant (default ""): variant name; empty for every variant on the position's board
 -- param: limit (default 20): games per page
 -- param: offset (default 0): games to skip (the page)
+\if :{?hash} \else \set hash '1184844359100618644' \endif
+\if :{?variant} \else \set variant '' \endif
+\if :{?limit} \else \set limit '20' \endif
+\if :{?offset} \else \set offset '0' \endif
+-- psql: each \if line above gives a parameter its default when no -v sets it;
+-- draughtsdb skips them and binds the parameters itself.
+-- psql without -v hash: the initial position of Russian (and Brazilian) draughts.
 SELECT g.id,
        draughtsdb_variant_name(g.variant) AS variant,
        w.name AS white,

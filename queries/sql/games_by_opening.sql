@@ -12,6 +12,14 @@
 -- param: variant (default russian): variant name
 -- param: limit (default 20): games per page
 -- param: offset (default 0): games to skip (the page)
+\if :{?moves} \else \set moves '' \endif
+\if :{?hash} \else \set hash '' \endif
+\if :{?variant} \else \set variant 'russian' \endif
+\if :{?limit} \else \set limit '20' \endif
+\if :{?offset} \else \set offset '0' \endif
+-- psql: each \if line above gives a parameter its default when no -v sets it;
+-- draughtsdb skips them and binds the parameters itself.
+-- psql without -v moves: no moves, i.e. every game of the variant from the initial position.
 WITH o AS (
     SELECT draughtsdb_variant_id(:'variant') AS v,
            cardinality(string_to_array(:'moves', ' ')) AS n

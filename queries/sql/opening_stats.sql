@@ -7,6 +7,11 @@
 -- param: variant (default russian): variant name
 -- param: n (default 2): how many first moves make the opening
 -- param: limit (default 50): openings to show, most played first
+\if :{?variant} \else \set variant 'russian' \endif
+\if :{?n} \else \set n '2' \endif
+\if :{?limit} \else \set limit '50' \endif
+-- psql: each \if line above gives a parameter its default when no -v sets it;
+-- draughtsdb skips them and binds the parameters itself.
 SELECT draughtsdb_moves_text(o.line, o.variant) AS moves,
        count(*) AS games,
        count(*) FILTER (WHERE o.result = 1) AS white_wins,

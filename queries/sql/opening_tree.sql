@@ -12,6 +12,12 @@
 -- param: hash: the position's 64-bit Zobrist hash (signed decimal)
 -- param: variant (default russian): variant name
 -- param: limit (default 50): moves to show, most played first
+\if :{?hash} \else \set hash '1184844359100618644' \endif
+\if :{?variant} \else \set variant 'russian' \endif
+\if :{?limit} \else \set limit '50' \endif
+-- psql: each \if line above gives a parameter its default when no -v sets it;
+-- draughtsdb skips them and binds the parameters itself.
+-- psql without -v hash: the initial position of Russian (and Brazilian) draughts.
 SELECT draughtsdb_move_code_text(p.v, t.move_code, draughtsdb_algebraic(p.v)) AS move,
        draughtsdb_move_code_text(p.v, t.move_code, true) AS algebraic,
        t.games,

@@ -2,6 +2,10 @@
 -- A player's record: games, wins, draws, losses and score (percent of the
 -- points in finished games), in all, by colour and by year.
 -- param: player: the player's name as in the White and Black tags
+\if :{?player} \else \set player '' \endif
+-- psql: each \if line above gives a parameter its default when no -v sets it;
+-- draughtsdb skips them and binds the parameters itself.
+-- psql without -v player: no player (every count 0).
 WITH p AS (
     SELECT id FROM players WHERE name = :'player'
 ), g AS (

@@ -2,6 +2,9 @@
 -- Rejected games by reason, with their number and the first example
 -- (source:line).
 -- param: source (default ""): only this source (its name as imported); empty for all
+\if :{?source} \else \set source '' \endif
+-- psql: each \if line above gives a parameter its default when no -v sets it;
+-- draughtsdb skips them and binds the parameters itself.
 SELECT r.reason,
        count(*) AS games,
        min(s.name || ':' || r.line) AS example
