@@ -165,4 +165,33 @@ func TestPerftCommand(t *testing.T) {
 	if err != nil || json.Unmarshal([]byte(out), &obj) != nil || obj["nodes"] != 36768.0 || obj["variant"] != "english" {
 		t.Fatalf("%v %s", err, out)
 	}
+	// --divide --json: one JSON object with the moves of the text form,
+	// their counts and the total (it used to print the text form).
+	text, err := runCLIStdout(t, "perft", "--variant", "russian", "--depth", "4", "--divide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = runCLIStdout(t, "perft", "--variant", "russian", "--depth", "4", "--divide", "--json")
+	var div struct {
+		Variant string
+		Depth   int
+		Moves   []struct {
+			Move  string
+			Nodes uint64
+		}
+		Nodes uint64
+	}
+	if err != nil || json.Unmarshal([]byte(out), &div) != nil {
+		t.Fatalf("--divide --json: %v\n%s", err, out)
+	}
+	var fromJSON []string
+	var sum uint64
+	for _, m := range div.Moves {
+		fromJSON = append(fromJSON, fmt.Sprintf("%s %d", m.Move, m.Nodes))
+		sum += m.Nodes
+	}
+	if div.Variant != "russian" || div.Depth != 4 || div.Nodes != 1469 || sum != 1469 ||
+		strings.Join(fromJSON, "\n") != strings.TrimSpace(text) {
+		t.Fatalf("--divide --json: %+v\nwant the moves of\n%s", div, text)
+	}
 }

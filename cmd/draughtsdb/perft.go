@@ -48,7 +48,7 @@ By default moves with the same start, end and captured pieces count once
 			opts := rules.PerftOptions{Keep: keep, NoBulk: noBulk}
 			out := cmd.OutOrStdout()
 			if divide {
-				return perftDivide(out, cmd.ErrOrStderr(), v, pos, depth, opts)
+				return perftDivide(out, cmd.ErrOrStderr(), v, pos, depth, opts, jsonOut)
 			}
 			if jsonOut {
 				start := time.Now()
@@ -76,7 +76,7 @@ By default moves with the same start, end and captured pieces count once
 	f.BoolVar(&divide, "divide", false, "print each root move (full capture path, the variant's notation) with its count")
 	f.BoolVar(&keep, "keep-duplicates", false, "count every capture order separately (perft tables' \"keep\")")
 	f.BoolVar(&noBulk, "no-bulk", false, "play every move of the last ply instead of counting them (slower; measures make)")
-	f.BoolVar(&jsonOut, "json", false, "print one JSON object {variant, fen, depth, nodes, seconds, nodes_per_second} for the given depth")
+	f.BoolVar(&jsonOut, "json", false, "print one JSON object {variant, fen, depth, nodes, seconds, nodes_per_second} for the given depth; with --divide also moves: [{move, nodes}], nodes being their total")
 	return cmd
 }
 
@@ -87,12 +87,21 @@ func perSecond(n uint64, secs float64) float64 {
 	return float64(n) / secs
 }
 
+// divideMove is one root move of perft --divide --json.
+type divideMove struct {
+	Move  string `json:"move"`
+	Nodes uint64 `json:"nodes"`
+}
+
 // perftDivide prints "move count" for every root move on out, and the total
-// on errOut, so that out holds exactly one line per move.
-func perftDivide(out, errOut io.Writer, v *rules.Variant, pos rules.Position, depth int, opts rules.PerftOptions) error {
+// on errOut, so that out holds exactly one line per move. With jsonOut it
+// prints one JSON object instead: the root moves with their counts and
+// the total.
+func perftDivide(out, errOut io.Writer, v *rules.Variant, pos rules.Position, depth int, opts rules.PerftOptions, jsonOut bool) error {
 	start := time.Now()
 	moves := pos.AppendMoves(nil, opts.Keep)
 	var total uint64
+	div := make([]divideMove, 0, len(moves))
 	for i := range moves {
 		n := uint64(1)
 		if depth > 1 {
@@ -101,9 +110,25 @@ func perftDivide(out, errOut io.Writer, v *rules.Variant, pos rules.Position, de
 			n = rules.Perft(v, &q, depth-1, opts)
 		}
 		total += n
-		fmt.Fprintf(out, "%s %d\n", replay.FormatMove(v, &moves[i], v.DefaultNotation, true), n)
+		mv := replay.FormatMove(v, &moves[i], v.DefaultNotation, true)
+		if jsonOut {
+			div = append(div, divideMove{Move: mv, Nodes: n})
+		} else {
+			fmt.Fprintf(out, "%s %d\n", mv, n)
+		}
 	}
 	secs := time.Since(start).Seconds()
+	if jsonOut {
+		return json.NewEncoder(out).Encode(struct {
+			Variant        string       `json:"variant"`
+			FEN            string       `json:"fen"`
+			Depth          int          `json:"depth"`
+			Moves          []divideMove `json:"moves"`
+			Nodes          uint64       `json:"nodes"`
+			Seconds        float64      `json:"seconds"`
+			NodesPerSecond float64      `json:"nodes_per_second"`
+		}{v.Name, pos.FEN(), depth, div, total, secs, perSecond(total, secs)})
+	}
 	fmt.Fprintf(errOut, "moves %d, nodes %d (%.3f s, %.0f nodes/s)\n", len(moves), total, secs, perSecond(total, secs))
 	return nil
 }
