@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -61,9 +62,11 @@ func (r *Result) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// WriteJSON writes r as a JSON array of objects, one per row; NULL is null.
-// Values are strings as PostgreSQL prints them, except that columns whose
-// every value is an integer or a decimal number are written as numbers.
+// WriteJSON writes r as a JSON array of objects, one per row, each with
+// its keys in column order (the query's SELECT order, as the table and CSV
+// forms show them); NULL is null. Values are strings as PostgreSQL prints
+// them, except that columns whose every value is an integer or a decimal
+// number are written as numbers.
 func (r *Result) WriteJSON(w io.Writer) error {
 	numeric := make([]bool, len(r.Columns))
 	for i := range r.Columns {
@@ -75,17 +78,17 @@ func (r *Result) WriteJSON(w io.Writer) error {
 			}
 		}
 	}
-	out := make([]map[string]any, 0, len(r.Rows))
+	out := make([]orderedObject, 0, len(r.Rows))
 	for j, row := range r.Rows {
-		obj := make(map[string]any, len(row))
-		for i, c := range r.Columns {
+		obj := orderedObject{keys: r.Columns, values: make([]any, len(row))}
+		for i := range r.Columns {
 			switch {
 			case r.Null[j][i]:
-				obj[c] = nil
+				obj.values[i] = nil
 			case numeric[i]:
-				obj[c] = json.Number(row[i])
+				obj.values[i] = json.Number(row[i])
 			default:
-				obj[c] = row[i]
+				obj.values[i] = row[i]
 			}
 		}
 		out = append(out, obj)
@@ -93,4 +96,34 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// orderedObject is a JSON object whose keys keep their order (a Go map's
+// would be sorted).
+type orderedObject struct {
+	keys   []string
+	values []any
+}
+
+func (o orderedObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		vb, err := json.Marshal(o.values[i])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
