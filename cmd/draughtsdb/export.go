@@ -3,15 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/draughtsdb/draughtsdb/queries/export"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -80,23 +77,17 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 			}
 			defer pool.Close()
 
-			bar := newRowProgress(quiet, o.What, o.Format)
+			bar := newRowProgress(quiet, "exporting "+o.What+" ("+o.Format+")")
 			if bar != nil {
-				o.Total = func(n int64) {
-					if n > 0 {
-						bar.ChangeMax64(n)
-					}
-				}
-				o.Progress = func(n int64) { _ = bar.Set64(n) }
+				o.Total = bar.total
+				o.Progress = bar.set
 			}
 			dst, err := export.Create(out, cmd.OutOrStdout())
 			if err != nil {
 				return err
 			}
 			sum, err := export.Run(cmd.Context(), pool, dst, o)
-			if bar != nil {
-				_ = bar.Finish()
-			}
+			bar.finish()
 			if err != nil {
 				dst.Abort()
 				return err
@@ -156,21 +147,3 @@ func formatFromName(name string) string {
 	return export.CSV
 }
 
-// newRowProgress returns a row-counting bar on standard error when it is a
-// terminal and quiet is false, else nil.
-func newRowProgress(quiet bool, what, format string) *progressbar.ProgressBar {
-	if quiet || !term.IsTerminal(int(os.Stderr.Fd())) {
-		return nil
-	}
-	return progressbar.NewOptions64(-1,
-		progressbar.OptionSetWriter(os.Stderr),
-		progressbar.OptionSetDescription("exporting "+what+" ("+format+")"),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("rows"),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionOnCompletion(func() { io.WriteString(os.Stderr, "\n") }),
-		progressbar.OptionClearOnFinish(),
-	)
-}
