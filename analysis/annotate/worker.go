@@ -39,15 +39,17 @@ func (w *worker) run(ctx context.Context, done func(evaluated, failed int)) erro
 			return err
 		}
 		if len(batch) == 0 {
-			remaining, next, err := w.others(ctx)
+			remaining, own, next, err := w.others(ctx)
 			if err != nil {
 				return err
 			}
 			if remaining == 0 {
 				return nil
 			}
-			if !waiting {
-				w.opts.Notice(fmt.Sprintf("%s: %d position(s) leased by other workers; waiting for them or for their leases to expire", w.owner, remaining))
+			// Rows this run's own workers hold are the normal end of a
+			// run, not worth a notice; other processes' are.
+			if !waiting && remaining > own {
+				w.opts.Notice(fmt.Sprintf("%s: %d position(s) leased by other analyze processes; waiting for them or for their leases to expire", w.owner, remaining-own))
 				waiting = true
 			}
 			wait := min(max(next, 50*time.Millisecond), 500*time.Millisecond)
@@ -136,16 +138,17 @@ func (w *worker) claim(ctx context.Context) ([]claimed, error) {
 }
 
 // others returns how many unfailed rows of this engine and setting remain
-// (all leased by others, since claim found none) and how long until the
-// first lease expires.
-func (w *worker) others(ctx context.Context) (int, time.Duration, error) {
-	var n int
+// (all leased, since claim found none), how many of them this process's
+// workers hold (owners opts.Owner:N), and how long until the first lease
+// expires.
+func (w *worker) others(ctx context.Context) (remaining, own int, next time.Duration, err error) {
 	var ms float64
-	err := w.pool.QueryRow(ctx, `
-		SELECT count(*), coalesce(extract(epoch FROM min(lease_until) - now()) * 1000, 0)
+	err = w.pool.QueryRow(ctx, `
+		SELECT count(*), count(*) FILTER (WHERE left(lease_owner, length($3) + 1) = $3 || ':'),
+		       coalesce(extract(epoch FROM min(lease_until) - now()) * 1000, 0)
 		FROM analysis_queue WHERE engine = $1 AND setting = $2 AND NOT failed`,
-		w.opts.Engine, w.opts.Setting).Scan(&n, &ms)
-	return n, time.Duration(ms) * time.Millisecond, err
+		w.opts.Engine, w.opts.Setting, w.opts.Owner).Scan(&remaining, &own, &ms)
+	return remaining, own, time.Duration(ms) * time.Millisecond, err
 }
 
 // evaluate runs the engine on each claimed position, renewing the lease

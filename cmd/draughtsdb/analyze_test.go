@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -416,5 +417,83 @@ func TestAnalyzeWhereCannotWrite(t *testing.T) {
 	s := analyzeJSON(t, "--database-url", url, "--depth", "1", "--where", "id IN (SELECT id FROM games ORDER BY id LIMIT 2) -- a comment", "--max-ply", "3")
 	if s.Games != 2 || s.PositionsEvaluated == 0 {
 		t.Fatalf("%+v", s)
+	}
+}
+
+// gateEvaluator is a test Evaluator: it waits for before (if set), closes
+// started on its first call (if set), then waits for release (if set) on
+// that first call, and answers a fixed evaluation.
+type gateEvaluator struct {
+	before, release <-chan struct{}
+	started         chan struct{}
+	calls           int
+}
+
+func (g *gateEvaluator) Evaluate(ctx context.Context, pos rules.Position) (annotate.Eval, error) {
+	g.calls++
+	if g.before != nil {
+		<-g.before
+	}
+	if g.calls == 1 && g.started != nil {
+		close(g.started)
+	}
+	if g.calls == 1 && g.release != nil {
+		select {
+		case <-g.release:
+		case <-ctx.Done():
+			return annotate.Eval{}, ctx.Err()
+		}
+	}
+	return annotate.Eval{Depth: 1, Nodes: 1}, nil
+}
+
+func (g *gateEvaluator) Close() error { return nil }
+
+// TestAnalyzeOwnWorkersAreNotOthers: in a single analyze run, a worker that
+// finds the rest of the queue held by the run's own other workers waits
+// without a notice; it used to report them as "leased by other workers",
+// as if another process were sharing the queue. Worker 0 holds its first
+// position until worker 1 has evaluated all the others (and then, for a
+// moment, found nothing to claim).
+func TestAnalyzeOwnWorkersAreNotOthers(t *testing.T) {
+	_, pool := importSample(t)
+	started, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	open := func() { once.Do(func() { close(release) }) }
+	var mu sync.Mutex
+	var notices []string
+	opts := annotate.Options{
+		Engine: "gate", EngineVersion: "1", Setting: "depth=1",
+		First:        &gateEvaluator{started: started, release: release},
+		NewEvaluator: func() (annotate.Evaluator, error) { return &gateEvaluator{before: started}, nil },
+		Workers:      2, Batch: 1, Limit: 1, MaxPly: 6,
+		Thresholds: annotate.Thresholds{Inaccuracy: 30, Mistake: 80, Blunder: 200},
+		Notice: func(s string) {
+			mu.Lock()
+			notices = append(notices, s)
+			mu.Unlock()
+			open()
+		},
+		Progress: func(evaluated, failed, total int64) {
+			if evaluated == total-1 {
+				// Worker 1 is done and now finds only worker 0's row:
+				// give it time to say so (the old code did at once),
+				// then let worker 0 finish. The sleep only orders
+				// events; no outcome of this test depends on it.
+				go func() { time.Sleep(300 * time.Millisecond); open() }()
+			}
+		},
+	}
+	sum, err := annotate.Run(context.Background(), pool, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.PositionsFailed != 0 || sum.PositionsEvaluated != int64(sum.PositionsEnqueued) || sum.PositionsEvaluated < 3 {
+		t.Fatalf("summary %+v", sum)
+	}
+	for _, n := range notices {
+		if strings.Contains(n, "other") {
+			t.Errorf("a single run reported its own workers as others: %q", n)
+		}
 	}
 }
