@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/draughtsdb/draughtsdb/ingest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,7 @@ func TestValidateReportsEveryRejectionAndKeepsItsBytes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	var sum validateSummary
+	var sum ingest.ValidateSummary
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatalf("%v: %q", err, out)
 	}
@@ -50,7 +51,7 @@ func TestValidateReportsEveryRejectionAndKeepsItsBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var again validateSummary
+	var again ingest.ValidateSummary
 	json.Unmarshal([]byte(out), &again)
 	if again.GamesRead != 3 || again.Rejected != 3 {
 		t.Fatalf("re-validating the rejects: %+v", again)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"sort"
-	"time"
 
 	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/ingest/source"
@@ -15,21 +14,6 @@ import (
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 )
-
-// validateSummary is what validate reports (and prints with --json).
-type validateSummary struct {
-	Files            int            `json:"files"`
-	FilesFailed      int            `json:"files_failed"`
-	GamesRead        int            `json:"games_read"`
-	Accepted         int            `json:"accepted"`
-	Rejected         int            `json:"rejected"`
-	RejectedByReason map[string]int `json:"rejected_by_reason"`
-	Warnings         int            `json:"warnings"`
-	WarningsByKind   map[string]int `json:"warnings_by_kind"`
-	Plies            int            `json:"plies"`
-	Seconds          float64        `json:"seconds"`
-	GamesPerSecond   float64        `json:"games_per_second"`
-}
 
 func newValidateCommand(a *app) *cobra.Command {
 	var (
@@ -89,13 +73,10 @@ func variantFlag(name string) (*rules.Variant, error) {
 }
 
 func runValidate(cmd *cobra.Command, paths []string, workers int, forced *rules.Variant, jsonOut bool, rejectsPath string, quiet, showWarnings bool) error {
-	start := time.Now()
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	srcs, expandErrs := source.Expand(paths)
-	sum := validateSummary{RejectedByReason: map[string]int{}, WarningsByKind: map[string]int{}}
 	for _, e := range expandErrs {
 		fmt.Fprintf(errOut, "draughtsdb: %v\n", e)
-		sum.FilesFailed++
 	}
 	var rejects io.Writer
 	if rejectsPath != "" {
@@ -118,61 +99,48 @@ func runValidate(cmd *cobra.Command, paths []string, workers int, forced *rules.
 		total += max(s.Size, 0)
 	}
 	bar := newProgress(total, "validating", quiet || jsonOut)
-	err := ingest.Run(cmd.Context(), srcs, ingest.Config{Workers: workers, Replay: replay.Options{Variant: forced}}, func(ev *ingest.Event) error {
-		switch ev.Kind {
-		case ingest.SourceStart:
-			sum.Files++
-			bar.describe(ev.Source.Name)
-		case ingest.SourceEnd:
-			if ev.Err != nil {
-				sum.FilesFailed++
-				fmt.Fprintf(errOut, "draughtsdb: %v\n", ev.Err) // a *ingest.SourceError: it names the source
+	sum, err := ingest.Validate(cmd.Context(), srcs, ingest.ValidateOptions{
+		Workers: workers,
+		Variant: forced,
+		OnEvent: func(ev *ingest.Event) {
+			switch ev.Kind {
+			case ingest.SourceStart:
+				bar.describe(ev.Source.Name)
+			case ingest.SourceEnd:
+				bar.sourceDone(ev.Source.Size)
+			case ingest.Games:
+				bar.set(ev.Consumed)
 			}
-			bar.sourceDone(ev.Source.Size)
-		case ingest.Games:
-			bar.set(ev.Consumed)
-			for i := range ev.Items {
-				it := &ev.Items[i]
-				sum.GamesRead++
-				if it.Accepted {
-					sum.Accepted++
-					sum.Plies += it.Plies
-					sum.Warnings += it.Warnings
-					for _, w := range it.WarningTexts {
-						sum.WarningsByKind[replay.WarningKind(w)]++
-						if showWarnings {
-							fmt.Fprintf(lines, "%s:%d game %d: warning: %s\n", ev.Source.Name, it.Line, it.Ordinal, w)
-						}
-					}
-					continue
-				}
-				sum.Rejected++
-				sum.RejectedByReason[replay.Reason(it.Reject)]++
-				fmt.Fprintln(lines, rejectLine(ev.Source.Name, it))
-				if rejects != nil {
-					if err := writeRaw(rejects, it.PDN.Raw); err != nil {
-						return fmt.Errorf("write %s: %w", rejectsPath, err)
-					}
+		},
+		OnSourceError: func(_ *source.Source, err error) {
+			fmt.Fprintf(errOut, "draughtsdb: %v\n", err) // a *ingest.SourceError: it names the source
+		},
+		OnWarning: func(src *source.Source, it *ingest.Item, w string) {
+			if showWarnings {
+				fmt.Fprintf(lines, "%s:%d game %d: warning: %s\n", src.Name, it.Line, it.Ordinal, w)
+			}
+		},
+		OnReject: func(src *source.Source, it *ingest.Item) error {
+			fmt.Fprintln(lines, rejectLine(src.Name, it))
+			if rejects != nil {
+				if err := writeRaw(rejects, it.PDN.Raw); err != nil {
+					return fmt.Errorf("write %s: %w", rejectsPath, err)
 				}
 			}
-		}
-		return nil
+			return nil
+		},
 	})
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	sum.Seconds = time.Since(start).Seconds()
-	if sum.Seconds > 0 {
-		sum.GamesPerSecond = float64(sum.GamesRead) / sum.Seconds
-	}
+	sum.FilesFailed += len(expandErrs)
 	if jsonOut {
-		enc := json.NewEncoder(out)
-		if err := enc.Encode(sum); err != nil {
+		if err := json.NewEncoder(out).Encode(sum); err != nil {
 			return err
 		}
 	} else {
-		printValidateSummary(out, &sum)
+		printValidateSummary(out, sum)
 	}
 	if sum.FilesFailed > 0 {
 		return &exitError{code: 1, msg: fmt.Sprintf("%d input(s) could not be read", sum.FilesFailed)}
@@ -203,7 +171,7 @@ func writeRaw(w io.Writer, raw []byte) error {
 	return err
 }
 
-func printValidateSummary(w io.Writer, s *validateSummary) {
+func printValidateSummary(w io.Writer, s *ingest.ValidateSummary) {
 	fmt.Fprintf(w, "files:     %d (%d could not be read)\n", s.Files, s.FilesFailed)
 	fmt.Fprintf(w, "games:     %d read, %d accepted, %d rejected", s.GamesRead, s.Accepted, s.Rejected)
 	if s.GamesRead > 0 {
