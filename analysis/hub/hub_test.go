@@ -206,8 +206,13 @@ func TestServeInProcess(t *testing.T) {
 	s := newSession(t, Options{TTSizeMB: 4})
 	s.send("hub")
 	hello := s.until("wait")
+	var names []string
+	for _, v := range rules.Variants() {
+		names = append(names, v.Name)
+	}
 	if !strings.HasPrefix(hello[0], "id name=draughtsdb version=") ||
-		!strings.Contains(strings.Join(hello, "\n"), `param name=variant value=international type=enum values="russian international brazilian canadian english"`) {
+		!strings.Contains(strings.Join(hello, "\n"), `param name=variant value=international type=enum values="`+strings.Join(names, " ")+`"`) ||
+		!strings.Contains(strings.Join(hello, "\n"), `values="russian international brazilian canadian english`) {
 		t.Errorf("handshake: %q", hello)
 	}
 	s.send("set-param name=tt-size value=4", "init")

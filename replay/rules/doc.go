@@ -24,25 +24,42 @@
 // # Variants
 //
 // A *Variant is data: Name, GameType, Board, FirstToMove, InitialRows,
-// MenCaptureBackward, FlyingKings, MajorityCapture, Promotion
+// MenCaptureBackward, MenCannotCaptureKings, FlyingKings, MajorityCapture
+// with its Precedence, KingPrecedence, KingHaltsBehindKing,
+// CapturesRemovedAtOnce, KingLandsBehind, OrthogonalCaptures, Promotion
 // (PromoteAtEnd, PromoteAndContinue, PromoteEndsMove), DefaultNotation
-// (Numeric or Algebraic) and DrawKingPlies. Implemented: Russian (GT 25,
-// the default), International (20), Brazilian (26), Canadian (27) and
-// English (21). VariantByName("russian") and VariantByGameType(25) look
-// them up; Variants() lists them.
+// (Numeric or Algebraic), DrawKingPlies, KingMoveLimit and Win.
+// VariantByName("russian") and VariantByGameType(25) look them up;
+// Variants() lists them, Russian (the default) first.
 //
 // Rules shared by all: capture is compulsory; a piece is jumped at most once
 // per chain; jumped pieces leave the board only when the chain ends and
-// block until then; a flying king may land on any empty square beyond the
-// jumped piece, but where some landing square lets the chain go on it must
-// land on one of those. Majority capture counts pieces (a king is one).
+// block until then (except Thai); a flying king may land on any empty
+// square beyond the jumped piece, but where some landing square lets the
+// chain go on it must land on one of those. Majority capture counts pieces
+// (a king is one) unless Precedence says more.
 //
-// Adding a variant: Pool, Czech and Spanish differ only in traits (Czech
-// and Spanish add a king-precedence rule, Spanish the Mirrored board);
-// Italian and Frisian need a precedence trait checked in emit; Thai and
-// Turkish need new traits (Thai: pieces removed at once; Turkish:
-// orthogonal moves, a new board kind with its own direction table). The
-// generator reads only the traits, so none of these is a rewrite.
+// The variants, their rules and where we took them from (dctl is
+// github.com/rhalbersma/dctl @21869018, whose perft counts in perft.json
+// every generator reproduces):
+//
+//   - Russian (GT 25, 8x8, White first): men capture backwards, flying
+//     kings, free choice of capture, a man reaching the far row in a
+//     capture is crowned at once and goes on as a king. Algebraic.
+//   - International (20, 10x10), Brazilian (26, 8x8), Canadian (27,
+//     12x12): men capture backwards, flying kings, the most pieces must be
+//     taken, a man is crowned only if the move ends on the far row.
+//     International and Canadian numeric, Brazilian algebraic.
+//   - English (21, 8x8, Black first): men capture forwards only, kings move
+//     one step, free choice, crowning ends the move. Numeric.
+//   - Pool, American pool checkers (23, 8x8, Black first as PDN's
+//     "23,B,8,8,N1,0" and dctl's pool.hpp, after the APCA tournament
+//     rules): men capture backwards, flying kings, free choice of capture
+//     (rule 20), a man that reaches the far row in a capture goes on as a
+//     man if it can and is crowned only if the move ends there (rules 16,
+//     22, 23). Numbered as English (N1 seen from Black: 1 = b8). Its perft
+//     from the start equals Russian's up to depth 7 and differs from depth
+//     8, where the crowning rule first matters.
 //
 // # Positions and moves
 //
@@ -109,7 +126,11 @@
 // Keys come from splitmix64 seeded with ZobristSeed ^ board width
 // (ZobristSeed = 0x6472617567687473, "draughts"), drawn per square 1..N as
 // white man, white king, black man, black king, then the Black-to-move key.
-// One key space per board size; the variant is not hashed.
+// One key space per board size. The variant enters as one more XORed key:
+// 0 for the five original variants (Russian, International, Brazilian,
+// Canadian, English), so their stored hashes never change, and a key from
+// the variant's name for every later one, so equal boards of two variants
+// never share a hash (Russian and Brazilian still do, as stored).
 // TestZobristGolden pins hashes per variant.
 //
 // # Game state

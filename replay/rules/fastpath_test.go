@@ -9,11 +9,11 @@ import (
 // fullCaptures runs the recursive capture search on every piece of the side
 // to move, bypassing the single-jump fast path and the count shortcuts.
 func fullCaptures(p *Position, keep bool) []Move {
-	switch p.v.Board.id {
-	case 0:
+	switch p.v.gen {
+	case movegenEight:
 		us, them, kings, empty := sidesEight(p)
 		return capturesEight(p, nil, keep, them, empty, us.andNot(kings), us.and(kings))
-	case 1:
+	case movegenTen:
 		us, them, kings, empty := sidesTen(p)
 		return capturesTen(p, nil, keep, them, empty, us.andNot(kings), us.and(kings))
 	}
@@ -22,10 +22,10 @@ func fullCaptures(p *Position, keep bool) []Move {
 }
 
 func playFast(p *Position, m *Move) {
-	switch p.v.Board.id {
-	case 0:
+	switch p.v.gen {
+	case movegenEight:
 		playEight(p, m)
-	case 1:
+	case movegenTen:
 		playTen(p, m)
 	default:
 		playTwelve(p, m)

@@ -16,7 +16,11 @@ func TestSquareRoundTrip(t *testing.T) {
 				t.Fatalf("%s: %d -> %q -> %d, %v", b.Name, sq, name, got, err)
 			}
 			f, r := b.Coords(sq)
-			if b.SquareAt(f, r) != sq || (f+r)%2 != 0 {
+			dark := (f+r)%2 == 0
+			if b.Mirrored {
+				dark = !dark // a1 is light
+			}
+			if b.SquareAt(f, r) != sq || !dark {
 				t.Fatalf("%s: coords of %d", b.Name, sq)
 			}
 			i := b.bitOf(sq)
@@ -34,6 +38,15 @@ func TestSquareRoundTrip(t *testing.T) {
 		{Board10x10, 1, "b10"}, {Board10x10, 5, "j10"}, {Board10x10, 6, "a9"}, {Board10x10, 46, "a1"},
 		{Board10x10, 50, "i1"}, {Board10x10, 32, "d4"}, {Board10x10, 28, "e5"},
 		{Board12x12, 1, "b12"}, {Board12x12, 72, "k1"}, {Board12x12, 67, "a1"},
+		// Italian (PDN 22,W,8,8,N2,1): 1 = a8, left to right from the top.
+		{Board8x8Mirrored, 1, "a8"}, {Board8x8Mirrored, 4, "g8"}, {Board8x8Mirrored, 5, "b7"},
+		{Board8x8Mirrored, 29, "b1"}, {Board8x8Mirrored, 32, "h1"},
+		// Spanish (24,W,8,8,N1,1): 1 = h1, right to left from White's side.
+		{Board8x8MirroredReversed, 1, "h1"}, {Board8x8MirroredReversed, 4, "b1"},
+		{Board8x8MirroredReversed, 5, "g2"}, {Board8x8MirroredReversed, 32, "a8"},
+		// Thai (31,B,8,8,N2,0 seen from Black): 1 = g1.
+		{Board8x8Reversed, 1, "g1"}, {Board8x8Reversed, 4, "a1"}, {Board8x8Reversed, 5, "h2"},
+		{Board8x8Reversed, 32, "b8"},
 	}
 	for _, f := range fixed {
 		if got := f.b.Algebraic(f.sq); got != f.name {

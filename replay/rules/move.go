@@ -1,6 +1,9 @@
 package rules
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // maxPath bounds the captures in one move: only squares off the edge can be
 // jumped and there are at most 30 opponents on 12x12.
@@ -56,13 +59,18 @@ func (m *Move) Path(dst []int) []int {
 // Captured appends the captured squares in ascending order to dst.
 func (m *Move) Captured(dst []int) []int {
 	b := m.b()
-	// Bit order equals square order in the padded layout.
+	start := len(dst)
+	// Bit order equals square order in the padded layout of the common
+	// boards; mirrored and reversed numberings need a sort.
 	for w := 0; w < 2; w++ {
 		c := m.captured[w]
 		for c != 0 {
 			dst = append(dst, b.sqOf(w*64+trailingZeros(c)))
 			c &= c - 1
 		}
+	}
+	if !b.mono {
+		slices.Sort(dst[start:])
 	}
 	return dst
 }

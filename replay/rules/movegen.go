@@ -2,6 +2,16 @@ package rules
 
 //go:generate go run gen_movegen.go
 
+// Generators: which generated move generator (movegen_*.go, rendered from
+// internal/movegen in the order of movegen.Generators) serves a variant.
+// A board's gen is the generator of its bit layout; a variant whose rules
+// need another rendering (Thai, Frisian) sets its own in init.
+const (
+	movegenEight uint8 = iota
+	movegenTen
+	movegenTwelve
+)
+
 // LegalMoves appends the legal moves of p to buf and returns the extended
 // slice. Moves with the same start, end and captured set are listed once
 // ("drop"). Pass a buffer with spare capacity (e.g. make([]Move, 0, 128))
@@ -11,10 +21,10 @@ func (p *Position) LegalMoves(buf []Move) []Move { return p.AppendMoves(buf, fal
 // AppendMoves is LegalMoves with a choice: keep=true lists every capture
 // path separately ("keep" in perft.json).
 func (p *Position) AppendMoves(buf []Move, keep bool) []Move {
-	switch p.v.Board.id {
-	case boardEight:
+	switch p.v.gen {
+	case movegenEight:
 		return genMovesEight(p, buf, keep)
-	case boardTen:
+	case movegenTen:
 		return genMovesTen(p, buf, keep)
 	}
 	return genMovesTwelve(p, buf, keep)
@@ -23,10 +33,10 @@ func (p *Position) AppendMoves(buf []Move, keep bool) []Move {
 // countMoves returns len(p.AppendMoves(nil, keep)) without building plain
 // moves; scratch is a buffer for captures.
 func (p *Position) countMoves(scratch []Move, keep bool) int {
-	switch p.v.Board.id {
-	case boardEight:
+	switch p.v.gen {
+	case movegenEight:
 		return countMovesEight(p, scratch, keep)
-	case boardTen:
+	case movegenTen:
 		return countMovesTen(p, scratch, keep)
 	}
 	return countMovesTwelve(p, scratch, keep)
@@ -51,11 +61,17 @@ func (p *Position) PlainMove(from, to int) (m Move, ok bool) {
 		return Move{}, false
 	}
 	i, t := b.bitOf(from), b.bitOf(to)
-	switch b.id {
-	case boardEight:
+	switch p.v.gen {
+	case movegenEight:
 		return plainMoveEight(p, i, t)
-	case boardTen:
+	case movegenTen:
 		return plainMoveTen(p, i, t)
 	}
 	return plainMoveTwelve(p, i, t)
+}
+
+// kingsRank reports whether v ranks captures by the kings they take, so
+// that single jumps are not all equal when the opponent has kings.
+func kingsRank(v *Variant) bool {
+	return v.MajorityCapture && (v.Precedence == PrecedenceKings || v.Precedence == PrecedenceValue)
 }

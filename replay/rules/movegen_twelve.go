@@ -27,10 +27,15 @@ func shiftTwelve(x bbTwelve, d int) bbTwelve {
 // genTwelve is the state of one capture search. It lives on the caller's stack.
 type genTwelve struct {
 	moves    []Move
-	mark     int // moves[mark:] are this call's captures
-	best     int // most pieces captured so far (majority rule)
+	mark     int    // moves[mark:] are this call's captures
+	best     uint64 // the highest rank emitted so far (majority rule)
 	keep     bool
 	majority bool
+	ranked   bool // rank captures by prec, not by their count alone
+	ordered  bool // track which jumped pieces are kings (PrecedenceItalian)
+	killer   bool // KingHaltsBehindKing
+	withKing bool // the chain's mover started as a king
+	prec     CapturePrecedence
 	menBack  bool
 	flying   bool
 	promo    PromotionInCapture
@@ -39,11 +44,14 @@ type genTwelve struct {
 	board    uint8
 	from     int
 	opp      bbTwelve // opponent pieces not yet jumped in this chain
+	oppMen   bbTwelve // the opponent pieces men may jump (not kings in Italian)
+	kings    bbTwelve // the opponent's kings
 	empty    bbTwelve // empty squares, including the start square of the mover
 	captured bbTwelve
 	promoRow bbTwelve
 	n        int
-	promoted bool // a man promoted in this chain and goes on as a king
+	order    uint32 // bit 31-i: the i-th jumped piece is a king (ordered only)
+	promoted bool   // a man promoted in this chain and goes on as a king
 	path     [maxPath]uint8
 	// fp fingerprints the captured squares so far, in order (keep mode).
 	fp uint64
@@ -52,11 +60,15 @@ type genTwelve struct {
 // emit records the chain that ends at square to.
 func (g *genTwelve) emit(to int, promotes bool) {
 	if g.majority {
-		if g.n < g.best {
+		r := uint64(g.n)
+		if g.ranked {
+			r = g.rank()
+		}
+		if r < g.best {
 			return
 		}
-		if g.n > g.best {
-			g.best = g.n
+		if r > g.best {
+			g.best = r
 			g.moves = g.moves[:g.mark]
 		}
 	}
@@ -82,6 +94,28 @@ func (g *genTwelve) emit(to int, promotes bool) {
 		m.flags = movePromotes
 	}
 	m.path = g.path
+}
+
+// rank orders the chain under way by the variant's precedence (higher is
+// better); only the highest-ranked captures are legal.
+func (g *genTwelve) rank() uint64 {
+	n := uint64(g.n)
+	k := uint64(g.captured.and(g.kings).count())
+	var w uint64
+	if g.withKing {
+		w = 1
+	}
+	switch g.prec {
+	case PrecedenceKings:
+		return n<<8 | k
+	case PrecedenceItalian:
+		return n<<56 | w<<55 | k<<48 | uint64(g.order)
+	case PrecedenceValue:
+		// As dctl: (pieces + kings) * M - kings for any M above the number
+		// of kings, so a king counts as almost two men.
+		return ((n+k)<<6-k)<<1 | w
+	}
+	return n
 }
 
 // manCapture extends a chain of a man standing on i; it reports whether
@@ -182,6 +216,10 @@ func (g *genTwelve) kingCapture(i, last int) bool {
 		if g.keep {
 			g.fp = seqStep(fp, t)
 		}
+		order := g.order
+		if g.ordered && g.kings.has(t) {
+			g.order |= 1 << (31 - uint(g.n)&31)
+		}
 		g.n++
 		if !g.flying {
 			g.path[g.n-1] = uint8(l)
@@ -199,13 +237,21 @@ func (g *genTwelve) kingCapture(i, last int) bool {
 				}
 			}
 			if !cont {
-				for s := l; g.empty.has(s); s += dl {
-					g.path[g.n-1] = uint8(s)
-					g.emit(s, g.promoted)
+				if g.killer && g.kings.has(t) {
+					// Killer: a capture that ends by jumping a king
+					// stops directly behind it.
+					g.path[g.n-1] = uint8(l)
+					g.emit(l, g.promoted)
+				} else {
+					for s := l; g.empty.has(s); s += dl {
+						g.path[g.n-1] = uint8(s)
+						g.emit(s, g.promoted)
+					}
 				}
 			}
 		}
 		g.n--
+		g.order = order
 		g.fp = fp
 		g.captured = g.captured.without(t)
 		g.opp = g.opp.with(t)
@@ -224,6 +270,15 @@ func sidesTwelve(p *Position) (us, them, kings, empty bbTwelve) {
 	}
 	empty = validTwelve().andNot(w.or(b))
 	return
+}
+
+// menTargetsTwelve returns the opponent pieces a man may jump: all of
+// them, or only the men where men may not capture kings (Italian).
+func menTargetsTwelve(v *Variant, them, kings bbTwelve) bbTwelve {
+	if v.MenCannotCaptureKings {
+		return them.andNot(kings)
+	}
+	return them
 }
 
 // jumpSquaresTwelve returns, per direction, the squares from which a man
@@ -295,9 +350,13 @@ func (g *genTwelve) init(p *Position, moves []Move, keep bool, them, empty bbTwe
 	v := p.v
 	g.moves = moves
 	g.mark = len(moves)
-	g.best = 1
+	g.best = 0
 	g.keep = keep
 	g.majority = v.MajorityCapture
+	g.prec = v.Precedence
+	g.ranked = v.MajorityCapture && v.Precedence != PrecedenceCount
+	g.ordered = v.Precedence == PrecedenceItalian
+	g.killer = v.KingHaltsBehindKing
 	g.menBack = v.MenCaptureBackward
 	g.flying = v.FlyingKings
 	g.promo = v.Promotion
@@ -306,6 +365,11 @@ func (g *genTwelve) init(p *Position, moves []Move, keep bool, them, empty bbTwe
 	g.down = v.MenCaptureBackward || p.side == Black
 	g.board = v.Board.id
 	g.opp = them
+	g.kings = them.and(loadTwelve(&p.kings))
+	g.oppMen = them
+	if v.MenCannotCaptureKings {
+		g.oppMen = them.andNot(g.kings)
+	}
 	g.empty = empty
 	g.promoRow = promoRowTwelve(p.side)
 }
@@ -316,12 +380,15 @@ func (g *genTwelve) init(p *Position, moves []Move, keep bool, them, empty bbTwe
 func capturesTwelve(p *Position, moves []Move, keep bool, them, empty, movers, kingMovers bbTwelve) []Move {
 	var g genTwelve
 	g.init(p, moves, keep, them, empty)
+	g.opp = g.oppMen
 	for x := movers; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
 		g.empty = empty.with(i)
 		g.manCapture(i)
 	}
+	g.opp = them
+	g.withKing = true
 	for x := kingMovers; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
@@ -377,17 +444,25 @@ func genMovesTwelve(p *Position, moves []Move, keep bool) []Move {
 	v := p.v
 	men := us.andNot(kings)
 	k := us.and(kings)
-	c0, c1, c2, c3 := jumpSquaresTwelve(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	c0, c1, c2, c3 := jumpSquaresTwelve(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, menTargetsTwelve(v, them, kings), empty)
 	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureTwelve(v.FlyingKings, k, them, empty)
 	if kc {
+		if v.KingPrecedence {
+			var noMen bbTwelve
+			return capturesTwelve(p, moves, keep, them, empty, noMen, k)
+		}
 		return capturesTwelve(p, moves, keep, them, empty, jm, k)
 	}
 	if jm.any() {
 		var noKings bbTwelve
 		multi := menMultiTwelve(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
 		if !multi.any() {
+			if kingsRank(v) && them.and(kings).any() {
+				// Single jumps, but those taking a king come first.
+				return capturesTwelve(p, moves, keep, them, empty, jm, noKings)
+			}
 			return singleCapturesTwelve(moves, keep, p.side, v.Board.id, j0, j1, j2, j3)
 		}
 		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
@@ -454,17 +529,24 @@ func countMovesTwelve(p *Position, scratch []Move, keep bool) int {
 	v := p.v
 	men := us.andNot(kings)
 	k := us.and(kings)
-	c0, c1, c2, c3 := jumpSquaresTwelve(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	c0, c1, c2, c3 := jumpSquaresTwelve(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, menTargetsTwelve(v, them, kings), empty)
 	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureTwelve(v.FlyingKings, k, them, empty)
 	if kc {
+		if v.KingPrecedence {
+			var noMen bbTwelve
+			return len(capturesTwelve(p, scratch[:0], keep, them, empty, noMen, k))
+		}
 		return len(capturesTwelve(p, scratch[:0], keep, them, empty, jm, k))
 	}
 	if jm.any() {
 		var noKings bbTwelve
 		multi := menMultiTwelve(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
 		if !multi.any() {
+			if kingsRank(v) && them.and(kings).any() {
+				return len(capturesTwelve(p, scratch[:0], keep, them, empty, jm, noKings))
+			}
 			return j0.count() + j1.count() + j2.count() + j3.count()
 		}
 		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
@@ -577,7 +659,7 @@ func plainMoveTwelve(p *Position, i, t int) (Move, bool) {
 	v := p.v
 	men := us.andNot(kings)
 	k := us.and(kings)
-	c0, c1, c2, c3 := jumpSquaresTwelve(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	c0, c1, c2, c3 := jumpSquaresTwelve(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, menTargetsTwelve(v, them, kings), empty)
 	if men.and(c0.or(c1).or(c2).or(c3)).any() || k.any() && kingsCanCaptureTwelve(v.FlyingKings, k, them, empty) {
 		return Move{}, false
 	}

@@ -50,10 +50,10 @@ func (c *perftCtx) perft(p Position, depth int) uint64 {
 		c.pos[i].v = p.v // playTo* copies no variant
 	}
 	c.pos[depth] = p
-	switch p.v.Board.id {
-	case boardEight:
+	switch p.v.gen {
+	case movegenEight:
 		return c.perftEight(depth)
-	case boardTen:
+	case movegenTen:
 		return c.perftTen(depth)
 	}
 	return c.perftTwelve(depth)

@@ -24,3 +24,7 @@ func BenchmarkPerftRussian9NoBulk(b *testing.B) {
 	benchPerft(b, Russian, 9, PerftOptions{NoBulk: true})
 }
 func BenchmarkPerftCanadian7Bulk(b *testing.B) { benchPerft(b, Canadian, 7, PerftOptions{}) }
+
+// The later variants, one benchmark each (bulk counting), deep enough for
+// tens of millions of leaves.
+func BenchmarkPerftPool10Bulk(b *testing.B) { benchPerft(b, Pool, 10, PerftOptions{}) }

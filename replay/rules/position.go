@@ -47,9 +47,15 @@ func (v *Variant) StartPosition() Position {
 	p := Position{v: v, side: v.FirstToMove}
 	b := v.Board
 	n := v.InitialRows * b.half
-	for s := 1; s <= n; s++ {
-		setBit(&p.black, b.bitOf(s))
-		setBit(&p.white, b.bitOf(b.nsq+1-s))
+	for s := 1; s <= b.nsq; s++ {
+		// Black fills the top rows, White the bottom rows, whatever the
+		// numbering (internal squares count from the top).
+		switch k := b.internal(s); {
+		case k < n:
+			setBit(&p.black, b.bitOf(s))
+		case k >= b.nsq-n:
+			setBit(&p.white, b.bitOf(s))
+		}
 	}
 	p.hash = p.ComputeHash()
 	return p

@@ -48,14 +48,48 @@ const (
 	PromoteEndsMove
 )
 
+// CapturePrecedence refines MajorityCapture: what decides between legal
+// captures beyond their number of pieces.
+type CapturePrecedence uint8
+
+const (
+	// PrecedenceCount: the number of pieces alone (a king counts as one).
+	PrecedenceCount CapturePrecedence = iota
+	// PrecedenceKings: the most pieces, then the most kings (Spanish).
+	PrecedenceKings
+	// PrecedenceItalian: the most pieces, then capturing with a king, then
+	// the most kings, then the capture that meets a king earliest
+	// (Italian, FID rules 6.6-6.9).
+	PrecedenceItalian
+	// PrecedenceValue: the highest value, a king counting as almost two
+	// men (two men outweigh one king, a king outweighs one man, and equal
+	// totals prefer fewer kings), then capturing with a king (Frisian).
+	PrecedenceValue
+)
+
+// WinCondition says how a game is won.
+type WinCondition uint8
+
+const (
+	// LoseWhenNoMove: a side to move without a legal move loses (every
+	// classic variant).
+	LoseWhenNoMove WinCondition = iota
+	// WinWhenNoMove: a side to move without a legal move (no pieces left or
+	// all blocked) wins (antidraughts).
+	WinWhenNoMove
+	// FirstKingWins: the first side to make a king wins; a side without a
+	// legal move loses (breakthrough).
+	FirstKingWins
+)
+
 // Variant describes one game as data. The move generator reads only these
-// traits, so a variant that differs only in traits (Pool, Czech, ...) is a
-// new table entry; variants with other precedence rules (Italian, Frisian)
-// add a trait and a branch in emit; orthogonal games (Turkish) need a new
-// board kind and generator (see doc.go).
+// traits (and the board), so a variant that differs only in traits (Pool,
+// Czech, Killer, ...) is a new table entry; Thai's and Frisian's capture
+// rules are rendered as their own generators from the same template (see
+// doc.go).
 type Variant struct {
 	Name     string // as in perft.json and the CLI: "russian", "international", ...
-	GameType int    // PDN GameType number
+	GameType int    // PDN GameType number; 0 for a variant PDN has no number for (Killer)
 	Board    *Board
 	// FirstToMove is the side to move in the initial position.
 	FirstToMove Color
@@ -63,21 +97,54 @@ type Variant struct {
 	InitialRows int
 	// MenCaptureBackward: men may capture backwards (they always move forwards).
 	MenCaptureBackward bool
+	// MenCannotCaptureKings: a man may not jump a king (Italian).
+	MenCannotCaptureKings bool
 	// FlyingKings: kings move and capture any distance along a diagonal.
 	FlyingKings bool
 	// MajorityCapture: a capture must take the most pieces (a king counts as
-	// one); otherwise the player has free choice among captures.
+	// one), refined by Precedence; otherwise the player has free choice
+	// among captures.
 	MajorityCapture bool
-	Promotion       PromotionInCapture
+	// Precedence refines MajorityCapture (PrecedenceCount: none).
+	Precedence CapturePrecedence
+	// KingPrecedence: when a king can capture, a capture with a king must be
+	// made (Czech); the men's captures are then not legal.
+	KingPrecedence bool
+	// KingHaltsBehindKing: a flying king whose capture ends by jumping a
+	// king must land on the square directly behind it (Killer). Where the
+	// chain can go on, it goes on as usual.
+	KingHaltsBehindKing bool
+	// CapturesRemovedAtOnce: a jumped piece leaves the board at once, so a
+	// king may cross its square again and turn back (Thai). Otherwise
+	// jumped pieces stay until the move ends and block.
+	CapturesRemovedAtOnce bool
+	// KingLandsBehind: a flying king lands on the square directly behind
+	// the piece it jumps (Thai).
+	KingLandsBehind bool
+	// OrthogonalCaptures: men and kings also capture along ranks and files,
+	// over the next dark square in a row or column (Frisian). Moves stay
+	// diagonal.
+	OrthogonalCaptures bool
+	Promotion          PromotionInCapture
 	// DefaultNotation is how the variant's community writes moves.
 	DefaultNotation Notation
 	// DrawKingPlies is the number of consecutive plies of king moves without
 	// capture (and, for Russian, without a man move) after which the game
 	// is drawn; 0 means the variant has no such rule here. See state.go.
 	DrawKingPlies int
+	// KingMoveLimit: a side that has both kings and men may not move the
+	// same king more than this many times in a row without capturing
+	// (Frisian: 3); 0 for none. It needs the game's history, so LegalMoves
+	// and Perft ignore it; see KingMoveCounter.
+	KingMoveLimit int
+	// Win is how the game is won; see Position.Outcome.
+	Win WinCondition
+
+	gen     uint8  // the generated move generator (movegenEight, ...)
+	hashKey uint64 // XORed into every hash; 0 for the five original variants
 }
 
-// The five variants implemented.
+// The variants implemented.
 var (
 	Russian = &Variant{Name: "russian", GameType: 25, Board: Board8x8, FirstToMove: White, InitialRows: 3,
 		MenCaptureBackward: true, FlyingKings: true, Promotion: PromoteAndContinue,
@@ -94,15 +161,32 @@ var (
 	English = &Variant{Name: "english", GameType: 21, Board: Board8x8, FirstToMove: Black, InitialRows: 3,
 		MenCaptureBackward: false, FlyingKings: false, Promotion: PromoteEndsMove,
 		DefaultNotation: Numeric}
+	// Pool is American pool checkers (APCA rules): Black moves first, men
+	// capture backwards, flying kings, free choice of capture, and a man
+	// that reaches the far row in a capture goes on capturing as a man if
+	// it can and is crowned only if the move ends there.
+	Pool = &Variant{Name: "pool", GameType: 23, Board: Board8x8, FirstToMove: Black, InitialRows: 3,
+		MenCaptureBackward: true, FlyingKings: true, Promotion: PromoteAtEnd,
+		DefaultNotation: Numeric}
 )
 
-var variants = []*Variant{Russian, International, Brazilian, Canadian, English}
+var variants = []*Variant{Russian, International, Brazilian, Canadian, English, Pool}
+
+func init() {
+	for _, v := range variants {
+		v.gen = v.Board.gen
+		if v != Russian && v != International && v != Brazilian && v != Canadian && v != English {
+			v.hashKey = variantHashKey(v.Name)
+		}
+	}
+}
 
 // Variants returns all implemented variants, Russian (the default) first.
 func Variants() []*Variant { return append([]*Variant(nil), variants...) }
 
 // VariantByName finds a variant by its name (case-insensitive). "american"
-// and "checkers" are accepted for English, "standard" for International.
+// and "checkers" are accepted for English, "standard" for International,
+// "frysk!" for Frysk and "american pool" for Pool.
 func VariantByName(name string) (*Variant, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	switch n {
@@ -110,6 +194,10 @@ func VariantByName(name string) (*Variant, error) {
 		n = "english"
 	case "standard":
 		n = "international"
+	case "frysk!":
+		n = "frysk"
+	case "american pool", "pool checkers":
+		n = "pool"
 	}
 	for _, v := range variants {
 		if v.Name == n {
@@ -122,7 +210,7 @@ func VariantByName(name string) (*Variant, error) {
 // VariantByGameType finds a variant by its PDN GameType number.
 func VariantByGameType(gt int) (*Variant, error) {
 	for _, v := range variants {
-		if v.GameType == gt {
+		if gt != 0 && v.GameType == gt {
 			return v, nil
 		}
 	}

@@ -8,8 +8,14 @@ package rules
 // ZobristSeed ^ W and keys are drawn in this order: for square 1..N, the
 // keys of a white man, white king, black man, black king on that square;
 // then one key that is XORed in when Black is to move. A position's hash
-// is the XOR of the keys of its pieces (and the side key). The variant is
-// not part of the hash: one key space per board size.
+// is the XOR of the keys of its pieces (and the side key) and of its
+// variant's key.
+//
+// Variant keys: the five original variants (Russian, International,
+// Brazilian, Canadian, English) have key 0, so their hashes are what they
+// always were (Russian and Brazilian positions share hashes, as stored).
+// Every later variant has variantHashKey(Name): equal boards of two such
+// variants, or of one and an original variant, never share a hash.
 
 // ZobristSeed is the fixed seed of the Zobrist keys ("draughts" in ASCII).
 const ZobristSeed uint64 = 0x6472617567687473
@@ -41,10 +47,23 @@ func newZobristKeys(b *Board) *zobristKeys {
 	return k
 }
 
+// variantHashKey is the key of a variant added after the first five: the
+// FNV-1a hash of its name, mixed by splitmix64. It depends only on the
+// name, which is stable (perft.json and the CLI use it).
+func variantHashKey(name string) uint64 {
+	h := uint64(0xcbf29ce484222325)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= 0x100000001b3
+	}
+	st := ZobristSeed ^ h
+	return splitmix64(&st)
+}
+
 // ComputeHash computes the Zobrist hash from scratch.
 func (p *Position) ComputeHash() uint64 {
 	b := p.v.Board
-	var h uint64
+	h := p.v.hashKey
 	for s := 1; s <= b.nsq; s++ {
 		i := b.bitOf(s)
 		if pc := p.pieceAt(i); pc != Empty {

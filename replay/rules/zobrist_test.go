@@ -72,3 +72,35 @@ func TestZobristGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestZobristVariantKeys checks that the same board in two variants hashes
+// differently, except for the original Russian and Brazilian, whose stored
+// hashes were made without a variant key.
+func TestZobristVariantKeys(t *testing.T) {
+	legacy := map[*Variant]bool{Russian: true, International: true, Brazilian: true, Canadian: true, English: true}
+	for _, v := range variants {
+		if legacy[v] != (v.hashKey == 0) {
+			t.Errorf("%s: variant key %#x", v.Name, v.hashKey)
+		}
+	}
+	for i, a := range variants {
+		for _, b := range variants[i+1:] {
+			if a.Board != b.Board || legacy[a] && legacy[b] {
+				continue
+			}
+			for _, fen := range []string{"W:W", "B:WK1:B5", a.StartPosition().FEN()} {
+				pa, err := ParseFEN(a, fen)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pb, err := ParseFEN(b, fen)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if pa.Hash() == pb.Hash() {
+					t.Errorf("%s and %s share the hash %#x of %s", a.Name, b.Name, pa.Hash(), fen)
+				}
+			}
+		}
+	}
+}
