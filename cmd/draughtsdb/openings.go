@@ -72,16 +72,15 @@ no game has a result), and name, eval and eval_count when present.`,
 			if err != nil {
 				return err
 			}
-			var depth *int16
-			var uncounted int
-			if err := pool.QueryRow(cmd.Context(), `SELECT min(opening_depth), count(*) FILTER (WHERE opening_depth IS NULL)::int FROM sources`).Scan(&depth, &uncounted); err != nil {
+			cov, err := openings.ReadCoverage(cmd.Context(), pool)
+			if err != nil {
 				return err
 			}
-			if uncounted > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: note: %d source(s) were imported before draughtsdb kept opening statistics and are not in this tree; draughtsdb db rebuild-openings counts them\n", uncounted)
+			if cov.Uncounted > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: note: %d source(s) were imported before draughtsdb kept opening statistics and are not in this tree; draughtsdb db rebuild-openings counts them\n", cov.Uncounted)
 			}
-			if depth != nil && len(line.Moves) >= int(*depth) && fen == "" {
-				fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: note: the opening statistics count the first %d plies of each game; this position is at ply %d\n", *depth, len(line.Moves))
+			if cov.Depth > 0 && len(line.Moves) >= cov.Depth && fen == "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: note: the opening statistics count the first %d plies of each game; this position is at ply %d\n", cov.Depth, len(line.Moves))
 			}
 			if limit > 0 && len(node.Branch) > limit {
 				node.Branch = node.Branch[:limit]

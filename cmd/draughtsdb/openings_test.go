@@ -77,4 +77,16 @@ func TestOpeningsCommand(t *testing.T) {
 	if _, err := runCLI(t, "openings", "--database-url", url, "--variant", "international", "--moves", "32-23"); err == nil || !strings.Contains(err.Error(), "32-23") {
 		t.Errorf("an illegal move: %v", err)
 	}
+
+	// The notes: a source not counted, and a position past the depth.
+	if cov, err := openings.ReadCoverage(context.Background(), pool); err != nil || cov.Depth != openings.DefaultDepth || cov.Uncounted != 0 {
+		t.Fatalf("coverage %+v %v", cov, err)
+	}
+	if _, err := pool.Exec(context.Background(), `UPDATE sources SET opening_depth = NULL WHERE id = (SELECT min(id) FROM sources)`); err != nil {
+		t.Fatal(err)
+	}
+	noted, err := runCLI(t, "openings", "--database-url", url, "--variant", "international")
+	if err != nil || !strings.Contains(noted, "1 source(s) were imported before draughtsdb kept opening statistics") {
+		t.Errorf("uncounted source: %v\n%s", err, noted)
+	}
 }
