@@ -204,8 +204,8 @@ func TestReaderRoleOnceAcrossDatabases(t *testing.T) {
 		t.Skip("starts a cluster of its own")
 	}
 	pgtest.NewDBURL(t) // skips when there is no server
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	// No deadline: a loaded machine makes it slow, not failed.
+	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "draughtsdb-roles-")
 	if err != nil {
 		t.Fatal(err)

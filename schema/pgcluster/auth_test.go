@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -80,8 +79,7 @@ func refused(err error) bool {
 // as the superuser and could run COPY ... TO PROGRAM. The URL draughtsdb
 // prints (ClientURL) carries the password, kept 0600 in the data directory.
 func TestTCPNeedsThePassword(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := context.Background() // no deadline: a loaded machine makes it slow, not failed
 	c, _ := newTCPCluster(t)
 	if _, err := c.Start(ctx); err != nil {
 		t.Fatal(err)
@@ -112,8 +110,7 @@ func TestTCPNeedsThePassword(t *testing.T) {
 // (initdb -A trust: TCP trusted, no password) is fixed by Start, whether
 // the server was running (pg_hba.conf rewritten and reloaded) or not.
 func TestOlderClusterIsSecuredOnStart(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := context.Background() // no deadline: a loaded machine makes it slow, not failed
 	c, notices := newTCPCluster(t)
 	if _, err := c.Start(ctx); err != nil {
 		t.Fatal(err)
@@ -214,8 +211,7 @@ func TestRootCreatesReachableParents(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("the case is root's: the server then runs as another user")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := context.Background() // no deadline: a loaded machine makes it slow, not failed
 	base, err := os.MkdirTemp("", "draughtsdb-xdg-")
 	if err != nil {
 		t.Fatal(err)
