@@ -60,6 +60,13 @@
 //     22, 23). Numbered as English (N1 seen from Black: 1 = b8). Its perft
 //     from the start equals Russian's up to depth 7 and differs from depth
 //     8, where the crowning rule first matters.
+//   - Czech (29, 8x8, White first; Czech federation rules as in dctl's
+//     czech.hpp, www.damweb.cz/pravidla/cdfull.html): men move and capture
+//     forwards only, flying kings, free choice of capture except that when
+//     a king can capture, a capture with a king must be made (rule 4.14:
+//     the men's captures are then not legal, however many pieces they
+//     take). A man reaching the far row is crowned and stops. Algebraic,
+//     as the Czech championship files (mrcd*.pdn) write.
 //
 // # Positions and moves
 //

@@ -8,17 +8,50 @@ import (
 
 // fullCaptures runs the recursive capture search on every piece of the side
 // to move, bypassing the single-jump fast path and the count shortcuts.
+// Under KingPrecedence it searches the kings first and the men only if no
+// king can capture.
 func fullCaptures(p *Position, keep bool) []Move {
+	if p.v.KingPrecedence {
+		if m := fullCapturesOf(p, keep, false, true); len(m) > 0 {
+			return m
+		}
+		return fullCapturesOf(p, keep, true, false)
+	}
+	return fullCapturesOf(p, keep, true, true)
+}
+
+func fullCapturesOf(p *Position, keep, men, kings bool) []Move {
 	switch p.v.gen {
 	case movegenEight:
-		us, them, kings, empty := sidesEight(p)
-		return capturesEight(p, nil, keep, them, empty, us.andNot(kings), us.and(kings))
+		us, them, k, empty := sidesEight(p)
+		var mm, km bbEight
+		if men {
+			mm = us.andNot(k)
+		}
+		if kings {
+			km = us.and(k)
+		}
+		return capturesEight(p, nil, keep, them, empty, mm, km)
 	case movegenTen:
-		us, them, kings, empty := sidesTen(p)
-		return capturesTen(p, nil, keep, them, empty, us.andNot(kings), us.and(kings))
+		us, them, k, empty := sidesTen(p)
+		var mm, km bbTen
+		if men {
+			mm = us.andNot(k)
+		}
+		if kings {
+			km = us.and(k)
+		}
+		return capturesTen(p, nil, keep, them, empty, mm, km)
 	}
-	us, them, kings, empty := sidesTwelve(p)
-	return capturesTwelve(p, nil, keep, them, empty, us.andNot(kings), us.and(kings))
+	us, them, k, empty := sidesTwelve(p)
+	var mm, km bbTwelve
+	if men {
+		mm = us.andNot(k)
+	}
+	if kings {
+		km = us.and(k)
+	}
+	return capturesTwelve(p, nil, keep, them, empty, mm, km)
 }
 
 func playFast(p *Position, m *Move) {

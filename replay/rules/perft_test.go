@@ -44,6 +44,7 @@ var defaultDepth = map[string]int{
 	"english/initial":               10,
 	"canadian/initial":              8,
 	"pool/initial":                  9,
+	"czech/initial":                 9,
 }
 
 func TestPerft(t *testing.T) {

@@ -168,9 +168,15 @@ var (
 	Pool = &Variant{Name: "pool", GameType: 23, Board: Board8x8, FirstToMove: Black, InitialRows: 3,
 		MenCaptureBackward: true, FlyingKings: true, Promotion: PromoteAtEnd,
 		DefaultNotation: Numeric}
+	// Czech (Czech draughts federation rules): men move and capture
+	// forwards only, flying kings, free choice of capture except that when
+	// a king can capture, a capture with a king must be made.
+	Czech = &Variant{Name: "czech", GameType: 29, Board: Board8x8, FirstToMove: White, InitialRows: 3,
+		FlyingKings: true, KingPrecedence: true, Promotion: PromoteAtEnd,
+		DefaultNotation: Algebraic}
 )
 
-var variants = []*Variant{Russian, International, Brazilian, Canadian, English, Pool}
+var variants = []*Variant{Russian, International, Brazilian, Canadian, English, Pool, Czech}
 
 func init() {
 	for _, v := range variants {
