@@ -42,15 +42,25 @@
 // A text that is exactly a legal move's full path (start and every landing
 // square) is that move, even when a longer capture between the same squares
 // also fits it: h4:f6:h8 is not h4:f6:d8:a5:c3:h8, and a single jump
-// written start-end (d6:b8) is its own full path. Otherwise a text matches
-// a legal move when start and end agree and its intermediate squares are
-// landing squares of the move, in order; capture orders of one move (same
-// start, end and captured pieces) count as one. No match: ErrIllegalMove,
-// with an explanation (no piece there, a capture is compulsory, the majority
-// rule, men capture only forwards, a capture that does not stop there...).
-// Several different moves match: ErrAmbiguousMove, listing them; so start
-// and end alone stay ambiguous when captures between them take different
-// pieces.
+// written start-end (d6:b8) is its own full path. The engine lists one path
+// per move, but a flying king may land on any empty square beyond the piece
+// it takes, provided the chain goes on from there where some square lets it:
+// so a text of three or more squares that is no listed path is also read hop
+// by hop on the board (one diagonal, exactly one opponent piece jumped, none
+// twice, empty landing squares, the king's or man's reach, promotion on the
+// way), and a complete chain is the legal move with its start, end and
+// captured pieces (International a1:d4:g7 and a1:e5:g7 are a1:c3:g7), with
+// the same precedence as an exact path. Otherwise a text matches a legal
+// move when start and end agree and its intermediate squares are landing
+// squares of the move, in order; capture orders of one move (same start,
+// end and captured pieces) count as one. No match: ErrIllegalMove, with an
+// explanation (no piece there, a capture is compulsory, the majority rule,
+// men capture only forwards, a capture that does not stop there...); for a
+// path, what is wrong with it as written ("no piece to capture between 32
+// and 28", "46 to 23 lands on an occupied square", a king that must land
+// where the capture goes on). Several different moves match:
+// ErrAmbiguousMove, listing them; so start and end alone stay ambiguous
+// when captures between them take different pieces.
 //
 // # Normalisation
 //

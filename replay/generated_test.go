@@ -3,8 +3,11 @@ package replay_test
 import (
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -50,17 +53,31 @@ func TestGeneratedGamesReplay(t *testing.T) {
 		t.Run(v.Name, func(t *testing.T) {
 			for _, f := range forms {
 				opts := synth.Options{Variant: v, Seed: 1, Notation: f.notation, FullPath: f.full}
-				checkGenerated(t, opts, f.name, games)
+				checkGenerated(t, opts, f.name, games, nil)
+			}
+			if v.FlyingKings {
+				// The full path again, but each capture of a flying king
+				// with other landing squares it may use is written with
+				// some of those (rules.Move keeps one path per move).
+				opts := synth.Options{Variant: v, Seed: 1, FullPath: true}
+				rewritten := checkGenerated(t, opts, "other-landings", games, otherLandings)
+				t.Logf("%d captures written with other landing squares", rewritten)
+				if rewritten == 0 {
+					t.Errorf("no capture in %d games was written with other landing squares: the form tests nothing", games)
+				}
 			}
 		})
 	}
 }
 
 // checkGenerated replays games 0..n-1 of opts on all cores and fails on
-// the first few that do not come back as generated.
-func checkGenerated(t *testing.T, opts synth.Options, form string, n int) {
+// the first few that do not come back as generated. rewrite, if not nil,
+// rewrites the move texts of each game first (rng is the game's own), and
+// checkGenerated returns the sum of what it reports.
+func checkGenerated(t *testing.T, opts synth.Options, form string, n int,
+	rewrite func(v *rules.Variant, pg *pdn.Game, moves []rules.Move, rng *rand.Rand) (int, error)) int64 {
 	t.Helper()
-	var next, failures atomic.Int64
+	var next, failures, rewritten atomic.Int64
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
@@ -72,6 +89,15 @@ func checkGenerated(t *testing.T, opts synth.Options, form string, n int) {
 					return
 				}
 				pg, moves := synth.Game(opts, i)
+				if rewrite != nil {
+					k, err := rewrite(opts.Variant, pg, moves, rand.New(rand.NewPCG(opts.Seed, uint64(i))))
+					if err != nil {
+						failures.Add(1)
+						t.Errorf("%s %s seed %d game %d: %v", opts.Variant.Name, form, opts.Seed, i+1, err)
+						continue
+					}
+					rewritten.Add(int64(k))
+				}
 				if err := sameGame(r, &g, pg, moves, opts.Variant); err != nil {
 					failures.Add(1)
 					t.Errorf("%s %s seed %d game %d: %v", opts.Variant.Name, form, opts.Seed, i+1, err)
@@ -80,6 +106,113 @@ func checkGenerated(t *testing.T, opts synth.Options, form string, n int) {
 		})
 	}
 	wg.Wait()
+	return rewritten.Load()
+}
+
+// otherLandings rewrites the text of every capture of two or more pieces
+// by a king (from the start of the move) that has other landing squares:
+// each landing square but the last is replaced by one chosen at random
+// among the empty squares beyond the piece just taken from which the next
+// hop still takes the same piece and lands where the played move does. The
+// capture order stays the played one, so the text must resolve to the very
+// move played, path included. It reports how many texts changed. This is
+// its own reading of the board, not replay's, so that the two check each
+// other.
+func otherLandings(v *rules.Variant, pg *pdn.Game, moves []rules.Move, rng *rand.Rand) (int, error) {
+	if len(pg.Moves) != len(moves) {
+		return 0, fmt.Errorf("%d texts for %d moves", len(pg.Moves), len(moves))
+	}
+	b := v.Board
+	pos := v.StartPosition()
+	changed := 0
+	var path, alt []int
+	for i := range moves {
+		m := &moves[i]
+		if m.CaptureCount() > 1 && pos.Piece(m.From()).IsKing() {
+			from := m.From()
+			empty := func(sq int) bool { return sq == from || pos.Piece(sq) == rules.Empty }
+			// between returns the occupied squares strictly between a and
+			// z when they share a diagonal (ok false otherwise).
+			between := func(a, z int) (occupied []int, ok bool) {
+				fa, ra := b.Coords(a)
+				fz, rz := b.Coords(z)
+				df, dr := fz-fa, rz-ra
+				if df == 0 || df != dr && df != -dr {
+					return nil, false
+				}
+				sf, sr := sign(df), sign(dr)
+				for k := 1; fa+k*sf != fz; k++ {
+					if q := b.SquareAt(fa+k*sf, ra+k*sr); !empty(q) {
+						occupied = append(occupied, q)
+					}
+				}
+				return occupied, true
+			}
+			path = m.Path(path[:0])
+			alt = append(alt[:0], from)
+			prev := from
+			for h, land := range path[:len(path)-1] {
+				// The piece this hop takes, and the one the next takes.
+				taken, _ := between(prev, land)
+				next, _ := between(land, path[h+1])
+				if len(taken) != 1 || len(next) != 1 {
+					return 0, fmt.Errorf("ply %d %s: hop %d takes %v, the next %v", i+1, pg.Moves[i].Text, h+1, taken, next)
+				}
+				f0, r0 := b.Coords(prev)
+				f1, r1 := b.Coords(taken[0])
+				sf, sr := sign(f1-f0), sign(r1-r0)
+				var cands []int
+				for k := 1; ; k++ {
+					s := b.SquareAt(f1+k*sf, r1+k*sr)
+					if s == 0 || !empty(s) {
+						break
+					}
+					if occ, ok := between(s, path[h+1]); ok && len(occ) == 1 && occ[0] == next[0] {
+						cands = append(cands, s)
+					}
+				}
+				if !slices.Contains(cands, land) {
+					return 0, fmt.Errorf("ply %d %s: landing square %d is not among %v", i+1, pg.Moves[i].Text, land, cands)
+				}
+				prev = cands[rng.IntN(len(cands))]
+				alt = append(alt, prev)
+			}
+			alt = append(alt, path[len(path)-1])
+			if !slices.Equal(alt[1:], path) {
+				pg.Moves[i].Text = pathText(b, alt, rng.IntN(2) == 0)
+				changed++
+			}
+		}
+		pos.Play(m)
+	}
+	return changed, nil
+}
+
+// pathText writes the squares of a capture path, numeric (46x32x19) or
+// algebraic (a1:d4:g7).
+func pathText(b *rules.Board, path []int, numeric bool) string {
+	parts := make([]string, len(path))
+	for i, sq := range path {
+		if numeric {
+			parts[i] = strconv.Itoa(sq)
+		} else {
+			parts[i] = b.Algebraic(sq)
+		}
+	}
+	if numeric {
+		return strings.Join(parts, "x")
+	}
+	return strings.Join(parts, ":")
+}
+
+func sign(x int) int {
+	switch {
+	case x < 0:
+		return -1
+	case x > 0:
+		return 1
+	}
+	return 0
 }
 
 // sameGame replays pg and compares the result with the moves played.

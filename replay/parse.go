@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
@@ -220,12 +221,22 @@ func parseNumeric(b *rules.Board, s string, mt *moveText) bool {
 //  1. A move whose full path (start and every landing square) is exactly
 //     the text wins, even when a longer capture with the same start and end
 //     also fits the text: "h4:f6:h8" is h4:f6:h8, not h4:f6:d8:a5:c3:h8.
-//  2. Otherwise the moves the text fits (matches: same start and end, the
+//  2. A text of three or more squares that is no listed path may still be
+//     a full path: the engine keeps one path per move, but a flying king
+//     may land on any empty square beyond the piece it takes as long as
+//     the chain goes on from there (a1:d4:g7 and a1:e5:g7 are a1:c3:g7).
+//     walkHops checks the text hop by hop on the board; when it is a
+//     complete, legal capture chain, it is the legal move with its start,
+//     end and captured set, in the capture order written (from the keep
+//     list). Like rule 1 it wins over a longer capture the text also fits.
+//  3. Otherwise the moves the text fits (matches: same start and end, the
 //     written intermediate squares among the landing squares, in order);
 //     moves that differ only in the order of capture (same start, end and
 //     captured set, rules.Move.SameAs) count as one.
-//  3. One such move is the answer; several are ErrAmbiguousMove, listing
-//     them; none is ErrIllegalMove with an explanation.
+//  4. One such move is the answer; several are ErrAmbiguousMove, listing
+//     them; none is ErrIllegalMove with an explanation, which for a text
+//     of three or more squares says what is wrong with it as a path
+//     (explainPath).
 //
 // So start-end text ("d6:b8") is ambiguous when several captures share its
 // start and end and none is the single jump d6:b8 itself; it stays an error
@@ -264,13 +275,17 @@ func (r *Replayer) resolve(pos *rules.Position, ply int, text string) (rules.Mov
 		case distinct > 1:
 			return rules.Move{}, r.ambiguous(pos, ply, text, r.legal, true)
 		}
-		return rules.Move{}, r.reject(ErrIllegalMove, pos, ply, text, r.explainIllegal(pos))
+		return rules.Move{}, r.reject(ErrIllegalMove, pos, ply, text, r.explainPath(pos))
 	}
 	r.keep = pos.AppendMoves(r.keep[:0], true)
 	kfound, kexact, kdistinct := r.pick(r.keep, false)
-	switch {
-	case kexact:
+	if kexact {
 		return r.keep[kfound], nil
+	}
+	if m, ok := r.resolveByHops(pos); ok {
+		return m, nil
+	}
+	switch {
 	case kdistinct <= 1 && distinct == 1:
 		return r.legal[found], nil // the canonical path of that move
 	case kdistinct == 1:
@@ -280,7 +295,7 @@ func (r *Replayer) resolve(pos *rules.Position, ply int, text string) (rules.Mov
 	case distinct > 1:
 		return rules.Move{}, r.ambiguous(pos, ply, text, r.legal, true)
 	}
-	return rules.Move{}, r.reject(ErrIllegalMove, pos, ply, text, r.explainIllegal(pos))
+	return rules.Move{}, r.reject(ErrIllegalMove, pos, ply, text, r.explainPath(pos))
 }
 
 // maxClasses bounds the different moves pick tells apart in a capture-order
@@ -397,4 +412,358 @@ next:
 		alts = append(alts, FormatMove(v, m, v.DefaultNotation, true))
 	}
 	return r.reject(ErrAmbiguousMove, pos, ply, text, fmt.Sprintf("%d legal moves fit it: %s", len(alts), strings.Join(alts, ", ")))
+}
+
+// A path read hop by hop (walkHops): what each written hop of a capture
+// must be. A flying king may land on any empty square beyond the piece it
+// takes, and the engine lists only one path per move, so a full path the
+// engine did not list is checked against the board itself.
+
+// hopProblem says which capture rule a written hop breaks (hopWalk).
+type hopProblem uint8
+
+const (
+	hopOK             hopProblem = iota
+	hopRepeated                  // the same square twice in a row
+	hopNotDiagonal               // from and to are not on one diagonal
+	hopBackwards                 // a man capturing backwards where men may not
+	hopTooLong                   // a man or a short king jumping from afar
+	hopOccupied                  // the landing square holds a piece
+	hopTakenTwice                // a piece already taken in this move is jumped again
+	hopOwnPiece                  // a piece of the mover's side is in the way
+	hopTwoPieces                 // two opponent pieces between from and to
+	hopNoPiece                   // nothing to take between from and to
+	hopAfterPromotion            // a hop after a promotion that ends the move
+)
+
+// hopWalk is a written path checked hop by hop on the board (walkHops).
+type hopWalk struct {
+	start, end int             // the first square and the last one reached
+	captured   [maxSquares]int // the pieces taken, in order
+	n          int
+	king       bool // the piece is a king where the walk ends (it may have promoted)
+	lastKing   bool // it moved as a king on the last hop
+	stopped    bool // it promoted where that ends the move (English)
+	problem    hopProblem
+	from, to   int // the hop with the problem
+	sq1, sq2   int // the pieces it concerns (hopTakenTwice, hopOwnPiece, hopTwoPieces)
+}
+
+func (w *hopWalk) took(sq int) bool { return slices.Contains(w.captured[:w.n], sq) }
+
+// walkHops checks the path sqs (start first) of the piece on sqs[0], which
+// belongs to the side to move, hop by hop in pos, stopping at the first hop
+// that breaks a rule (w.problem). Each hop goes along one diagonal over
+// exactly one opponent piece not taken before (taken pieces stay on the
+// board until the move ends, so they block) and otherwise empty squares,
+// to an empty square; the mover's own start square counts as empty. A man,
+// and a king where kings do not fly, jumps to the square just beyond the
+// piece, and a man only forwards where men do not capture backwards. A man
+// reaching the far row goes on as the variant says: as a king (Russian),
+// as a man (International), or not at all (English).
+//
+// It does not check that the chain is complete or the landing square
+// right (chainStop), nor that the capture is the best one.
+func walkHops(pos *rules.Position, sqs []int, w *hopWalk) {
+	v, b := pos.Variant(), pos.Board()
+	side := pos.SideToMove()
+	*w = hopWalk{start: sqs[0], end: sqs[0], king: pos.Piece(sqs[0]).IsKing()}
+	fail := func(p hopProblem, from, to int) { w.problem, w.from, w.to = p, from, to }
+	for _, to := range sqs[1:] {
+		from := w.end
+		f0, r0 := b.Coords(from)
+		f1, r1 := b.Coords(to)
+		df, dr := f1-f0, r1-r0
+		dist := absInt(df)
+		switch {
+		case w.stopped:
+			fail(hopAfterPromotion, from, to)
+		case from == to:
+			fail(hopRepeated, from, to)
+		case dist != absInt(dr):
+			fail(hopNotDiagonal, from, to)
+		case !w.king && !v.MenCaptureBackward && backwards(b, side, from, to):
+			fail(hopBackwards, from, to)
+		case dist > 2 && (!w.king || !v.FlyingKings):
+			fail(hopTooLong, from, to)
+		case to != w.start && pos.Piece(to) != rules.Empty:
+			fail(hopOccupied, from, to)
+		}
+		if w.problem != hopOK {
+			return
+		}
+		sf, sr := df/dist, dr/dist
+		jumped := 0
+		for k := 1; k < dist; k++ {
+			q := b.SquareAt(f0+k*sf, r0+k*sr)
+			pc := pos.Piece(q)
+			if q == w.start || pc == rules.Empty {
+				continue
+			}
+			switch {
+			case w.took(q):
+				fail(hopTakenTwice, from, to)
+				w.sq1 = q
+			case pc.Color() == side:
+				fail(hopOwnPiece, from, to)
+				w.sq1 = q
+			case jumped != 0:
+				fail(hopTwoPieces, from, to)
+				w.sq1, w.sq2 = jumped, q
+			}
+			if w.problem != hopOK {
+				return
+			}
+			jumped = q
+		}
+		if jumped == 0 {
+			fail(hopNoPiece, from, to)
+			return
+		}
+		w.captured[w.n] = jumped // n < len(sqs) <= maxSquares
+		w.n++
+		w.lastKing = w.king
+		w.end = to
+		if _, rank := b.Coords(to); !w.king && (side == rules.White && rank == b.Height || side == rules.Black && rank == 1) {
+			switch v.Promotion {
+			case rules.PromoteAndContinue:
+				w.king = true
+			case rules.PromoteEndsMove:
+				w.king, w.stopped = true, true
+			}
+		}
+	}
+}
+
+// explain says what is wrong with the hop w stopped at, naming squares in
+// the variant's notation.
+func (w *hopWalk) explain(v *rules.Variant) string {
+	b := v.Board
+	from, to := sqName(b, v, w.from), sqName(b, v, w.to)
+	switch w.problem {
+	case hopAfterPromotion:
+		return fmt.Sprintf("the man promotes on %s and the move ends there; it cannot go on to %s", from, to)
+	case hopRepeated:
+		return fmt.Sprintf("the path names %s twice in a row", from)
+	case hopNotDiagonal:
+		return fmt.Sprintf("%s to %s is not along a diagonal", from, to)
+	case hopBackwards:
+		return fmt.Sprintf("men capture only forwards in %s draughts, and %s to %s goes back", v.Name, from, to)
+	case hopTooLong:
+		if w.king {
+			return fmt.Sprintf("kings do not fly in %s draughts: a king takes by jumping to the square just beyond the piece, and %s to %s is longer", v.Name, from, to)
+		}
+		return fmt.Sprintf("a man takes by jumping to the square just beyond the piece, and %s to %s is longer", from, to)
+	case hopOccupied:
+		return fmt.Sprintf("%s to %s lands on an occupied square", from, to)
+	case hopTakenTwice:
+		return fmt.Sprintf("%s to %s jumps %s a second time (a taken piece stays on the board until the move ends)", from, to, sqName(b, v, w.sq1))
+	case hopOwnPiece:
+		return fmt.Sprintf("%s to %s is blocked by a piece of the mover's own on %s", from, to, sqName(b, v, w.sq1))
+	case hopTwoPieces:
+		return fmt.Sprintf("%s to %s jumps two pieces, %s and %s", from, to, sqName(b, v, w.sq1), sqName(b, v, w.sq2))
+	case hopNoPiece:
+		return fmt.Sprintf("no piece to capture between %s and %s", from, to)
+	}
+	return ""
+}
+
+// canTake returns a piece that the mover of walk w, standing on from (as a
+// king or a man), could take next, or 0 if there is none.
+func canTake(pos *rules.Position, w *hopWalk, from int, king bool) int {
+	v, b := pos.Variant(), pos.Board()
+	side := pos.SideToMove()
+	empty := func(q int) bool { return q == w.start || pos.Piece(q) == rules.Empty }
+	f, r := b.Coords(from)
+	for _, d := range [4][2]int{{-1, 1}, {1, 1}, {-1, -1}, {1, -1}} {
+		if !king && !v.MenCaptureBackward && (d[1] > 0) != (side == rules.White) {
+			continue
+		}
+		k := 1
+		q := b.SquareAt(f+d[0], r+d[1])
+		if king && v.FlyingKings {
+			for q != 0 && empty(q) {
+				k++
+				q = b.SquareAt(f+k*d[0], r+k*d[1])
+			}
+		}
+		if q == 0 || empty(q) || w.took(q) || pos.Piece(q).Color() == side {
+			continue
+		}
+		if l := b.SquareAt(f+(k+1)*d[0], r+(k+1)*d[1]); l != 0 && empty(l) {
+			return q
+		}
+	}
+	return 0
+}
+
+// chainStop checks where a walk without a broken hop ends. next is a piece
+// the mover could still take from there (a started capture must be
+// finished); else goOn lists, for a flying king, the other squares beyond
+// the last piece taken from which the chain would go on: where there are
+// such squares, the king must land on one of them. A walk whose next is 0
+// and goOn empty is a complete capture chain.
+func chainStop(pos *rules.Position, w *hopWalk, goOn []int) (next int, _ []int) {
+	if w.stopped {
+		return 0, goOn
+	}
+	if next = canTake(pos, w, w.end, w.king); next != 0 || !w.lastKing || !pos.Variant().FlyingKings {
+		return next, goOn
+	}
+	b := pos.Board()
+	last := w.captured[w.n-1]
+	fl, rl := b.Coords(last)
+	fe, re := b.Coords(w.end)
+	sf, sr := signInt(fe-fl), signInt(re-rl)
+	for k := 1; ; k++ {
+		s := b.SquareAt(fl+k*sf, rl+k*sr)
+		if s == 0 || s != w.start && pos.Piece(s) != rules.Empty {
+			break
+		}
+		if s != w.end && canTake(pos, w, s, true) != 0 {
+			goOn = append(goOn, s)
+		}
+	}
+	return 0, goOn
+}
+
+// resolveByHops is resolve's rule 2: the text (three or more squares) read
+// as a full path, hop by hop. ok when it is a complete capture chain that
+// the rules allow and a legal move has its start, end and captured set;
+// the move returned is the keep list's path with the capture order
+// written, or the legal list's when no path has it.
+func (r *Replayer) resolveByHops(pos *rules.Position) (m rules.Move, ok bool) {
+	mt := &r.mt
+	if mt.short || mt.n < 3 {
+		return rules.Move{}, false
+	}
+	if pc := pos.Piece(mt.sq[0]); pc == rules.Empty || pc.Color() != pos.SideToMove() {
+		return rules.Move{}, false
+	}
+	var w hopWalk
+	walkHops(pos, mt.sq[:mt.n], &w)
+	if w.problem != hopOK {
+		return rules.Move{}, false
+	}
+	var buf [maxSquares]int
+	if next, goOn := chainStop(pos, &w, buf[:0]); next != 0 || len(goOn) != 0 {
+		return rules.Move{}, false
+	}
+	var set [maxSquares]int
+	taken := set[:w.n]
+	copy(taken, w.captured[:w.n])
+	slices.Sort(taken)
+	for i := range r.legal {
+		lm := &r.legal[i]
+		if lm.From() != w.start || lm.To() != w.end || lm.CaptureCount() != w.n || !slices.Equal(lm.Captured(buf[:0]), taken) {
+			continue
+		}
+		var o hopWalk
+		for k := range r.keep {
+			km := &r.keep[k]
+			if !km.SameAs(lm) {
+				continue
+			}
+			r.path = km.Path(append(r.path[:0], km.From()))
+			walkHops(pos, r.path, &o)
+			if o.problem == hopOK && slices.Equal(o.captured[:o.n], w.captured[:w.n]) {
+				return *km, true
+			}
+		}
+		return *lm, true
+	}
+	return rules.Move{}, false
+}
+
+// explainPath is explainIllegal for a text of squares that resolves to no
+// legal move: read as a path, hop by hop (walkHops), it names the first hop
+// that breaks a capture rule, or else why the chain may not end where it
+// does (a capture left unfinished, a landing square from which the chain
+// cannot go on where another lets it), or the majority rule. A start-end
+// text whose one hop is no legal jump may stand for a longer capture, and a
+// path that stops on a landing square of a legal capture is that capture
+// cut short, so those keep explainIllegal's reasons.
+func (r *Replayer) explainPath(pos *rules.Position) string {
+	mt := &r.mt
+	if mt.short || len(r.legal) == 0 {
+		return r.explainIllegal(pos)
+	}
+	if pc := pos.Piece(mt.sq[0]); pc == rules.Empty || pc.Color() != pos.SideToMove() {
+		return r.explainIllegal(pos)
+	}
+	v, b := pos.Variant(), pos.Board()
+	var w hopWalk
+	walkHops(pos, mt.sq[:mt.n], &w)
+	if w.problem != hopOK {
+		if mt.n == 2 {
+			return r.explainIllegal(pos)
+		}
+		if r.stopsShort() {
+			return fmt.Sprintf("the capture does not stop on %s: a started capture must be finished (legal: %s)", sqName(b, v, mt.sq[mt.n-1]), r.legalList(pos, 12))
+		}
+		return fmt.Sprintf("%s (legal: %s)", w.explain(v), r.legalList(pos, 12))
+	}
+	next, goOn := chainStop(pos, &w, nil)
+	switch {
+	case next != 0:
+		return fmt.Sprintf("the capture does not stop on %s: it can go on to take %s, and a started capture must be finished (legal: %s)",
+			sqName(b, v, w.end), sqName(b, v, next), r.legalList(pos, 12))
+	case len(goOn) != 0:
+		names := make([]string, len(goOn))
+		for i, s := range goOn {
+			names[i] = sqName(b, v, s)
+		}
+		return fmt.Sprintf("after taking %s the king must land where the capture goes on (%s), not on %s (legal: %s)",
+			sqName(b, v, w.captured[w.n-1]), strings.Join(names, ", "), sqName(b, v, w.end), r.legalList(pos, 12))
+	}
+	most := 0
+	for i := range r.legal {
+		most = max(most, r.legal[i].CaptureCount())
+	}
+	if v.MajorityCapture && w.n < most {
+		return fmt.Sprintf("majority rule: the capture must take the most pieces, %d here (legal: %s)", most, r.legalList(pos, 12))
+	}
+	return r.explainIllegal(pos)
+}
+
+// stopsShort reports whether the text's squares after the start are, in
+// order, landing squares of a legal capture (any capture order) from the
+// same start, none of them its end: the text cuts that capture short.
+// r.keep must hold the position's capture paths.
+func (r *Replayer) stopsShort() bool {
+	mt := &r.mt
+	for i := range r.keep {
+		m := &r.keep[i]
+		if m.From() != mt.sq[0] || !m.IsCapture() {
+			continue
+		}
+		r.path = m.Path(r.path[:0])
+		j := 1
+		for _, sq := range r.path[:len(r.path)-1] {
+			if j < mt.n && sq == mt.sq[j] {
+				j++
+			}
+		}
+		if j == mt.n {
+			return true
+		}
+	}
+	return false
+}
+
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func signInt(x int) int {
+	switch {
+	case x < 0:
+		return -1
+	case x > 0:
+		return 1
+	}
+	return 0
 }
