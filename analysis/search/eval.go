@@ -63,7 +63,7 @@ type geometry struct {
 var geometries = map[*rules.Board]*geometry{}
 
 func init() {
-	for _, b := range []*rules.Board{rules.Board8x8, rules.Board10x10, rules.Board12x12} {
+	for _, b := range rules.Boards() {
 		geometries[b] = newGeometry(b)
 	}
 }

@@ -67,6 +67,25 @@
 //     the men's captures are then not legal, however many pieces they
 //     take). A man reaching the far row is crowned and stops. Algebraic,
 //     as the Czech championship files (mrcd*.pdn) write.
+//   - Spanish (24, Board8x8MirroredReversed, White first; dctl's
+//     spanish.hpp after the Portuguese federation's rules, which are the
+//     same game): the bottom-left corner is light and squares are numbered
+//     from White's bottom-right corner (h1 = 1, right to left, rows away
+//     from White: PDN "24,W,8,8,N1,1"; Spanish sources number so, White's
+//     men on 1-12). Men move and capture forwards only, flying kings, the
+//     most pieces must be taken and among those the most kings. Numeric.
+//   - Italian (22, Board8x8Mirrored, White first; FID technical rules
+//     2008, art. 2-6, as dctl's italian.hpp): the bottom-left corner is
+//     light and squares are numbered from the top left (a8 = 1, left to
+//     right towards White: PDN "22,W,8,8,N2,1", as the Italian championship
+//     files write, White opening 21-17 or 23-19). Men move and capture
+//     forwards only and may not capture kings (5.3b); kings move and
+//     capture one step. Precedence (6.6-6.9): the most pieces; then a
+//     capture with a king over one with a man; then the most kings; then
+//     the capture that meets a king first. Equal captures are free
+//     (6.10). Numeric. TestDCTLLegalMoves checks dctl's 16 positions for
+//     these articles exactly; TestRealGames replays the 53 games of the
+//     2005 Italian championship and the 186 Czech championship games.
 //
 // # Positions and moves
 //
@@ -190,8 +209,9 @@
 // Tests: go test ./replay/rules runs every perft.json table of the five
 // variants (plus International AllKings, AlmostPromotion, FrontRows) to a
 // fixed depth in a few seconds; DRAUGHTSDB_DEEP_PERFT=1 goes deeper.
-// TestDCTLLegalMoves checks dctl's International rule-article positions;
-// its Italian cases are skipped until Italian is implemented.
+// TestDCTLLegalMoves checks dctl's International and Italian rule-article
+// positions; TestRealGames replays real games of the later variants
+// (testdata/games).
 //
 // # Representation
 //

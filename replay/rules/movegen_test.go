@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// TestDCTLLegalMoves checks the International rule-article positions of
-// dctl. The Italian cases are skipped: Italian is not implemented yet.
+// TestDCTLLegalMoves checks dctl's positions for the articles of the
+// International and Italian rules: the legal moves exactly.
 func TestDCTLLegalMoves(t *testing.T) {
 	data, err := os.ReadFile("testdata/dctl_legal_moves.json")
 	if err != nil {
@@ -25,13 +25,14 @@ func TestDCTLLegalMoves(t *testing.T) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatal(err)
 	}
-	n := 0
+	n := map[string]int{}
 	for _, c := range f.Cases {
-		if c.Variant != "international" {
-			continue
+		v, err := VariantByName(c.Variant)
+		if err != nil {
+			t.Fatalf("%s/%s: %v", c.Suite, c.Name, err)
 		}
-		n++
-		pos, err := ParseFEN(International, c.FEN)
+		n[c.Variant]++
+		pos, err := ParseFEN(v, c.FEN)
 		if err != nil {
 			t.Fatalf("%s/%s: %v", c.Suite, c.Name, err)
 		}
@@ -46,8 +47,8 @@ func TestDCTLLegalMoves(t *testing.T) {
 			t.Errorf("%s/%s %s: got %v, want %v", c.Suite, c.Name, c.FEN, got, want)
 		}
 	}
-	if n != 20 {
-		t.Errorf("ran %d International cases, want 20", n)
+	if n["international"] != 20 || n["italian"] != 16 {
+		t.Errorf("ran %v cases, want 20 International and 16 Italian", n)
 	}
 }
 

@@ -27,5 +27,7 @@ func BenchmarkPerftCanadian7Bulk(b *testing.B) { benchPerft(b, Canadian, 7, Perf
 
 // The later variants, one benchmark each (bulk counting), deep enough for
 // tens of millions of leaves.
-func BenchmarkPerftPool10Bulk(b *testing.B)  { benchPerft(b, Pool, 10, PerftOptions{}) }
-func BenchmarkPerftCzech10Bulk(b *testing.B) { benchPerft(b, Czech, 10, PerftOptions{}) }
+func BenchmarkPerftPool10Bulk(b *testing.B)    { benchPerft(b, Pool, 10, PerftOptions{}) }
+func BenchmarkPerftCzech10Bulk(b *testing.B)   { benchPerft(b, Czech, 10, PerftOptions{}) }
+func BenchmarkPerftSpanish10Bulk(b *testing.B) { benchPerft(b, Spanish, 10, PerftOptions{}) }
+func BenchmarkPerftItalian10Bulk(b *testing.B) { benchPerft(b, Italian, 10, PerftOptions{}) }

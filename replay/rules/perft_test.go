@@ -45,6 +45,8 @@ var defaultDepth = map[string]int{
 	"canadian/initial":              8,
 	"pool/initial":                  9,
 	"czech/initial":                 9,
+	"spanish/initial":               9,
+	"italian/initial":               9,
 }
 
 func TestPerft(t *testing.T) {

@@ -174,9 +174,24 @@ var (
 	Czech = &Variant{Name: "czech", GameType: 29, Board: Board8x8, FirstToMove: White, InitialRows: 3,
 		FlyingKings: true, KingPrecedence: true, Promotion: PromoteAtEnd,
 		DefaultNotation: Algebraic}
+	// Spanish (FEDA rules; Portuguese is the same game): the mirrored
+	// board numbered from White's bottom-right corner, men move and
+	// capture forwards only, flying kings, the most pieces must be taken
+	// and then the most kings.
+	Spanish = &Variant{Name: "spanish", GameType: 24, Board: Board8x8MirroredReversed, FirstToMove: White, InitialRows: 3,
+		FlyingKings: true, MajorityCapture: true, Precedence: PrecedenceKings, Promotion: PromoteAtEnd,
+		DefaultNotation: Numeric}
+	// Italian (FID technical rules, art. 2-6): the mirrored board numbered
+	// from the top left, men move and capture forwards only and may not
+	// capture kings, kings move one step, the most pieces must be taken,
+	// then with a king, then the most kings, then the capture that meets a
+	// king first.
+	Italian = &Variant{Name: "italian", GameType: 22, Board: Board8x8Mirrored, FirstToMove: White, InitialRows: 3,
+		MenCannotCaptureKings: true, MajorityCapture: true, Precedence: PrecedenceItalian, Promotion: PromoteAtEnd,
+		DefaultNotation: Numeric}
 )
 
-var variants = []*Variant{Russian, International, Brazilian, Canadian, English, Pool, Czech}
+var variants = []*Variant{Russian, International, Brazilian, Canadian, English, Pool, Czech, Spanish, Italian}
 
 func init() {
 	for _, v := range variants {

@@ -27,17 +27,44 @@ var ruleCases = []ruleCase{
 	{Pool, "free choice", "W:WKa1,c1:Bc3,d2,f4,e7", "a1:e5:g3 a1:e5:h2 a1:f6:d8 c1:e3:g5"},
 	// Czech: men capture forwards only; no king, so free choice.
 	{Czech, "men forwards", "W:We3,c3:Bd2,f4,b4,d6", "c3:a5 e3:g5"},
+	// Spanish, on the mirrored board (a1 light): of three single jumps
+	// only the one taking the king on e4 is legal; with no king to take,
+	// all three are.
+	{Spanish, "most kings", "W:Wb3,d3:Bc4,Ke4", "d3:f5"},
+	{Spanish, "single jumps", "W:Wb3,d3:Bc4,e4", "b3:d5 d3:b5 d3:f5"},
+	// Spanish: quantity first, two men beat one king.
+	{Spanish, "quantity before kings", "W:Wb3,d3:Bc4,Ke4,c6", "b3:d5:b7 d3:b5:d7"},
+	// Spanish numbers from White's side: 1 = h1, 9 = h3, 10 = f3.
+	{Spanish, "numbering", "W:W10:B30", "f3-e4 f3-g4"},
+	// Italian: a man may not take a king; a king may.
+	{Italian, "men do not take kings", "W:Wd3,Kh3:BKe4,g4", "h3:f5"},
+}
+
+// ruleNumericCases are like ruleCases in the variant's numeric notation.
+var ruleNumericCases = []ruleCase{
+	// Spanish 1 = h1: White's men on 1-12 move towards 32.
+	{Spanish, "start", "", "10-13 10-14 11-14 11-15 12-15 12-16 9-13"},
+	// Italian 1 = a8 (top left), 21 = b3: White's men on 21-32 move
+	// towards 1 (the championship file opens 21-17, 23-19).
+	{Italian, "start", "", "21-17 21-18 22-18 22-19 23-19 23-20 24-20"},
 }
 
 func TestVariantRules(t *testing.T) {
-	for _, c := range ruleCases {
-		pos, err := ParseFEN(c.v, c.fen)
-		if err != nil {
-			t.Fatalf("%s %s: %v", c.v.Name, c.name, err)
+	for i, c := range append(slices.Clone(ruleCases), ruleNumericCases...) {
+		n := Algebraic
+		if i >= len(ruleCases) {
+			n = Numeric
+		}
+		pos := c.v.StartPosition()
+		if c.fen != "" {
+			var err error
+			if pos, err = ParseFEN(c.v, c.fen); err != nil {
+				t.Fatalf("%s %s: %v", c.v.Name, c.name, err)
+			}
 		}
 		var got []string
 		for _, m := range pos.LegalMoves(nil) {
-			got = append(got, FormatMove(&m, Algebraic, true))
+			got = append(got, FormatMove(&m, n, true))
 		}
 		slices.Sort(got)
 		want := strings.Fields(c.want)
