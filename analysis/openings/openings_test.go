@@ -2,9 +2,12 @@ package openings
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/replay"
@@ -188,18 +191,72 @@ func TestBallotNames(t *testing.T) {
 	}
 }
 
-// TestBallotMigrationUpToDate: schema/migrations/0005 is what go generate
-// writes from testdata/ballots.
+// TestBallotMigrationUpToDate: migration 0005 is still the bytes that
+// databases applied, and the newest *_opening_names migration loads exactly
+// the names of testdata/ballots (go generate adds one when they differ).
 func TestBallotMigrationUpToDate(t *testing.T) {
 	named, err := LoadBallots(filepath.Join("testdata", "ballots"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	have, err := os.ReadFile(filepath.Join("..", "..", "schema", "migrations", "0005_opening_names.sql"))
+	migrations := readMigrations(t)
+	// Only the first load may equal BallotSQL: later ones are refreshes.
+	if _, ok := migrations["0005_opening_names.sql"]; !ok {
+		t.Fatal("no 0005_opening_names.sql")
+	}
+	if name, _, err := BallotMigration(migrations, named); err != nil || name != "" {
+		t.Fatalf("the named openings changed: run go generate ./analysis/openings (it would add %s) %v", name, err)
+	}
+}
+
+// TestBallotMigrationNeverEditsOne: when the names change, the generator
+// adds the next migration, which replaces opening_names whole and carries
+// the generated-code header, and leaves every existing file alone.
+func TestBallotMigrationNeverEditsOne(t *testing.T) {
+	named, err := LoadBallots(filepath.Join("testdata", "ballots"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(have, BallotSQL(named)) {
-		t.Fatal("schema/migrations/0005_opening_names.sql is stale: run go generate ./analysis/openings")
+	migrations := readMigrations(t)
+	last := 0
+	for f := range migrations {
+		v, _ := strconv.Atoi(f[:4])
+		last = max(last, v)
 	}
+	changed := append([]NamedPosition(nil), named[1:]...) // one name dropped
+	name, content, err := BallotMigration(migrations, changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("%04d_opening_names.sql", last+1); name != want {
+		t.Fatalf("new migration %q, want %q", name, want)
+	}
+	dropped := fmt.Sprintf("(%d, %d, '%s', '%s')", named[0].Variant, int64(named[0].Hash), strings.ReplaceAll(named[0].Name, "'", "''"), named[0].List)
+	if !bytes.HasPrefix(content, []byte("-- Code generated ")) || !bytes.Contains(content, []byte("DO NOT EDIT.")) ||
+		!bytes.Contains(content, []byte("DELETE FROM opening_names;")) || bytes.Contains(content, []byte(dropped)) {
+		t.Fatalf("new migration (must replace the names, without %s):\n%.400s", dropped, content)
+	}
+	// With it in place, nothing more to do.
+	migrations[name] = content
+	if again, _, err := BallotMigration(migrations, changed); err != nil || again != "" {
+		t.Fatalf("second run: %q %v", again, err)
+	}
+}
+
+func readMigrations(t *testing.T) map[string][]byte {
+	t.Helper()
+	dir := filepath.Join("..", "..", "schema", "migrations")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = b
+	}
+	return out
 }
