@@ -86,6 +86,17 @@
 //     (6.10). Numeric. TestDCTLLegalMoves checks dctl's 16 positions for
 //     these articles exactly; TestRealGames replays the 53 games of the
 //     2005 Italian championship and the 186 Czech championship games.
+//   - Thai (31, Board8x8Reversed, Black first; dctl's thai.hpp: 2 rows of
+//     8 men, flying kings, men capture forwards only, is_land_behind_piece,
+//     is_passing_capture): a jumped piece leaves the board at once, so a
+//     king may cross its square again and even turn straight back; a
+//     flying king lands on the square directly behind the piece it jumps;
+//     free choice of capture; a man reaching the far row is crowned and
+//     stops. Numbered as PDN's "31,B,8,8,N2,0" reads (square 1 at the top
+//     left seen from Black, who moves first: 1 = g1, so White's men start
+//     on 1-8). Numeric. dctl's Thai perft starts from initial(2), which is
+//     2 empty rows between the sides, i.e. 12 men each, not the 8 of a real
+//     game: TestPerft uses that start (see perftStartOverride).
 //
 // # Positions and moves
 //

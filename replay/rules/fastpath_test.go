@@ -42,6 +42,16 @@ func fullCapturesOf(p *Position, keep, men, kings bool) []Move {
 			km = us.and(k)
 		}
 		return capturesTen(p, nil, keep, them, empty, mm, km)
+	case movegenEightThai:
+		us, them, k, empty := sidesEightThai(p)
+		var mm, km bbEight
+		if men {
+			mm = us.andNot(k)
+		}
+		if kings {
+			km = us.and(k)
+		}
+		return capturesEightThai(p, nil, keep, them, empty, mm, km)
 	}
 	us, them, k, empty := sidesTwelve(p)
 	var mm, km bbTwelve
@@ -60,6 +70,8 @@ func playFast(p *Position, m *Move) {
 		playEight(p, m)
 	case movegenTen:
 		playTen(p, m)
+	case movegenEightThai:
+		playEightThai(p, m)
 	default:
 		playTwelve(p, m)
 	}

@@ -1,6 +1,6 @@
 //go:build ignore
 
-// gen_movegen writes movegen_eight.go, movegen_ten.go and movegen_twelve.go
+// gen_movegen writes the movegen_*.go files (movegen.Generators)
 // from the one template internal/movegen/movegen.go.tmpl (run it with
 // go generate ./replay/rules).
 package main
@@ -13,7 +13,7 @@ import (
 )
 
 func main() {
-	for _, b := range movegen.Boards {
+	for _, b := range movegen.Generators {
 		src, err := movegen.Render(b)
 		if err != nil {
 			log.Fatal(err)

@@ -13,7 +13,7 @@ import (
 // generated file by hand), and checks each starts with the generated-code
 // header that tools and readers recognise.
 func TestGeneratedUpToDate(t *testing.T) {
-	for _, b := range movegen.Boards {
+	for _, b := range movegen.Generators {
 		want, err := movegen.Render(b)
 		if err != nil {
 			t.Fatal(err)

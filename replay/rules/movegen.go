@@ -10,6 +10,7 @@ const (
 	movegenEight uint8 = iota
 	movegenTen
 	movegenTwelve
+	movegenEightThai
 )
 
 // LegalMoves appends the legal moves of p to buf and returns the extended
@@ -26,6 +27,8 @@ func (p *Position) AppendMoves(buf []Move, keep bool) []Move {
 		return genMovesEight(p, buf, keep)
 	case movegenTen:
 		return genMovesTen(p, buf, keep)
+	case movegenEightThai:
+		return genMovesEightThai(p, buf, keep)
 	}
 	return genMovesTwelve(p, buf, keep)
 }
@@ -38,6 +41,8 @@ func (p *Position) countMoves(scratch []Move, keep bool) int {
 		return countMovesEight(p, scratch, keep)
 	case movegenTen:
 		return countMovesTen(p, scratch, keep)
+	case movegenEightThai:
+		return countMovesEightThai(p, scratch, keep)
 	}
 	return countMovesTwelve(p, scratch, keep)
 }
@@ -66,6 +71,8 @@ func (p *Position) PlainMove(from, to int) (m Move, ok bool) {
 		return plainMoveEight(p, i, t)
 	case movegenTen:
 		return plainMoveTen(p, i, t)
+	case movegenEightThai:
+		return plainMoveEightThai(p, i, t)
 	}
 	return plainMoveTwelve(p, i, t)
 }

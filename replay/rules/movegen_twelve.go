@@ -3,8 +3,8 @@
 package rules
 
 // The move generator for the 12x12 board (Twelve suffix: bit set
-// type bbTwelve, shifts sATwelve/sBTwelve). Its source is the template
-// internal/movegen/movegen.go.tmpl, rendered once per board size by
+// type bbTwelve, shifts sATwelve/sBTwelve). Its source is the template internal/movegen/movegen.go.tmpl,
+// rendered once per board size and capture style by
 // `go generate ./replay/rules`; edit the template, never this file.
 
 // Directions: 0 up-left, 1 up-right (towards square 1, White's forward),

@@ -55,6 +55,8 @@ func (c *perftCtx) perft(p Position, depth int) uint64 {
 		return c.perftEight(depth)
 	case movegenTen:
 		return c.perftTen(depth)
+	case movegenEightThai:
+		return c.perftEightThai(depth)
 	}
 	return c.perftTwelve(depth)
 }
@@ -63,6 +65,11 @@ func (c *perftCtx) perft(p Position, depth int) uint64 {
 type DivideEntry struct {
 	Move  string // in v.DefaultNotation, shortest unambiguous form
 	Nodes uint64
+	// Legal is the move itself, for another notation or its full capture
+	// path (perft --divide writes it so); Order is its place in the
+	// generation order (AppendMoves), which the sort by Move text loses.
+	Legal Move
+	Order int
 }
 
 // Divide returns Perft(depth-1) below every legal root move, sorted by move
@@ -80,7 +87,7 @@ func Divide(v *Variant, pos *Position, depth int, opts PerftOptions) []DivideEnt
 		if depth > 1 {
 			n = c.perft(q, depth-1)
 		}
-		out = append(out, DivideEntry{Move: MoveText(moves, &moves[i], v.DefaultNotation), Nodes: n})
+		out = append(out, DivideEntry{Move: MoveText(moves, &moves[i], v.DefaultNotation), Nodes: n, Legal: moves[i], Order: i})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Move < out[j].Move })
 	return out

@@ -31,3 +31,4 @@ func BenchmarkPerftPool10Bulk(b *testing.B)    { benchPerft(b, Pool, 10, PerftOp
 func BenchmarkPerftCzech10Bulk(b *testing.B)   { benchPerft(b, Czech, 10, PerftOptions{}) }
 func BenchmarkPerftSpanish10Bulk(b *testing.B) { benchPerft(b, Spanish, 10, PerftOptions{}) }
 func BenchmarkPerftItalian10Bulk(b *testing.B) { benchPerft(b, Italian, 10, PerftOptions{}) }
+func BenchmarkPerftThai10Bulk(b *testing.B)    { benchPerft(b, Thai, 10, PerftOptions{}) }

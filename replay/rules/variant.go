@@ -189,13 +189,26 @@ var (
 	Italian = &Variant{Name: "italian", GameType: 22, Board: Board8x8Mirrored, FirstToMove: White, InitialRows: 3,
 		MenCannotCaptureKings: true, MajorityCapture: true, Precedence: PrecedenceItalian, Promotion: PromoteAtEnd,
 		DefaultNotation: Numeric}
+	// Thai: two rows of men, Black first, men move and capture forwards
+	// only, flying kings that land directly behind the piece they jump,
+	// jumped pieces leave the board at once, free choice of capture.
+	Thai = &Variant{Name: "thai", GameType: 31, Board: Board8x8Reversed, FirstToMove: Black, InitialRows: 2,
+		FlyingKings: true, CapturesRemovedAtOnce: true, KingLandsBehind: true, Promotion: PromoteAtEnd,
+		DefaultNotation: Numeric}
 )
 
-var variants = []*Variant{Russian, International, Brazilian, Canadian, English, Pool, Czech, Spanish, Italian}
+var variants = []*Variant{Russian, International, Brazilian, Canadian, English, Pool, Czech, Spanish, Italian, Thai}
 
 func init() {
 	for _, v := range variants {
 		v.gen = v.Board.gen
+		switch {
+		case v.CapturesRemovedAtOnce || v.KingLandsBehind:
+			if !(v.CapturesRemovedAtOnce && v.KingLandsBehind && v.Board.gen == movegenEight) {
+				panic("rules: " + v.Name + ": Thai captures are rendered for 8x8 only, and both together")
+			}
+			v.gen = movegenEightThai
+		}
 		if v != Russian && v != International && v != Brazilian && v != Canadian && v != English {
 			v.hashKey = variantHashKey(v.Name)
 		}

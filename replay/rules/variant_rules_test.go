@@ -36,6 +36,15 @@ var ruleCases = []ruleCase{
 	{Spanish, "quantity before kings", "W:Wb3,d3:Bc4,Ke4,c6", "b3:d5:b7 d3:b5:d7"},
 	// Spanish numbers from White's side: 1 = h1, 9 = h3, 10 = f3.
 	{Spanish, "numbering", "W:W10:B30", "f3-e4 f3-g4"},
+	// Thai: a flying king lands directly behind the piece it jumps, and a
+	// jumped piece leaves at once, so the king may turn straight back over
+	// its square. Russian: the king lands anywhere beyond and the jumped
+	// f6 blocks the way back.
+	{Thai, "land behind", "W:WKa1:Bd4", "a1:e5"},
+	{Thai, "turn back", "W:WKd4:Bf6,b2", "d4:a1:g7 d4:g7:a1"},
+	{Russian, "no turning back", "W:WKd4:Bf6,b2", "d4:a1 d4:g7 d4:h8"},
+	// Thai: men capture forwards only; free choice.
+	{Thai, "men forwards", "W:Wc3,g3:Bd4,b2,h4,f4", "c3:e5 g3:e5"},
 	// Italian: a man may not take a king; a king may.
 	{Italian, "men do not take kings", "W:Wd3,Kh3:BKe4,g4", "h3:f5"},
 }
@@ -44,6 +53,10 @@ var ruleCases = []ruleCase{
 var ruleNumericCases = []ruleCase{
 	// Spanish 1 = h1: White's men on 1-12 move towards 32.
 	{Spanish, "start", "", "10-13 10-14 11-14 11-15 12-15 12-16 9-13"},
+	// Thai (PDN 31,B,8,8,N2,0: square 1 is the top left seen from Black,
+	// who moves first): 1 = g1, so White's men start on 1-8 and Black's on
+	// 25-32, two rows each.
+	{Thai, "start", "", "25-21 25-22 26-22 26-23 27-23 27-24 28-24"},
 	// Italian 1 = a8 (top left), 21 = b3: White's men on 21-32 move
 	// towards 1 (the championship file opens 21-17, 23-19).
 	{Italian, "start", "", "21-17 21-18 22-18 22-19 23-19 23-20 24-20"},

@@ -22,30 +22,40 @@ var source string
 
 var tmpl = template.Must(template.New("movegen.go.tmpl").Option("missingkey=error").Parse(source))
 
-// Board is one rendering of the template.
-type Board struct {
-	Name  string // identifier suffix: "Eight", "Ten", "Twelve"
+// Generator is one rendering of the template.
+type Generator struct {
+	// Name is the identifier suffix of the generator's functions and types:
+	// "Eight", "Ten", "Twelve", "EightThai".
+	Name string
+	// Bits is the suffix of the board-size helpers it uses (bit set type
+	// bbEight, shifts sAEight/sBEight, masks validEight, ...).
+	Bits  string
 	Board string // for the file comment: "8x8"
 	File  string // the file written in replay/rules
+	// Thai renders Thai's captures: a jumped piece leaves the board at once
+	// (so a king may cross its square again and turn straight back) and a
+	// flying king lands directly behind the piece it jumps.
+	Thai bool
 }
 
-// Boards lists the generated files, in board id order (rules.boardEight,
-// boardTen, boardTwelve).
-var Boards = []Board{
-	{Name: "Eight", Board: "8x8", File: "movegen_eight.go"},
-	{Name: "Ten", Board: "10x10", File: "movegen_ten.go"},
-	{Name: "Twelve", Board: "12x12", File: "movegen_twelve.go"},
+// Generators lists the generated files, in the order of the rules
+// package's movegen* constants.
+var Generators = []Generator{
+	{Name: "Eight", Bits: "Eight", Board: "8x8", File: "movegen_eight.go"},
+	{Name: "Ten", Bits: "Ten", Board: "10x10", File: "movegen_ten.go"},
+	{Name: "Twelve", Bits: "Twelve", Board: "12x12", File: "movegen_twelve.go"},
+	{Name: "EightThai", Bits: "Eight", Board: "8x8", File: "movegen_eight_thai.go", Thai: true},
 }
 
-// Render returns the gofmt-formatted source of b's generator.
-func Render(b Board) ([]byte, error) {
+// Render returns the gofmt-formatted source of g.
+func Render(g Generator) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := tmpl.Execute(&buf, b); err != nil {
-		return nil, fmt.Errorf("movegen %s: %w", b.Name, err)
+	if err := tmpl.Execute(&buf, g); err != nil {
+		return nil, fmt.Errorf("movegen %s: %w", g.Name, err)
 	}
 	out, err := format.Source(buf.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("movegen %s: format: %w", b.Name, err)
+		return nil, fmt.Errorf("movegen %s: format: %w", g.Name, err)
 	}
 	return out, nil
 }
