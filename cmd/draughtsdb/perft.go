@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/replay"
@@ -96,28 +97,20 @@ type divideMove struct {
 // perftDivide prints "move count" for every root move on out, and the total
 // on errOut, so that out holds exactly one line per move. With jsonOut it
 // prints one JSON object instead: the root moves with their counts and
-// the total.
+// the total. The moves come in generation order with their full capture
+// paths (rules.Divide sorts them by their shortest text).
 func perftDivide(out, errOut io.Writer, v *rules.Variant, pos rules.Position, depth int, opts rules.PerftOptions, jsonOut bool) error {
 	start := time.Now()
-	moves := pos.AppendMoves(nil, opts.Keep)
-	var total uint64
-	div := make([]divideMove, 0, len(moves))
-	for i := range moves {
-		n := uint64(1)
-		if depth > 1 {
-			q := pos
-			q.Play(&moves[i])
-			n = rules.Perft(v, &q, depth-1, opts)
-		}
-		total += n
-		mv := replay.FormatMove(v, &moves[i], v.DefaultNotation, true)
-		if jsonOut {
-			div = append(div, divideMove{Move: mv, Nodes: n})
-		} else {
-			fmt.Fprintf(out, "%s %d\n", mv, n)
-		}
-	}
+	entries := rules.Divide(v, &pos, depth, opts)
 	secs := time.Since(start).Seconds()
+	slices.SortFunc(entries, func(a, b rules.DivideEntry) int { return a.Order - b.Order })
+	var total uint64
+	div := make([]divideMove, len(entries))
+	for i := range entries {
+		e := &entries[i]
+		total += e.Nodes
+		div[i] = divideMove{Move: replay.FormatMove(v, &e.Legal, v.DefaultNotation, true), Nodes: e.Nodes}
+	}
 	if jsonOut {
 		return json.NewEncoder(out).Encode(struct {
 			Variant        string       `json:"variant"`
@@ -129,6 +122,9 @@ func perftDivide(out, errOut io.Writer, v *rules.Variant, pos rules.Position, de
 			NodesPerSecond float64      `json:"nodes_per_second"`
 		}{v.Name, pos.FEN(), depth, div, total, secs, perSecond(total, secs)})
 	}
-	fmt.Fprintf(errOut, "moves %d, nodes %d (%.3f s, %.0f nodes/s)\n", len(moves), total, secs, perSecond(total, secs))
+	for _, d := range div {
+		fmt.Fprintf(out, "%s %d\n", d.Move, d.Nodes)
+	}
+	fmt.Fprintf(errOut, "moves %d, nodes %d (%.3f s, %.0f nodes/s)\n", len(div), total, secs, perSecond(total, secs))
 	return nil
 }
