@@ -109,7 +109,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	if fen := strings.TrimSpace(pg.Tag("FEN")); fen != "" {
 		p, err := rules.ParseFEN(v, fen)
 		if err != nil {
-			return &RejectError{Err: ErrBadFEN, Detail: fmt.Sprintf("FEN tag %q: %v", fen, err), Variant: v.Name, underlie: err}
+			return &RejectError{Err: ErrBadFEN, Detail: fmt.Sprintf("FEN tag %q: %v", quote(fen), err), Variant: v.Name, underlie: err}
 		}
 		pos = p
 		// A FEN of the initial position is the initial position: the game
@@ -126,7 +126,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 		if setup := pm.Setup(); setup != "" {
 			p, err := rules.ParseFEN(v, setup)
 			if err != nil {
-				return &RejectError{Err: ErrBadFEN, Ply: ply + 1, Text: pm.Text, Detail: fmt.Sprintf("/FEN %q/ setup: %v", setup, err), Variant: v.Name, underlie: err}
+				return &RejectError{Err: ErrBadFEN, Ply: ply + 1, Text: pm.Text, Detail: fmt.Sprintf("/FEN %q/ setup: %v", quote(setup), err), Variant: v.Name, underlie: err}
 			}
 			pos = p
 			out.Setups = append(out.Setups, Setup{BeforePly: ply + 1, Position: p})

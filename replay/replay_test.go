@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
@@ -254,3 +255,24 @@ const schildpadGame3 = `[Event "10x10II"]
  46. 16-11 40-45 47. 11-50  3- 9
 2-0
 `
+
+// TestHugeFENIsQuotedShort: a 400 KB FEN tag is rejected with a message
+// that quotes a few dozen bytes of it, not the whole tag twice.
+func TestHugeFENIsQuotedShort(t *testing.T) {
+	fen := "W:W" + strings.Repeat("31,", 130000) + "é"
+	for _, text := range []string{
+		"[FEN \"" + fen + "\"]\n\n1. 32-28 *\n",
+		"[GameType \"20\"]\n\n1. 32-28 /FEN \"" + fen + "\"/ 19-23 *\n",
+	} {
+		pg, err := pdn.NewReader(strings.NewReader(text), "huge.pdn").Next()
+		r := NewReplayer(Options{})
+		var g Game
+		rerr := r.Replay(pg, err, &g)
+		if rerr == nil {
+			t.Fatal("accepted")
+		}
+		if msg := rerr.Error(); len(msg) > 600 || !utf8.ValidString(msg) {
+			t.Fatalf("message of %d bytes: %.300s", len(msg), msg)
+		}
+	}
+}

@@ -28,7 +28,19 @@ type FENError struct {
 }
 
 func (e *FENError) Error() string {
-	return fmt.Sprintf("rules: %v: %s in %q", e.Err, e.Detail, e.FEN)
+	return fmt.Sprintf("rules: %v: %s in %q", e.Err, e.Detail, capText(e.FEN, 60))
+}
+
+// capText cuts s to at most n bytes on a rune boundary, marking the cut
+// with "...": an error message quotes its input, never a whole 400 KB FEN.
+func capText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "..."
 }
 
 func (e *FENError) Unwrap() error { return e.Err }
