@@ -245,13 +245,6 @@ func (c *Client) kill() {
 	c.cmd = nil
 }
 
-// Restart kills the engine and starts it again.
-func (c *Client) Restart() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.restart()
-}
-
 func (c *Client) restart() error {
 	c.kill()
 	c.restarts++

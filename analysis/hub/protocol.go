@@ -237,21 +237,6 @@ func ParsePosition(v *rules.Variant, s string) (rules.Position, error) {
 	return pos, nil
 }
 
-// VariantForSquares returns the default variant for a Hub position string
-// length (squares only): International for 50, Russian for 32, Canadian
-// for 72.
-func VariantForSquares(n int) (*rules.Variant, bool) {
-	switch n {
-	case 50:
-		return rules.International, true
-	case 32:
-		return rules.Russian, true
-	case 72:
-		return rules.Canadian, true
-	}
-	return nil, false
-}
-
 // FormatScore writes a score in hundredths of a man as men with two
 // decimals ("0.25", "-1.04", "299.93"), as Hub engines do.
 func FormatScore(score int) string {

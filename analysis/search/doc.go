@@ -72,7 +72,7 @@
 // when men run for promotion), centre squares, kings on the long
 // diagonals, men still guarding the back rank (middlegame), and a cheap
 // mobility term (men with an empty square ahead, empty squares next to
-// kings). Evaluate(pos) and EvaluateWith(pos, w) expose it.
+// kings). Evaluate(pos) exposes it with the default weights.
 //
 // # Tests and figures
 //

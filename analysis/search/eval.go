@@ -5,8 +5,8 @@ import (
 )
 
 // Weights are the evaluation terms of one variant, in hundredths of a man.
-// They are plain data: change them here (or pass your own to EvaluateWith)
-// without touching the search.
+// They are plain data: change them here (DefaultWeights) without touching
+// the search.
 type Weights struct {
 	// Man and King are the material values (Man is the unit, 100).
 	Man, King int
@@ -191,11 +191,6 @@ func (e *evaluator) evaluate(pos *rules.Position) int {
 // not look at captures: search.Search resolves them first.
 func Evaluate(pos rules.Position) int {
 	return evaluatorFor(pos.Variant()).evaluate(&pos)
-}
-
-// EvaluateWith is Evaluate with custom weights.
-func EvaluateWith(pos rules.Position, w Weights) int {
-	return newEvaluator(pos.Variant(), w).evaluate(&pos)
 }
 
 var defaultEvaluators = map[*rules.Variant]*evaluator{}

@@ -184,10 +184,6 @@ func printMigrations(ctx context.Context, w io.Writer, pool *pgxpool.Pool) error
 	if err != nil {
 		return err
 	}
-	done := map[int]bool{}
-	for _, m := range applied {
-		done[m.Version] = true
-	}
 	fmt.Fprintf(w, "migrations: %d applied, %d pending\n", len(applied), len(all)-len(applied))
 	for _, m := range all {
 		state := "pending"
