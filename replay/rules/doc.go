@@ -97,6 +97,22 @@
 //     on 1-8). Numeric. dctl's Thai perft starts from initial(2), which is
 //     2 empty rows between the sides, i.e. 12 men each, not the 8 of a real
 //     game: TestPerft uses that start (see perftStartOverride).
+//   - Killer (no PDN GameType; mindsports.nl's killer draughts rules, dctl's
+//     killer.hpp is_halt_behind_king): International, except that a king
+//     whose capture ends by jumping a king must stop on the square directly
+//     behind it. Where some landing square beyond the king lets the chain
+//     go on, the usual rule applies (it must land on one of those). dctl's
+//     perft of Fabien Letouzey's positions (Random178, Woldouby) and the
+//     initial position are exact; International's counts differ from
+//     depth 4 of Random178. Numeric.
+//   - Antidraughts (lidraughts, GameType 98) and Breakthrough (96):
+//     International's moves and captures with another Win: in antidraughts
+//     a side to move without a legal move (no pieces or all blocked) wins;
+//     in breakthrough the first side to make a king wins (and a side
+//     without a move still loses). p.Outcome() applies Variant.Win;
+//     IsLost only says that the side to move has no legal move. The
+//     lidraughts games of testdata/games replay and every game the rules
+//     decide carries that result.
 //
 // # Positions and moves
 //
@@ -108,7 +124,8 @@
 //	p.AppendMoves(buf []Move, keep bool) []Move
 //	p.Play(m *Move)                           copy-make: q := p; q.Play(&m)
 //	p.Hash() uint64 (incremental); p.ComputeHash() uint64 (from scratch)
-//	p.IsLost() bool                           no legal move: side to move lost
+//	p.IsLost() bool                           the side to move has no legal move
+//	p.Outcome() Outcome                       Undecided, WhiteWins, BlackWins by Variant.Win
 //
 // Position is a ~80-byte value; copy it to keep the previous position
 // (copy-make is cheaper than unmake for positions this small).

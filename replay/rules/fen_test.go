@@ -198,8 +198,18 @@ func TestStateHelpers(t *testing.T) {
 		if got, _ := VariantByName(v.Name); got != v {
 			t.Errorf("VariantByName(%s)", v.Name)
 		}
-		if got, _ := VariantByGameType(v.GameType); got != v {
+		if got, _ := VariantByGameType(v.GameType); got != v && v.GameType != 0 {
 			t.Errorf("VariantByGameType(%d)", v.GameType)
+		}
+	}
+	// Killer has no PDN GameType: 0 finds nothing.
+	if v, err := VariantByGameType(0); !errors.Is(err, ErrUnknownVariant) {
+		t.Errorf("VariantByGameType(0) = %v, %v", v, err)
+	}
+	for name, gt := range map[string]int{"pool": 23, "czech": 29, "spanish": 24, "italian": 22, "thai": 31,
+		"killer": 0, "antidraughts": 98, "breakthrough": 96} {
+		if v, err := VariantByName(name); err != nil || v.GameType != gt {
+			t.Errorf("VariantByName(%s) = %v, %v", name, v, err)
 		}
 	}
 	if _, err := VariantByName("nope"); !errors.Is(err, ErrUnknownVariant) {

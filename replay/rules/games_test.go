@@ -21,6 +21,8 @@ var realGameFiles = []struct {
 	{"czech_mrcd2000kval.pdn.gz", Czech, 40},
 	{"czech_mrcd2006.pdn.gz", Czech, 44},
 	{"czech_mrcd2007.pdn.gz", Czech, 102},
+	{"online_antidraughts.pdn.gz", Antidraughts, 25},
+	{"online_breakthrough.pdn.gz", Breakthrough, 25},
 }
 
 // TestRealGames replays every game of realGameFiles: each move must name
@@ -41,8 +43,9 @@ func TestRealGames(t *testing.T) {
 
 // pdnGame is one game of a file: its FEN (or "") and move tokens.
 type pdnGame struct {
-	fen   string
-	moves []string
+	fen    string
+	moves  []string
+	result string // the result token that ended the game
 }
 
 // replayGameFile reads path with a small PDN reader for the test (tags only
@@ -51,6 +54,8 @@ type pdnGame struct {
 func replayGameFile(t *testing.T, v *Variant, path string) (games, plies int) {
 	t.Helper()
 	gs := readPDNGames(t, path)
+	decided := 0
+	defer func() { t.Logf("%d games decided by the rules", decided) }()
 	for gi, g := range gs {
 		pos := v.StartPosition()
 		if g.fen != "" {
@@ -59,11 +64,22 @@ func replayGameFile(t *testing.T, v *Variant, path string) (games, plies int) {
 				t.Fatalf("%s game %d: %v", path, gi+1, err)
 			}
 		}
-		if ply, msg := replayMoves(pos, g.moves, 0); msg != "" {
+		end, ply, msg := replayMoves(pos, g.moves, 0)
+		if msg != "" {
 			t.Errorf("%s game %d ply %d: %s", path, gi+1, ply+1, msg)
 			continue
 		}
 		plies += len(g.moves)
+		// A game the rules decide must carry that result (the first
+		// number is the first mover's).
+		if o := end.Outcome(); o != Undecided {
+			first := winner(v.FirstToMove)
+			want := map[Outcome][]string{first: {"1-0", "2-0"}, first ^ 3: {"0-1", "0-2"}}[o]
+			if g.result != want[0] && g.result != want[1] {
+				t.Errorf("%s game %d: ends with %v (%s) but is scored %s", path, gi+1, o, end.FEN(), g.result)
+			}
+			decided++
+		}
 	}
 	return len(gs), plies
 }
@@ -122,6 +138,7 @@ func readPDNGames(t *testing.T, path string) []pdnGame {
 			switch {
 			case tok == "" || tok[0] == '$':
 			case tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "2-0" || tok == "0-2" || tok == "1-1" || tok == "0-0" || tok == "*":
+				g.result = tok
 				games = append(games, g)
 				g = pdnGame{}
 			default:
@@ -136,11 +153,14 @@ func readPDNGames(t *testing.T, path string) []pdnGame {
 // that capture different pieces (a path the writer left out), it tries
 // each and keeps the one the rest of the game agrees with. It returns the
 // failing ply and why, or "" when every move was legal.
-func replayMoves(pos Position, moves []string, ply int) (int, string) {
+func replayMoves(pos Position, moves []string, ply int) (Position, int, string) {
 	for ; ply < len(moves); ply++ {
+		if o := pos.Outcome(); o != Undecided {
+			return pos, ply, fmt.Sprintf("the game goes on (%q) after it ended: %v in %s", moves[ply], o, pos.FEN())
+		}
 		sq, _, err := ParseMoveText(pos.Board(), moves[ply])
 		if err != nil {
-			return ply, err.Error()
+			return pos, ply, err.Error()
 		}
 		legal := pos.LegalMoves(nil)
 		cands := pickMoves(legal, sq)
@@ -150,7 +170,7 @@ func replayMoves(pos Position, moves []string, ply int) (int, string) {
 			for i := range legal {
 				all = append(all, FormatMove(&legal[i], pos.Variant().DefaultNotation, true))
 			}
-			return ply, fmt.Sprintf("%q is not a legal move of %s (legal: %v)", moves[ply], pos.FEN(), all)
+			return pos, ply, fmt.Sprintf("%q is not a legal move of %s (legal: %v)", moves[ply], pos.FEN(), all)
 		case 1:
 			pos.Play(&cands[0])
 			continue
@@ -159,17 +179,17 @@ func replayMoves(pos Position, moves []string, ply int) (int, string) {
 		for i := range cands {
 			q := pos
 			q.Play(&cands[i])
-			p, msg := replayMoves(q, moves, ply+1)
+			end, p, msg := replayMoves(q, moves, ply+1)
 			if msg == "" {
-				return p, ""
+				return end, p, ""
 			}
 			if p > bestPly {
 				bestPly, bestMsg = p, msg
 			}
 		}
-		return bestPly, bestMsg
+		return pos, bestPly, bestMsg
 	}
-	return ply, ""
+	return pos, ply, ""
 }
 
 // pickMoves returns the legal moves that squares (start, landing

@@ -48,10 +48,55 @@ func (p *Position) countMoves(scratch []Move, keep bool) int {
 }
 
 // IsLost reports whether the side to move has no legal move, which loses
-// in every implemented variant.
+// in every variant whose Win is LoseWhenNoMove or FirstKingWins (in
+// antidraughts it wins: see Outcome).
 func (p *Position) IsLost() bool {
 	var buf [1]Move
 	return p.countMoves(buf[:0], false) == 0
+}
+
+// Outcome is what a position implies for the game under its variant's Win
+// rule.
+type Outcome uint8
+
+const (
+	Undecided Outcome = iota // the game goes on
+	WhiteWins
+	BlackWins
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case WhiteWins:
+		return "White wins"
+	case BlackWins:
+		return "Black wins"
+	}
+	return "undecided"
+}
+
+func winner(c Color) Outcome { return WhiteWins + Outcome(c) }
+
+// Outcome returns the result p implies: a side to move without a legal
+// move loses (LoseWhenNoMove, FirstKingWins) or wins (WinWhenNoMove); in
+// FirstKingWins a side with a king has won (the side that just moved, if
+// both have one). Draws (repetition, DrawCounter) need the game's history
+// and are not seen here.
+func (p *Position) Outcome() Outcome {
+	if p.v.Win == FirstKingWins {
+		for _, c := range []Color{p.side.Opponent(), p.side} {
+			if _, k := p.Count(c); k > 0 {
+				return winner(c)
+			}
+		}
+	}
+	if !p.IsLost() {
+		return Undecided
+	}
+	if p.v.Win == WinWhenNoMove {
+		return winner(p.side)
+	}
+	return winner(p.side.Opponent())
 }
 
 // PlainMove returns the plain (non-capturing) move from square from to

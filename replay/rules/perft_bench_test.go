@@ -32,3 +32,4 @@ func BenchmarkPerftCzech10Bulk(b *testing.B)   { benchPerft(b, Czech, 10, PerftO
 func BenchmarkPerftSpanish10Bulk(b *testing.B) { benchPerft(b, Spanish, 10, PerftOptions{}) }
 func BenchmarkPerftItalian10Bulk(b *testing.B) { benchPerft(b, Italian, 10, PerftOptions{}) }
 func BenchmarkPerftThai10Bulk(b *testing.B)    { benchPerft(b, Thai, 10, PerftOptions{}) }
+func BenchmarkPerftKiller9Bulk(b *testing.B)   { benchPerft(b, Killer, 9, PerftOptions{}) }

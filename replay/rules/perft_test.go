@@ -48,6 +48,9 @@ var defaultDepth = map[string]int{
 	"spanish/initial":               9,
 	"italian/initial":               9,
 	"thai/initial":                  9,
+	"killer/initial":                8,
+	"killer/Random178":              7,
+	"killer/Woldouby":               13,
 }
 
 // perftStartOverride gives the start of tables whose "initial" position is
@@ -68,7 +71,20 @@ var extraPerft = []perftTable{
 	{Variant: "thai", Name: "initial", Duplicates: "drop", Perft: map[string]uint64{
 		"1": 7, "2": 49, "3": 302, "4": 1469, "5": 7361, "6": 36768, "7": 179740, "8": 845931,
 		"9": 3963648, "10": 18363523, "11": 84892793, "12": 385713660, "13": 1745666630}},
+	// dctl test/src/algo/traversal/killer/letouzey.cpp @21869018 (from Fabien
+	// Letouzey): positions where the killer rule matters.
+	{Variant: "killer", Name: "Random178", Duplicates: "drop",
+		FEN: ptrString("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"),
+		Perft: map[string]uint64{"1": 14, "2": 55, "3": 1168, "4": 5165, "5": 84326, "6": 573965,
+			"7": 8476150, "8": 78944517, "9": 1133545351, "10": 12070611997}},
+	{Variant: "killer", Name: "Woldouby", Duplicates: "drop",
+		FEN: ptrString("W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"),
+		Perft: map[string]uint64{"1": 6, "2": 12, "3": 30, "4": 73, "5": 215, "6": 590, "7": 1944,
+			"8": 6269, "9": 22369, "10": 88043, "11": 377339, "12": 1908829, "13": 9850540,
+			"14": 58116971, "15": 343968214, "16": 2251657424, "17": 14783093851}},
 }
+
+func ptrString(s string) *string { return &s }
 
 func TestPerft(t *testing.T) {
 	deep := os.Getenv("DRAUGHTSDB_DEEP_PERFT") == "1" && !testing.Short()

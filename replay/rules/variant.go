@@ -195,9 +195,26 @@ var (
 	Thai = &Variant{Name: "thai", GameType: 31, Board: Board8x8Reversed, FirstToMove: Black, InitialRows: 2,
 		FlyingKings: true, CapturesRemovedAtOnce: true, KingLandsBehind: true, Promotion: PromoteAtEnd,
 		DefaultNotation: Numeric}
+	// Killer is International with the killer rule (mindsports.nl): a king
+	// whose capture ends by jumping a king stops directly behind it. PDN
+	// has no GameType for it.
+	Killer = &Variant{Name: "killer", Board: Board10x10, FirstToMove: White, InitialRows: 4,
+		MenCaptureBackward: true, FlyingKings: true, MajorityCapture: true, Promotion: PromoteAtEnd,
+		KingHaltsBehindKing: true, DefaultNotation: Numeric}
+	// Antidraughts (lidraughts, GameType 98): International moves; a side
+	// that cannot move (no pieces left or all blocked) wins.
+	Antidraughts = &Variant{Name: "antidraughts", GameType: 98, Board: Board10x10, FirstToMove: White, InitialRows: 4,
+		MenCaptureBackward: true, FlyingKings: true, MajorityCapture: true, Promotion: PromoteAtEnd,
+		DefaultNotation: Numeric, Win: WinWhenNoMove}
+	// Breakthrough (lidraughts, GameType 96): International moves; the
+	// first side to make a king wins.
+	Breakthrough = &Variant{Name: "breakthrough", GameType: 96, Board: Board10x10, FirstToMove: White, InitialRows: 4,
+		MenCaptureBackward: true, FlyingKings: true, MajorityCapture: true, Promotion: PromoteAtEnd,
+		DefaultNotation: Numeric, Win: FirstKingWins}
 )
 
-var variants = []*Variant{Russian, International, Brazilian, Canadian, English, Pool, Czech, Spanish, Italian, Thai}
+var variants = []*Variant{Russian, International, Brazilian, Canadian, English, Pool, Czech, Spanish, Italian, Thai,
+	Killer, Antidraughts, Breakthrough}
 
 func init() {
 	for _, v := range variants {

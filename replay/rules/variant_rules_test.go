@@ -45,6 +45,14 @@ var ruleCases = []ruleCase{
 	{Russian, "no turning back", "W:WKd4:Bf6,b2", "d4:a1 d4:g7 d4:h8"},
 	// Thai: men capture forwards only; free choice.
 	{Thai, "men forwards", "W:Wc3,g3:Bd4,b2,h4,f4", "c3:e5 g3:e5"},
+	// Killer: a king's capture that ends over a king stops directly
+	// behind it; over a man it lands anywhere beyond, as International.
+	{Killer, "halt behind king", "W:WKa1:BKc3", "a1:d4"},
+	{Killer, "man: any landing", "W:WKa1:Bc3", "a1:d4 a1:e5 a1:f6 a1:g7 a1:h8 a1:i9 a1:j10"},
+	{International, "king: any landing", "W:WKa1:BKc3", "a1:d4 a1:e5 a1:f6 a1:g7 a1:h8 a1:i9 a1:j10"},
+	// Killer: where a landing square beyond the king lets the chain go on
+	// (f6 then over g5), the king must take it; it is not held on d4.
+	{Killer, "chain goes on", "W:WKa1:BKc3,g5", "a1:f6:h4 a1:f6:i3 a1:f6:j2"},
 	// Italian: a man may not take a king; a king may.
 	{Italian, "men do not take kings", "W:Wd3,Kh3:BKe4,g4", "h3:f5"},
 }
@@ -84,6 +92,39 @@ func TestVariantRules(t *testing.T) {
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s %s %s: got %v, want %v", c.v.Name, c.name, c.fen, got, want)
+		}
+	}
+}
+
+func TestOutcome(t *testing.T) {
+	cases := []struct {
+		v    *Variant
+		fen  string
+		want Outcome
+	}{
+		{International, "", Undecided},
+		{International, "W:W:B1", BlackWins},      // no pieces: lost
+		{International, "B:W10,14:B5", WhiteWins}, // Black blocked
+		{Antidraughts, "W:W:B1", WhiteWins},       // no pieces: won
+		{Antidraughts, "B:W10,14:B5", BlackWins},  // blocked: won
+		{Antidraughts, "", Undecided},
+		{Breakthrough, "B:WK3:B20", WhiteWins},  // White just crowned
+		{Breakthrough, "W:W30:BK48", BlackWins}, // Black just crowned
+		{Breakthrough, "W:WK3:BK48", BlackWins}, // the side that just moved
+		{Breakthrough, "W:W30:B20", Undecided},
+		{Breakthrough, "W:W:B20", BlackWins}, // no move still loses
+		{Russian, "B:W18,21-32:B1-12", Undecided},
+	}
+	for _, c := range cases {
+		pos := c.v.StartPosition()
+		if c.fen != "" {
+			var err error
+			if pos, err = ParseFEN(c.v, c.fen); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := pos.Outcome(); got != c.want {
+			t.Errorf("%s %q: %v, want %v", c.v.Name, c.fen, got, c.want)
 		}
 	}
 }
