@@ -77,9 +77,9 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 			}
 			defer pool.Close()
 
-			bar := newRowProgress(quiet, "exporting "+o.What+" ("+o.Format+")")
+			bar := newProgress(quiet, "exporting "+o.What+" ("+o.Format+")", "rows", 0)
 			if bar != nil {
-				o.Total = bar.total
+				o.Total = bar.setTotal
 				o.Progress = bar.set
 			}
 			dst, err := export.Create(out, cmd.OutOrStdout())
@@ -146,4 +146,3 @@ func formatFromName(name string) string {
 	}
 	return export.CSV
 }
-

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -54,16 +53,13 @@ with the game where it stopped, --json lists them under "failures").`,
 			if err != nil {
 				return err
 			}
-			if d := a.cfg.Import.OpeningDepth; d < 1 || d > 1000 {
-				return fmt.Errorf("import.opening_depth (--opening-depth) must be 1..1000 plies, not %d", d)
-			}
 			pool, err := openDatabase(cmd.Context(), a.cfg)
 			if err != nil {
 				return err
 			}
 			defer pool.Close()
 			errOut := cmd.ErrOrStderr()
-			bar := newProgress(0, "importing", quiet || jsonOut)
+			bar := newProgress(quiet || jsonOut, "importing", unitBytes, 0)
 			opts := ingest.Options{
 				Workers: a.cfg.Workers, BatchSize: a.cfg.Import.BatchSize, Force: force, Variant: forced,
 				OpeningDepth: a.cfg.Import.OpeningDepth,
@@ -76,7 +72,7 @@ with the game where it stopped, --json lists them under "failures").`,
 			if bar != nil {
 				start, last := time.Now(), time.Time{}
 				opts.Progress = func(done, total int64, games int) {
-					bar.bar.ChangeMax64(total)
+					bar.setTotal(total)
 					bar.set(done)
 					if now := time.Now(); now.Sub(last) > 250*time.Millisecond {
 						last = now
@@ -142,12 +138,7 @@ func printImportSummary(w io.Writer, s *ingest.Summary) {
 	fmt.Fprintf(w, "imported:   %d\n", s.Imported)
 	fmt.Fprintf(w, "duplicates: %d\n", s.Duplicates)
 	fmt.Fprintf(w, "rejected:   %d\n", s.Rejected)
-	reasons := make([]string, 0, len(s.RejectedByReason))
-	for r := range s.RejectedByReason {
-		reasons = append(reasons, r)
-	}
-	sort.Slice(reasons, func(i, j int) bool { return s.RejectedByReason[reasons[i]] > s.RejectedByReason[reasons[j]] })
-	for _, r := range reasons {
+	for _, r := range byCount(s.RejectedByReason) {
 		fmt.Fprintf(w, "  %-24s %d\n", r, s.RejectedByReason[r])
 	}
 	fmt.Fprintf(w, "time:       %.2f s, %.0f games/s\n", s.Seconds, s.GamesPerSecond)

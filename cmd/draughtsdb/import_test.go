@@ -7,10 +7,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/schema/pgtest"
 )
 
@@ -151,5 +153,47 @@ func TestValidateNamesACutFileOnce(t *testing.T) {
 	}
 	if strings.Count(line, "cut.pdn.gz") != 1 || !strings.Contains(line, ": game ") || !strings.Contains(line, "unexpected EOF") {
 		t.Fatalf("stderr:\n%s", stderr.String())
+	}
+}
+
+// TestImportSummaryReasonOrder: the rejection reasons are listed by count,
+// ties by name, so the summary is the same on every run (ties came out in
+// map order).
+func TestImportSummaryReasonOrder(t *testing.T) {
+	s := &ingest.Summary{RejectedByReason: map[string]int{
+		"illegal move": 3, "unknown variant": 1, "bad FEN": 1, "no moves": 1, "ambiguous move": 1, "truncated": 1, "bad result": 7,
+	}}
+	want := []string{"bad result", "illegal move", "ambiguous move", "bad FEN", "no moves", "truncated", "unknown variant"}
+	for range 20 {
+		var b bytes.Buffer
+		printImportSummary(&b, s)
+		var got []string
+		for _, l := range strings.Split(b.String(), "\n") {
+			if strings.HasPrefix(l, "  ") {
+				got = append(got, strings.TrimSpace(l[:2+24]))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("reasons in the order %q, want %q\n%s", got, want, b.String())
+		}
+	}
+}
+
+// TestOpeningDepthCheckedByConfig: import and db rebuild-openings take
+// import.opening_depth as the configuration checked it (1..1000): a value
+// out of range is a SettingError naming the flag, before any database is
+// opened (the commands no longer check it themselves).
+func TestOpeningDepthCheckedByConfig(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{
+		{"import", "--opening-depth", "0", "x.pdn"},
+		{"import", "--opening-depth", "1001", "x.pdn"},
+		{"db", "rebuild-openings", "--opening-depth", "0"},
+	} {
+		_, err := runCLI(t, args...)
+		var se *SettingError
+		if !errors.As(err, &se) || se.Key != "import.opening_depth" || se.Source != "--opening-depth" || !errors.Is(err, ErrOutOfRange) {
+			t.Errorf("%v: %v, want a SettingError for --opening-depth", args, err)
+		}
 	}
 }

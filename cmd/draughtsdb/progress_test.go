@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// TestRowProgressRate: export's bar shows rows per second from its first
-// update (the bar's own rolling rate read "0 rows/hr" until it had
-// samples), in per-second units at any speed.
-func TestRowProgressRate(t *testing.T) {
+// TestProgressRate: a counting bar (export's rows) shows its rate per
+// second from its first update (the bar's own rolling rate read "0 rows/hr"
+// until it had samples), in per-second units at any speed.
+func TestProgressRate(t *testing.T) {
 	for _, c := range []struct {
 		n       int64
 		elapsed time.Duration
@@ -24,14 +24,14 @@ func TestRowProgressRate(t *testing.T) {
 		{1, time.Hour, "0.00028 rows/s"},
 		{72_200_000, 144 * time.Second, "501389 rows/s"},
 	} {
-		if got := rowRate(c.n, c.elapsed); got != c.want {
-			t.Errorf("rowRate(%d, %v) = %q, want %q", c.n, c.elapsed, got, c.want)
+		if got := rate(c.n, c.elapsed, "rows"); got != c.want {
+			t.Errorf("rate(%d, %v) = %q, want %q", c.n, c.elapsed, got, c.want)
 		}
 	}
 
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var out bytes.Buffer
-	p := newRowProgressTo(&out, "exporting positions (parquet)", func() time.Time { return now }, 0)
+	p := newProgressTo(&out, "exporting positions (parquet)", "rows", 0, func() time.Time { return now }, 0)
 	p.set(0)
 	now = now.Add(250 * time.Millisecond)
 	p.set(20_000) // the first update after the start: 80,000 rows/s
@@ -39,15 +39,45 @@ func TestRowProgressRate(t *testing.T) {
 		t.Errorf("first update: %q", s)
 	}
 	out.Reset()
-	p.total(100_000)
+	p.setTotal(100_000)
 	now = now.Add(750 * time.Millisecond)
 	p.set(50_000)
 	if s := out.String(); !strings.Contains(s, "50000 rows/s") {
 		t.Errorf("after a second: %q", s)
 	}
 	p.finish()
-	var nilBar *rowProgress // quiet or not a terminal
-	nilBar.total(1)
+	var nilBar *progress // quiet or not a terminal
+	nilBar.setTotal(1)
+	nilBar.describe("x")
 	nilBar.set(1)
+	nilBar.sourceDone(1)
 	nilBar.finish()
+}
+
+// TestProgressUnits: a bytes bar (validate, import) adds the finished
+// sources to the current one's bytes and shows no count rate; a count bar
+// keeps its rate after a new description (analyze describes every update).
+func TestProgressUnits(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	var out bytes.Buffer
+	b := newProgressTo(&out, "validating", unitBytes, 3000, clock, 0)
+	b.sourceDone(1000)
+	now = now.Add(time.Second)
+	b.set(500)
+	if s := out.String(); !strings.Contains(s, "1.5/3.0 kB") || strings.Contains(s, "bytes/s") {
+		t.Errorf("bytes bar after a 1000-byte source and 500 bytes of the next: %q", s)
+	}
+	b.finish()
+
+	out.Reset()
+	now = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := newProgressTo(&out, "analyzing", "positions", 0, clock, 0)
+	c.describe("analyzing: 40 evaluated, 2 failed")
+	now = now.Add(2 * time.Second)
+	c.set(42)
+	if s := out.String(); !strings.Contains(s, "analyzing: 40 evaluated, 2 failed, 21.0 positions/s") {
+		t.Errorf("count bar: %q", s)
+	}
+	c.finish()
 }

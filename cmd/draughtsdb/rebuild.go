@@ -25,19 +25,16 @@ the same database wait.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			depth := a.cfg.Import.OpeningDepth
-			if depth < 1 || depth > 1000 {
-				return fmt.Errorf("import.opening_depth (--opening-depth) must be 1..1000 plies, not %d", depth)
-			}
 			pool, err := openDatabase(cmd.Context(), a.cfg)
 			if err != nil {
 				return err
 			}
 			defer pool.Close()
-			bar := newProgress(0, "rebuilding opening statistics", quiet || jsonOut)
+			bar := newProgress(quiet || jsonOut, "rebuilding opening statistics", "games", 0)
 			opts := ingest.RebuildOptions{Depth: depth, All: all}
 			if bar != nil {
 				opts.Progress = func(done, total int) {
-					bar.bar.ChangeMax64(int64(total))
+					bar.setTotal(int64(total))
 					bar.set(int64(done))
 				}
 			}

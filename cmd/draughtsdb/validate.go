@@ -98,7 +98,7 @@ func runValidate(cmd *cobra.Command, paths []string, workers int, forced *rules.
 	for _, s := range srcs {
 		total += max(s.Size, 0)
 	}
-	bar := newProgress(total, "validating", quiet || jsonOut)
+	bar := newProgress(quiet || jsonOut, "validating", unitBytes, total)
 	sum, err := ingest.Validate(cmd.Context(), srcs, ingest.ValidateOptions{
 		Workers: workers,
 		Variant: forced,
