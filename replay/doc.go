@@ -19,14 +19,22 @@
 // # Variant
 //
 // ResolveVariant decides each game's variant and records the basis: a
-// forced variant (--variant); else the GameType tag (number or full form);
-// else the Variant tag of online sites ("American/English", ...); else the
-// written squares: algebraic moves are Russian (8x8 site notation); numeric
-// squares above 50 are Canadian, above 32 International, up to 32 English,
-// except that a game opening from squares 31-35 (White's front row on
-// 10x10, as in 32-28) is International; else Russian, the default. Italian
-// tags (Bianco/Nero) and GameTypes we do not play are rejected as
-// ErrUnsupportedVariant.
+// forced variant (--variant); else the GameType tag, its number in the
+// short or the full form (20, 20,W,10,10,N2,0), looked up in rules, with
+// Portuguese (28) read as Spanish and lidraughts' From Position (99) as
+// International; else the Variant tag of online sites (PlayStrategy's
+// "American/English", "International", "BRKTHRU", "Frysk!"...;
+// lidraughts' "Standard", "Frisian"...); else the Italian tag names
+// (Bianco, Nero, Risultato: Italian); else the written squares: algebraic
+// moves are Russian (8x8 site notation); numeric squares above 50 are
+// Canadian, above 32 International, up to 32 English, except that a game
+// opening from squares 31-35 (White's front row on 10x10, as in 32-28) is
+// International; else Russian, the default. A GameType, Variant tag or
+// Italian tags naming a variant that rules does not play (yet) is
+// ErrUnsupportedVariant, naming the variant ("GameType 41
+// (spantsiretti)"); a Variant tag that names no variant ("From Position")
+// leaves the decision to the squares. Italian files also name the players
+// Bianco and Nero and write Risultato for Result; both are read.
 //
 // # Move text
 //

@@ -197,6 +197,10 @@ func readerWarnings(pg *pdn.Game, dst []string) []string {
 func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 	written := strings.TrimSpace(pg.Tag("Result"))
 	if written == "" {
+		// The Italian federation's files write Risultato instead.
+		written = strings.TrimSpace(pg.Tag("Risultato"))
+	}
+	if written == "" {
 		written = pg.Result
 	}
 	res, ok := ParseResult(out.Variant, written)

@@ -68,8 +68,8 @@ func TestRejections(t *testing.T) {
 		},
 		{
 			name:   "unsupported variant",
-			pdn:    "[GameType \"40\"]\n1. 32-28 *",
-			reason: ErrUnsupportedVariant, detail: "GameType 40 (frisian)",
+			pdn:    "[GameType \"41\"]\n1. 32-28 *",
+			reason: ErrUnsupportedVariant, detail: "GameType 41 (spantsiretti)",
 		},
 		{
 			name:   "man on its promotion row in the FEN",

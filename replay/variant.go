@@ -13,36 +13,116 @@ import (
 type Basis string
 
 const (
-	BasisForced     Basis = "forced"      // --variant or the configuration
-	BasisGameType   Basis = "GameType"    // the GameType tag
-	BasisVariantTag Basis = "Variant tag" // the Variant tag of online sites
-	BasisFEN        Basis = "FEN"         // the squares in the FEN tag
-	BasisMoves      Basis = "notation"    // the squares and notation of the moves
-	BasisDefault    Basis = "default"     // nothing told: Russian, the project's default
+	BasisForced      Basis = "forced"       // --variant or the configuration
+	BasisGameType    Basis = "GameType"     // the GameType tag
+	BasisVariantTag  Basis = "Variant tag"  // the Variant tag of online sites
+	BasisItalianTags Basis = "Italian tags" // Bianco, Nero or Risultato, the Italian federation's tag names
+	BasisFEN         Basis = "FEN"          // the squares in the FEN tag
+	BasisMoves       Basis = "notation"     // the squares and notation of the moves
+	BasisDefault     Basis = "default"      // nothing told: Russian, the project's default
+	// BasisReplay: nothing told, the variant the squares suggest rejects
+	// a move, and exactly one other variant of the same board size and
+	// notation accepts the whole game (see Replayer.Replay).
+	BasisReplay Basis = "replay"
 )
 
-// gameTypeNames names GameType numbers that draughtsdb does not play yet,
-// for the rejection message.
-var gameTypeNames = map[int]string{
-	22: "italian", 23: "pool", 24: "spanish", 28: "shashki?", 29: "czech", 30: "turkish",
-	31: "thai", 40: "frisian", 96: "breakthrough", 97: "frysk", 98: "antidraughts",
+// pdnGameTypes names the draughts GameType numbers of the PDN standard
+// (wiegerw/pdn doc/gametype.rst) and of lidraughts (96-99), by the names
+// rules uses for the variants. A number is played when rules has a variant
+// with that GameType or name (see gameTypeVariant); the others are
+// rejected as unsupported, naming the variant, until rules has it.
+var pdnGameTypes = map[int]string{
+	20: "international", 21: "english", 22: "italian", 23: "pool", 24: "spanish", 25: "russian",
+	26: "brazilian", 27: "canadian", 28: "portuguese", 29: "czech", 30: "turkish", 31: "thai",
+	40: "frisian", 41: "spantsiretti",
+	96: "breakthrough", 97: "frysk", 98: "antidraughts",
+	// lidraughts' "From Position": International rules from a set-up
+	// position (the FEN tag).
+	99: "international",
+}
+
+// variantAliases maps other names of a variant, as Variant tags and
+// pdnGameTypes write them (lower case), to the rules name. PlayStrategy
+// writes "American/English", "International", "BRKTHRU", "Frysk!" and
+// "Spanish" (its key "portuguese"); lidraughts writes "Standard".
+var variantAliases = map[string]string{
+	"american/english": "english", "american": "english", "checkers": "english",
+	"american checkers": "english", "english draughts": "english",
+	"standard": "international", "international draughts": "international",
+	"brkthru": "breakthrough", "frysk!": "frysk",
+	"american pool": "pool", "pool checkers": "pool",
+	// Portuguese draughts is the Spanish game (rules.Spanish).
+	"portuguese": "spanish",
+}
+
+// knownVariants are the variant names a Variant tag may carry that rules
+// may not have yet: such a tag is an unsupported variant, not a tag to
+// ignore.
+var knownVariants = map[string]bool{
+	"russian": true, "international": true, "brazilian": true, "canadian": true, "english": true,
+	"pool": true, "czech": true, "spanish": true, "italian": true, "thai": true, "turkish": true,
+	"frisian": true, "frysk": true, "antidraughts": true, "breakthrough": true, "killer": true,
+	"spantsiretti": true,
+}
+
+// canonicalName is the rules name of a variant name or alias.
+func canonicalName(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if a, ok := variantAliases[n]; ok {
+		return a
+	}
+	return n
+}
+
+// gameTypeVariant returns the variant of GameType number n, or nil and the
+// variant's name ("unknown" for a number nobody defined) when rules does
+// not play it.
+func gameTypeVariant(n int) (*rules.Variant, string) {
+	if v, err := rules.VariantByGameType(n); err == nil {
+		return v, v.Name
+	}
+	name, ok := pdnGameTypes[n]
+	if !ok {
+		return nil, "unknown"
+	}
+	if v, err := rules.VariantByName(canonicalName(name)); err == nil {
+		return v, name
+	}
+	return nil, name
+}
+
+// variantTagVariant reads a Variant tag: the variant it names, or nil and
+// known when it names a variant rules does not play yet; neither when the
+// value names no variant ("From Position"), so the squares decide.
+func variantTagVariant(tag string) (v *rules.Variant, name string, known bool) {
+	name = canonicalName(tag)
+	if !knownVariants[name] {
+		return nil, name, false
+	}
+	if v, err := rules.VariantByName(name); err == nil {
+		return v, name, true
+	}
+	return nil, name, true
 }
 
 // ResolveVariant decides the variant of g:
 //
 //  1. forced, when not nil;
 //  2. the GameType tag (its number, in either the short or the full form);
-//  3. the Variant tag of online sites ("American/English", "Russian", ...);
-//  4. the squares written in the moves and the FEN tag: algebraic moves
+//  3. the Variant tag of online sites ("American/English", "Frisian", ...);
+//  4. Italian tag names (Bianco, Nero, Risultato): Italian;
+//  5. the squares written in the moves and the FEN tag: algebraic moves
 //     mean 8x8 site notation (Russian); a square above 50 means 12x12
 //     (Canadian), above 32 10x10 (International), else numeric 8x8, which
-//     is English (the only numeric 8x8 community among ours), except that a
-//     game opening from squares 31-35 (White's front row on 10x10, as in
+//     is English (the largest numeric 8x8 community), except that a game
+//     opening from squares 31-35 (White's front row on 10x10, as in
 //     32-28) is International;
-//  5. Russian.
+//  6. Russian.
 //
-// Italian tag names (Bianco, Nero) mark an Italian game, which is reported
-// as unsupported rather than misread as English.
+// A GameType, Variant tag or Italian tags naming a variant that rules does
+// not play yet is ErrUnsupportedVariant, naming the variant. Replay goes
+// further for steps 5 and 6: a game that the variant of the squares
+// rejects may be another variant of the same board (BasisReplay).
 func ResolveVariant(g *pdn.Game, forced *rules.Variant) (*rules.Variant, Basis, error) {
 	v, basis, fen, decided, err := variantFromTags(g, forced)
 	if decided || err != nil {
@@ -63,7 +143,7 @@ func ResolveVariant(g *pdn.Game, forced *rules.Variant) (*rules.Variant, Basis, 
 	return v, basis, nil
 }
 
-// variantFromTags applies steps 1-3 of ResolveVariant. decided is false
+// variantFromTags applies steps 1-4 of ResolveVariant. decided is false
 // when the squares must decide; fen is then the FEN tag's value.
 func variantFromTags(g *pdn.Game, forced *rules.Variant) (v *rules.Variant, basis Basis, fen string, decided bool, err error) {
 	if forced != nil {
@@ -86,36 +166,36 @@ func variantFromTags(g *pdn.Game, forced *rules.Variant) (v *rules.Variant, basi
 			if fen == "" {
 				fen = t.Value
 			}
-		case "Bianco", "Nero":
-			italian = italian || t.Value != ""
+		case "Bianco", "Nero", "Risultato":
+			italian = italian || strings.TrimSpace(t.Value) != ""
 		}
 	}
 	if gt := strings.TrimSpace(gameType); gt != "" {
 		num, _, _ := strings.Cut(gt, ",")
 		n, err := strconv.Atoi(strings.TrimSpace(num))
 		if err != nil {
-			return nil, BasisGameType, fen, true, fmt.Errorf("%w: GameType %q is not a number", ErrUnsupportedVariant, gt)
+			return nil, BasisGameType, fen, true, fmt.Errorf("%w: GameType %q is not a number", ErrUnsupportedVariant, quote(gt))
 		}
-		v, err := rules.VariantByGameType(n)
-		if err != nil {
-			name := gameTypeNames[n]
-			if name == "" {
-				name = "unknown"
-			}
+		v, name := gameTypeVariant(n)
+		if v == nil {
 			return nil, BasisGameType, fen, true, fmt.Errorf("%w: GameType %d (%s)", ErrUnsupportedVariant, n, name)
 		}
 		return v, BasisGameType, fen, true, nil
 	}
-	if name := strings.TrimSpace(variantTag); name != "" {
-		if v, ok := variantTagNames[strings.ToLower(name)]; ok {
+	if tag := strings.TrimSpace(variantTag); tag != "" {
+		if v, name, known := variantTagVariant(tag); known {
 			if v == nil {
-				return nil, BasisVariantTag, fen, true, fmt.Errorf("%w: Variant tag %q", ErrUnsupportedVariant, name)
+				return nil, BasisVariantTag, fen, true, fmt.Errorf("%w: Variant tag %q (%s)", ErrUnsupportedVariant, quote(tag), name)
 			}
 			return v, BasisVariantTag, fen, true, nil
 		}
 	}
 	if italian {
-		return nil, BasisGameType, fen, true, fmt.Errorf("%w: Italian tags (Bianco/Nero) without a GameType: Italian draughts is not supported yet", ErrUnsupportedVariant)
+		v, err := rules.VariantByName("italian")
+		if err != nil {
+			return nil, BasisItalianTags, fen, true, fmt.Errorf("%w: Italian tags (Bianco/Nero/Risultato) without a GameType (italian)", ErrUnsupportedVariant)
+		}
+		return v, BasisItalianTags, fen, true, nil
 	}
 	return nil, "", fen, false, nil
 }
@@ -160,16 +240,6 @@ func decideFromSquares(fromMoves, fromFEN boardHints) (*rules.Variant, Basis) {
 		return rules.English, basis
 	}
 	return rules.Russian, BasisDefault
-}
-
-// variantTagNames maps the Variant tag written by online sites to our
-// variants; nil marks a known variant that is not supported yet.
-var variantTagNames = map[string]*rules.Variant{
-	"american/english": rules.English, "english": rules.English, "american": rules.English, "checkers": rules.English,
-	"russian": rules.Russian, "brazilian": rules.Brazilian, "international": rules.International,
-	"standard": rules.International, "canadian": rules.Canadian,
-	"frisian": nil, "frysk": nil, "frysk!": nil, "antidraughts": nil, "breakthrough": nil, "italian": nil,
-	"pool": nil, "spanish": nil, "czech": nil, "thai": nil, "turkish": nil,
 }
 
 // fenSquares returns the square tokens of a FEN ("W:W31-50,K3:B1" ->
