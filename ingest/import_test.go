@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/ingest/synth"
 	"github.com/draughtsdb/draughtsdb/replay"
@@ -435,9 +436,9 @@ func TestOpeningDepth(t *testing.T) {
 	}
 }
 
-// TestRebuildOpenings: statistics rebuilt from the stored games equal the
-// import's, for sources imported without them (before migration 0004) and
-// at another depth.
+// TestRebuildOpenings: statistics rebuilt from the stored games
+// (openings.Rebuild) equal the import's, for sources imported without them
+// (before migration 0004) and at another depth.
 func TestRebuildOpenings(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -456,7 +457,7 @@ func TestRebuildOpenings(t *testing.T) {
 	if _, err := pool.Exec(ctx, `DELETE FROM opening_index; UPDATE sources SET opening_depth = NULL`); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := RebuildOpenings(ctx, pool, RebuildOptions{})
+	sum, err := openings.Rebuild(ctx, pool, openings.RebuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,10 +470,10 @@ func TestRebuildOpenings(t *testing.T) {
 	}
 	t.Logf("rebuilt %+v", sum)
 	// Nothing to do a second time; another depth rebuilds everything.
-	if again, err := RebuildOpenings(ctx, pool, RebuildOptions{}); err != nil || again.Sources != 0 {
+	if again, err := openings.Rebuild(ctx, pool, openings.RebuildOptions{}); err != nil || again.Sources != 0 {
 		t.Fatalf("second rebuild: %+v %v", again, err)
 	}
-	if _, err := RebuildOpenings(ctx, pool, RebuildOptions{Depth: 2}); err != nil {
+	if _, err := openings.Rebuild(ctx, pool, openings.RebuildOptions{Depth: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(t, pool, `SELECT count(*) FROM sources WHERE opening_depth <> 2`); n != 0 {

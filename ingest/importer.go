@@ -19,13 +19,10 @@ import (
 	"github.com/draughtsdb/draughtsdb/ingest/source"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
-
-// importLock serialises imports into one database: duplicate detection
-// compares each batch with the games already committed.
-const importLock int64 = 0x6472617567687401
 
 // Options control an import. The zero value is usable.
 type Options struct {
@@ -149,16 +146,16 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 	}
 	defer conn.Release()
 	var got bool
-	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", importLock).Scan(&got); err != nil {
+	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", schema.ImportLock).Scan(&got); err != nil {
 		return sum, err
 	}
 	if !got {
 		notice("waiting for another import into this database to finish")
-		if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", importLock); err != nil {
+		if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", schema.ImportLock); err != nil {
 			return sum, err
 		}
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", importLock) //nolint:errcheck
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", schema.ImportLock) //nolint:errcheck
 
 	// Decide per source: new, resumed, already imported (skipped) or failed.
 	states := map[*source.Source]*sourceState{}

@@ -2,12 +2,16 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -29,8 +33,8 @@ type RepairSummary struct {
 // marked source, it re-checks every game's result against its final
 // position (replay.CheckFinal: the warning a fresh import would give), names
 // the players of games tagged only P1/P2 (replay.Players), and recounts the
-// source's opening statistics at its own depth. It is idempotent, holds the
-// import lock, and clears each source's mark in the transaction that
+// source's opening statistics at its own depth (openings.CountSource). It is
+// idempotent, holds the import lock (schema.ImportLock), and clears each source's mark in the transaction that
 // recounts it, so an interrupted repair resumes where it stopped. Commands
 // run it after migrating; it costs one query when nothing is marked.
 func RepairSources(ctx context.Context, pool *pgxpool.Pool, progress func(done, total int)) (*RepairSummary, error) {
@@ -47,10 +51,10 @@ func RepairSources(ctx context.Context, pool *pgxpool.Pool, progress func(done, 
 		return nil, err
 	}
 	defer conn.Release()
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", importLock); err != nil {
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", schema.ImportLock); err != nil {
 		return nil, err
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", importLock) //nolint:errcheck
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", schema.ImportLock) //nolint:errcheck
 	reader, err := pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -83,7 +87,7 @@ func RepairSources(ctx context.Context, pool *pgxpool.Pool, progress func(done, 
 			return sum, fmt.Errorf("repair source %d: %w", s.id, err)
 		}
 		if s.depth != nil {
-			if _, _, err := rebuildSource(ctx, reader.Conn(), conn.Conn(), s.id, int(*s.depth), true, func(n int) {
+			if err := recountSource(ctx, reader.Conn(), conn.Conn(), s.id, int(*s.depth), func(n int) {
 				if progress != nil {
 					progress(sum.Games+n, total)
 				}
@@ -97,6 +101,25 @@ func RepairSources(ctx context.Context, pool *pgxpool.Pool, progress func(done, 
 		sum.Games += s.games
 	}
 	return sum, nil
+}
+
+// recountSource recounts the opening statistics of a source at depth and
+// clears its repair mark in one transaction on conn, so a repair that
+// stops leaves the source marked with its old statistics or unmarked with
+// new ones.
+func recountSource(ctx context.Context, reader, conn *pgx.Conn, sourceID int64, depth int, progress func(int)) error {
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck
+	if _, _, err := openings.CountSource(ctx, reader, tx, sourceID, depth, progress); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `UPDATE sources SET repair = false WHERE id = $1`, sourceID); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
 }
 
 // repairGames re-checks the results of one source's games against their
@@ -139,19 +162,14 @@ func repairGames(ctx context.Context, reader, conn *pgx.Conn, sourceID int64, su
 		}
 		f := fix{id: id}
 		changed := false
-		if res := replay.Result(result); res == replay.WhiteWins || res == replay.BlackWins {
-			start := v.StartPosition()
-			if fen != "" {
-				if start, err = rules.ParseFEN(v, fen); err != nil {
-					return err
-				}
+		if res := codec.ResultOf(result); res == replay.WhiteWins || res == replay.BlackWins {
+			g, err := codec.Decode(v, fen, moves)
+			var bad *codec.DecodeError
+			if err != nil && !errors.As(err, &bad) {
+				return err
 			}
-			if ms, err := DecodeMoves(v, start, moves); err == nil {
-				final := start
-				for i := range ms {
-					final.Play(&ms[i])
-				}
-				if _, _, w := replay.CheckFinal(v, &final, res, res.Format(v)); w != "" && !slices.Contains(warnings, w) {
+			if err == nil {
+				if _, _, w := replay.CheckFinal(v, g.Final(), res, res.Format(v)); w != "" && !slices.Contains(warnings, w) {
 					// Where a fresh import puts it: before the date's remark.
 					at := slices.IndexFunc(warnings, func(s string) bool { return strings.HasPrefix(s, "date ") })
 					if at < 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -57,14 +58,14 @@ func preparer(depth int) func(g *replay.Game) any {
 // game's warnings, so the stored game says that it differs from its bytes.
 func prepare(g *replay.Game) *stored {
 	var c cleaner
-	moves := AppendMoves(make([]byte, 0, 2*len(g.Moves)+8), g)
+	moves := codec.AppendMoves(make([]byte, 0, 2*len(g.Moves)+8), g.Moves)
 	st := &stored{
 		variant: int16(g.Variant.GameType), basis: c.text("variant basis", string(g.Basis)),
 		event: nullable(c.text("tag Event", g.PDN.Tag("Event"))), site: nullable(c.text("tag Site", g.PDN.Tag("Site"))),
 		round: nullable(c.text("tag Round", g.PDN.Tag("Round"))),
 		date:  c.text("date", g.Date), white: c.player("white player", g.White), black: c.player("black player", g.Black),
-		result: resultCode(g.Result), plies: int16(len(g.Moves)),
-		moves: moves, finalHash: int64(g.Final.Hash()), movesHash: MovesHash(g.Variant, g.StartFEN, moves),
+		result: codec.ResultCode(g.Result), plies: int16(len(g.Moves)),
+		moves: moves, finalHash: int64(g.Final.Hash()), movesHash: codec.MovesHash(g.Variant, g.StartFEN, moves),
 		tags: otherTags(g, &c),
 	}
 	if g.StartFEN != "" {
@@ -118,27 +119,18 @@ type writer struct {
 	opening openings.Batch   // opening statistics of the batch
 }
 
-// PositionPrefix and PositionEntry pack a position into the position_index
-// table (see schema/migrations/0001_core.sql): the top 12 bits of the hash
-// choose the row, the next 32 bits and the game id make the entry.
-func PositionPrefix(h uint64) int16 { return int16(int64(h) >> 52) }
-
-// PositionEntry is the packed entry of game id at position h.
-func PositionEntry(h uint64, id int64) int64 {
-	return int64((h>>20)&0xFFFFFFFF<<32 | uint64(id)&0xFFFFFFFF)
-}
-
 func (w *writer) resetIndex() {
 	for i := range w.buckets {
 		w.buckets[i] = w.buckets[i][:0]
 	}
 }
 
-// index adds every position of game id to the batch's buckets.
+// index adds every position of game id to the batch's buckets, packed as
+// position_index stores them (codec.PositionEntry).
 func (w *writer) index(id int64, hashes []uint64) {
 	for _, h := range hashes {
-		b := int(PositionPrefix(h)) + 2048
-		w.buckets[b] = append(w.buckets[b], PositionEntry(h, id))
+		b := int(codec.PositionPrefix(h)) + 2048
+		w.buckets[b] = append(w.buckets[b], codec.PositionEntry(h, id))
 	}
 }
 
@@ -285,14 +277,8 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 			return c, fmt.Errorf("copy position index: %w", err)
 		}
 	}
-	if rows := w.opening.Rows(); len(rows) > 0 {
-		copyRows := make([][]any, len(rows))
-		for i, r := range rows {
-			copyRows[i] = []any{sourceID, r.Variant, r.Prefix, nonNil(r.Singles), nonNil(r.Keys), nonNil(r.Counts)}
-		}
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"opening_index"}, openingColumns, pgx.CopyFromRows(copyRows)); err != nil {
-			return c, fmt.Errorf("copy opening statistics: %w", err)
-		}
+	if err := openings.WriteRows(ctx, tx, sourceID, w.opening.Rows()); err != nil {
+		return c, err
 	}
 	if len(rejRows) > 0 {
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"rejected_games"}, rejectedColumns, pgx.CopyFromRows(rejRows)); err != nil {
@@ -415,7 +401,6 @@ func rejectedTexts(reject error) rejectedText {
 
 var (
 	positionColumns = []string{"source_id", "prefix", "entries"}
-	openingColumns  = []string{"source_id", "variant", "prefix", "singles", "keys", "counts"}
 	gameColumns     = []string{"id", "variant", "variant_basis", "source_id", "ordinal", "byte_offset", "event", "site", "date", "round",
 		"white_id", "black_id", "result", "ply_count", "start_fen", "moves", "final_hash", "moves_hash", "tags", "warnings"}
 	rejectedColumns  = []string{"source_id", "ordinal", "byte_offset", "line", "raw", "reason", "ply", "move", "fen", "message"}
@@ -520,12 +505,4 @@ func otherTags(g *replay.Game, c *cleaner) []byte {
 	}
 	b, _ := json.Marshal(m)
 	return b
-}
-
-// nonNil makes an empty array of a nil slice (the columns are NOT NULL).
-func nonNil(s []int64) []int64 {
-	if s == nil {
-		return []int64{}
-	}
-	return s
 }

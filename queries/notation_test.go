@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/draughtsdb/draughtsdb/schema/pgtest"
 )
 
@@ -37,7 +37,7 @@ func TestSQLNotationAgreesWithGo(t *testing.T) {
 						n = rules.Algebraic
 					}
 					var got string
-					if err := pool.QueryRow(ctx, `SELECT draughtsdb_move_code_text($1, $2, $3)`, v.GameType, int32(openings.MoveCode(m)), alg).Scan(&got); err != nil {
+					if err := pool.QueryRow(ctx, `SELECT draughtsdb_move_code_text($1, $2, $3)`, v.GameType, int32(codec.MoveCodeOf(m)), alg).Scan(&got); err != nil {
 						t.Fatal(err)
 					}
 					if exp := replay.FormatMove(v, m, n, false); got != exp {
@@ -45,21 +45,8 @@ func TestSQLNotationAgreesWithGo(t *testing.T) {
 					}
 				}
 				want = append(want, replay.FormatMove(v, m, v.DefaultNotation, true))
-				// games.moves encoding (ingest.AppendMoves).
-				var path []int
-				path = m.Path(path)
-				if !m.IsCapture() {
-					moves = append(moves, byte(m.From()), byte(m.To()))
-				} else {
-					moves = append(moves, byte(m.From())|0x80)
-					for j, sq := range path {
-						b := byte(sq)
-						if j < len(path)-1 {
-							b |= 0x80
-						}
-						moves = append(moves, b)
-					}
-				}
+				// games.moves as the import stores it.
+				moves = codec.AppendMoves(moves, []rules.Move{*m})
 				pos.Play(m)
 			}
 			var got string

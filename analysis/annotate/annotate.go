@@ -9,9 +9,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -298,25 +298,20 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 			opts.Notice(fmt.Sprintf("game %d: %v", g.id, err))
 			continue
 		}
-		pos := v.StartPosition()
-		if g.startFEN != "" {
-			if pos, err = rules.ParseFEN(v, g.startFEN); err != nil {
-				sum.GamesUndecodable++
-				opts.Notice(fmt.Sprintf("game %d: start FEN: %v", g.id, err))
-				continue
-			}
-		}
-		moves, err := ingest.DecodeMoves(v, pos, g.moves)
+		// A start FEN that does not parse says "start FEN: ".
+		d, err := codec.Decode(v, g.startFEN, g.moves)
 		if err != nil {
 			sum.GamesUndecodable++
 			opts.Notice(fmt.Sprintf("game %d: %v", g.id, err))
 			continue
 		}
-		if opts.MaxPly > 0 && len(moves) > opts.MaxPly {
-			moves = moves[:opts.MaxPly]
+		plies := d.Positions
+		if opts.MaxPly > 0 && len(plies) > opts.MaxPly+1 {
+			plies = plies[:opts.MaxPly+1]
 		}
-		gl := gameLine{id: g.id, variant: g.variant, hashes: make([]int64, 0, len(moves)+1)}
-		for i := 0; ; i++ {
+		gl := gameLine{id: g.id, variant: g.variant, hashes: make([]int64, 0, len(plies))}
+		for i := range plies {
+			pos := &plies[i]
 			h := int64(pos.Hash())
 			gl.hashes = append(gl.hashes, h)
 			k := posKey{g.variant, h}
@@ -324,10 +319,6 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 				seen[k] = true
 				positions = append(positions, position{posKey: k, fen: pos.FEN()})
 			}
-			if i == len(moves) {
-				break
-			}
-			pos.Play(&moves[i])
 		}
 		lines = append(lines, gl)
 	}

@@ -24,7 +24,7 @@
 //	    sits on lines of its own so a trailing "--" comment cannot hide the
 //	    rest of the query. The rows read are then only data to the
 //	    privileged steps below.
-//	 2. Replay: each game's compact moves are decoded (ingest.DecodeMoves) up
+//	 2. Replay: each game's compact moves are decoded (codec.Decode) up
 //	    to MaxPly; the distinct (variant, Zobrist hash) positions, with their
 //	    FEN, are collected.
 //	 3. Enqueue, in chunks of 5,000, one transaction each: positions without

@@ -4,14 +4,16 @@ import (
 	"slices"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
 // DefaultDepth is how many plies of each game the statistics count when
 // the configuration does not say.
 const DefaultDepth = 40
 
-// Entry is one ply of one game: the move coded in Key, played from the
-// position whose hash prefix is Prefix, at 0-based ply Ply.
+// Entry is one ply of one game: its opening key (codec.OpeningKey: the
+// position and the move), the hash prefix of the position it was played
+// from (codec.PositionPrefix) and its 0-based ply.
 type Entry struct {
 	Key    int64
 	Prefix int16
@@ -29,7 +31,7 @@ func GameEntries(dst []Entry, hashes []uint64, moves []rules.Move, depth int) []
 		if slices.Contains(hashes[:i], h) {
 			continue
 		}
-		dst = append(dst, Entry{Key: Key(h, MoveCode(&moves[i])), Prefix: Prefix(h), Ply: int16(i)})
+		dst = append(dst, Entry{Key: codec.OpeningKey(h, codec.MoveCodeOf(&moves[i])), Prefix: codec.PositionPrefix(h), Ply: int16(i)})
 	}
 	return dst
 }
@@ -50,7 +52,7 @@ type Batch struct {
 // Add counts a game of the variant (a PDN GameType) with games.result
 // result: its entries of the plies before depth.
 func (b *Batch) Add(variant, result int16, entries []Entry, depth int) {
-	slot := uint8(resultSlot(result))
+	slot := codec.ResultSlot(result)
 	for _, e := range entries {
 		if int(e.Ply) >= depth {
 			continue
@@ -71,8 +73,8 @@ func (b *Batch) Reset() {
 type Row struct {
 	Variant int16
 	Prefix  int16
-	Singles []int64 // (position, move) played by one game: Key | result slot
-	Keys    []int64 // the others: Key, with Counts
+	Singles []int64 // (position, move) played by one game: codec.SingleEntry
+	Keys    []int64 // the others: codec.OpeningKey, with Counts (codec.Counts.Pack)
 	Counts  []int64
 }
 
@@ -106,20 +108,20 @@ func (b *Batch) Rows() []Row {
 				rows = append(rows, Row{Variant: it.variant, Prefix: int16(i - 2048)})
 				row = &rows[len(rows)-1]
 			}
-			var c Counts
+			var c codec.Counts
 			n := 0
 			for ; j < len(items) && items[j].key == it.key && items[j].variant == it.variant; j++ {
 				s := items[j].slot
-				if c[s] == maxCount {
+				if c[s] == codec.MaxCount {
 					row.Keys = append(row.Keys, it.key)
 					row.Counts = append(row.Counts, c.Pack())
-					c = Counts{}
+					c = codec.Counts{}
 				}
 				c[s]++
 				n++
 			}
 			if n == 1 {
-				row.Singles = append(row.Singles, it.key|int64(it.slot))
+				row.Singles = append(row.Singles, codec.SingleEntry(it.key, it.slot))
 				continue
 			}
 			row.Keys = append(row.Keys, it.key)

@@ -3,7 +3,6 @@ package openings
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,55 +11,8 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
-
-var variants = []*rules.Variant{rules.Russian, rules.International, rules.English, rules.Brazilian, rules.Canadian}
-
-// TestMoveCodesNameMoves plays random games and checks, in every position,
-// that each legal move has its own code and that the code reads back as
-// the move's start, end and capture flag.
-func TestMoveCodesNameMoves(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, v := range variants {
-		positions, ambiguous := 0, 0
-		for game := 0; game < 300; game++ {
-			pos := v.StartPosition()
-			for ply := 0; ply < 200; ply++ {
-				legal := pos.LegalMoves(nil)
-				if len(legal) == 0 {
-					break
-				}
-				positions++
-				codes := map[Code]int{}
-				for i := range legal {
-					m := &legal[i]
-					c := MoveCode(m)
-					if j, dup := codes[c]; dup {
-						t.Fatalf("%s %s: %s and %s share code %x", v.Name, pos.FEN(),
-							rules.FormatMove(m, rules.Numeric, true), rules.FormatMove(&legal[j], rules.Numeric, true), c)
-					}
-					codes[c] = i
-					if c.From() != m.From() || c.To() != m.To() || c.Capture() != m.IsCapture() || c>>31 != 0 {
-						t.Fatalf("%s: code %x of %s reads %d %d %v", v.Name, c, rules.FormatMove(m, rules.Numeric, true), c.From(), c.To(), c.Capture())
-					}
-					if rules.Ambiguous(legal, m) {
-						ambiguous++
-					}
-				}
-				pos.Play(&legal[rng.IntN(len(legal))])
-			}
-		}
-		t.Logf("%s: %d positions, %d moves sharing start and end with another", v.Name, positions, ambiguous)
-	}
-}
-
-func TestCountsPack(t *testing.T) {
-	for _, c := range []Counts{{}, {1, 2, 3, 4}, {65535, 0, 65535, 1}, {65535, 65535, 65535, 65535}} {
-		if got := Unpack(c.Pack()); got != c {
-			t.Errorf("%v -> %x -> %v", c, c.Pack(), got)
-		}
-	}
-}
 
 // TestGameEntriesCountsAPositionOnce: a game that comes back to a position
 // counts there once, and only the first depth plies count.
@@ -77,7 +29,7 @@ func TestGameEntriesCountsAPositionOnce(t *testing.T) {
 		t.Fatalf("%d entries for 4 distinct positions: %+v", len(entries), entries)
 	}
 	for i, e := range entries {
-		if int(e.Ply) != i || e.Key != Key(hashes[i], MoveCode(&g.Moves[i])) || e.Prefix != Prefix(hashes[i]) {
+		if int(e.Ply) != i || e.Key != codec.OpeningKey(hashes[i], codec.MoveCodeOf(&g.Moves[i])) || e.Prefix != codec.PositionPrefix(hashes[i]) {
 			t.Errorf("entry %d: %+v", i, e)
 		}
 	}
@@ -116,7 +68,7 @@ func TestBatchRows(t *testing.T) {
 		}
 		for i, k := range r.Keys {
 			id := [3]int64{int64(r.Variant), int64(r.Prefix), k}
-			c := Unpack(r.Counts[i])
+			c := codec.UnpackCounts(r.Counts[i])
 			s := sum[id]
 			for j := range s {
 				s[j] += int(c[j])

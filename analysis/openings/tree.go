@@ -8,6 +8,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -85,7 +86,7 @@ func Trees(ctx context.Context, q Querier, positions []rules.Position) ([]*Node,
 		return nil, err
 	}
 	type counted struct {
-		code Code
+		code codec.MoveCode
 		b    Branch
 	}
 	found := make([][]counted, len(positions))
@@ -97,7 +98,7 @@ func Trees(ctx context.Context, q Querier, positions []rules.Position) ([]*Node,
 			rows.Close()
 			return nil, err
 		}
-		c.code = Code(code)
+		c.code = codec.MoveCode(code)
 		found[i-1] = append(found[i-1], c)
 	}
 	if err := rows.Err(); err != nil {
@@ -113,15 +114,15 @@ func Trees(ctx context.Context, q Querier, positions []rules.Position) ([]*Node,
 		if len(found[pi]) == 0 {
 			continue
 		}
-		byCode := make(map[Code]*Branch, len(found[pi]))
+		byCode := make(map[codec.MoveCode]*Branch, len(found[pi]))
 		for k := range found[pi] {
 			byCode[found[pi][k].code] = &found[pi][k].b
 		}
 		legal = pos.LegalMoves(legal[:0])
-		matched := map[Code]bool{}
+		matched := map[codec.MoveCode]bool{}
 		for i := range legal {
 			m := &legal[i]
-			c := MoveCode(m)
+			c := codec.MoveCodeOf(m)
 			b, ok := byCode[c]
 			if !ok || matched[c] {
 				continue

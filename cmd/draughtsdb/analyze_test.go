@@ -20,8 +20,8 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
-	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/draughtsdb/draughtsdb/schema/pgtest"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -190,7 +190,7 @@ func selectedPositions(t *testing.T, pool *pgxpool.Pool, games, maxPly int) (map
 		if fen != "" {
 			pos, _ = rules.ParseFEN(v, fen)
 		}
-		ms, err := ingest.DecodeMoves(v, pos, moves)
+		ms, err := codec.DecodeMoves(v, pos, moves)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/spf13/cobra"
 )
@@ -90,7 +91,7 @@ with the game where it stopped, --json lists them under "failures").`,
 				} else {
 					printImportSummary(cmd.OutOrStdout(), sum)
 					if err == nil && sum.Imported > 0 {
-						firsts, ferr := ingest.MostPlayedFirstMoves(cmd.Context(), pool, sum.SourceIDs)
+						firsts, ferr := openings.MostPlayedFirstMoves(cmd.Context(), pool, sum.SourceIDs)
 						if ferr != nil {
 							return ferr
 						}

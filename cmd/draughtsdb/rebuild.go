@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/draughtsdb/draughtsdb/ingest"
+	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/spf13/cobra"
 )
 
@@ -31,14 +31,14 @@ the same database wait.`,
 			}
 			defer pool.Close()
 			bar := newProgress(quiet || jsonOut, "rebuilding opening statistics", "games", 0)
-			opts := ingest.RebuildOptions{Depth: depth, All: all}
+			opts := openings.RebuildOptions{Depth: depth, All: all}
 			if bar != nil {
 				opts.Progress = func(done, total int) {
 					bar.setTotal(int64(total))
 					bar.set(int64(done))
 				}
 			}
-			sum, err := ingest.RebuildOpenings(cmd.Context(), pool, opts)
+			sum, err := openings.Rebuild(cmd.Context(), pool, opts)
 			bar.finish()
 			if err != nil {
 				return err

@@ -19,8 +19,8 @@
 //     result, ply count and the moves in the variant's notation with full
 //     capture paths, rendered straight from the compact games.moves bytes.
 //   - positions (positions.go): one row per (game, ply), the start being
-//     ply 0, from decoding each game (ingest.DecodeMoves) and replaying it
-//     with the rules engine (FEN, Zobrist hash, side to move). result is
+//     ply 0, from decoding each game (schema/codec.Decode, which replays
+//     it with the rules engine: FEN, Zobrist hash, side to move). result is
 //     the game's result from the side to move's view: 1 win, 0.5 draw, 0
 //     loss (a double forfeit 0-0 is a loss for both), null when unknown.
 //     The eval_* columns carry one evaluation per position, chosen

@@ -6,9 +6,9 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
 // gameRec is one stored game as streamed from the database, with what the
@@ -166,7 +166,7 @@ func fetch(ctx context.Context, s *session, sql string, args []any, jobs, order 
 	return nil
 }
 
-// decode sets g.v and g.start.
+// decode sets g.v and g.start, without decoding the moves.
 func decode(g *gameRec) bool {
 	v, err := rules.VariantByGameType(int(g.variantID))
 	if err != nil {
@@ -184,36 +184,42 @@ func decode(g *gameRec) bool {
 	return true
 }
 
-// replayGame decodes g's moves and fills hashes, sides, texts and, with
-// fens, FENs.
+// replayGame decodes g (codec.Decode: it sets g.v and g.start as decode
+// does) and fills hashes, sides, texts and, with fens, FENs.
 func replayGame(g *gameRec, fens bool) {
-	if !decode(g) {
-		return
-	}
-	moves, err := ingest.DecodeMoves(g.v, g.start, g.moves)
+	v, err := rules.VariantByGameType(int(g.variantID))
 	if err != nil {
 		g.err = err
 		return
 	}
-	n := len(moves) + 1
+	g.v = v
+	fen := ""
+	if g.startFEN != nil {
+		fen = *g.startFEN
+	}
+	d, err := codec.Decode(v, fen, g.moves)
+	if err != nil {
+		g.err = err // a start FEN that does not parse says "start FEN: ", as in decode
+		return
+	}
+	g.start = *d.Start()
+	n := len(d.Positions)
 	g.hashes = make([]uint64, 0, n)
 	g.sides = make([]rules.Color, 0, n)
-	g.texts = make([]string, 0, len(moves))
+	g.texts = make([]string, 0, len(d.Moves))
 	if fens {
 		g.fens = make([]string, 0, n)
 	}
-	pos := g.start
-	for i := 0; ; i++ {
+	for i := range d.Positions {
+		pos := &d.Positions[i]
 		g.hashes = append(g.hashes, pos.Hash())
 		g.sides = append(g.sides, pos.SideToMove())
 		if fens {
 			g.fens = append(g.fens, pos.FEN())
 		}
-		if i == len(moves) {
-			break
+		if i < len(d.Moves) {
+			g.texts = append(g.texts, replay.FormatMove(v, &d.Moves[i], v.DefaultNotation, true))
 		}
-		g.texts = append(g.texts, replay.FormatMove(g.v, &moves[i], g.v.DefaultNotation, true))
-		pos.Play(&moves[i])
 	}
 }
 

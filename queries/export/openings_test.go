@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
-	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -49,7 +49,7 @@ func expectedOpenings(t *testing.T, pool *pgxpool.Pool) map[string]*openingRow {
 				t.Fatal(err)
 			}
 		}
-		ms, err := ingest.DecodeMoves(v, pos, moves)
+		ms, err := codec.DecodeMoves(v, pos, moves)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,229 @@
+package openings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// RebuildOptions control Rebuild.
+type RebuildOptions struct {
+	// Depth is the plies to count; <= 0: DefaultDepth.
+	Depth int
+	// All rebuilds every source; otherwise only the sources without
+	// statistics at Depth (imported before they existed, or at another
+	// depth).
+	All bool
+	// Progress, when set, is called after each batch with the games done
+	// and the games to do.
+	Progress func(done, total int)
+}
+
+// RebuildSummary is what Rebuild did.
+type RebuildSummary struct {
+	Sources int `json:"sources"`
+	Games   int `json:"games"`
+	// Undecodable games (a mid-game position setup in their moves) are
+	// left out of the statistics; re-importing their source with --force
+	// counts them.
+	Undecodable int `json:"undecodable"`
+}
+
+// Rebuild recomputes the opening statistics (opening_index) of stored
+// games from their compact moves: for sources imported before the
+// statistics existed, or to count another number of plies. Each source is
+// rebuilt in one transaction, so the statistics are never half rebuilt; it
+// holds the import lock (schema.ImportLock), so no import runs meanwhile.
+func Rebuild(ctx context.Context, pool *pgxpool.Pool, opts RebuildOptions) (*RebuildSummary, error) {
+	depth := opts.Depth
+	if depth <= 0 {
+		depth = DefaultDepth
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", schema.ImportLock); err != nil {
+		return nil, err
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", schema.ImportLock) //nolint:errcheck
+
+	type src struct {
+		id    int64
+		games int
+	}
+	var srcs []src
+	total := 0
+	rows, err := conn.Query(ctx, `SELECT s.id, (SELECT count(*) FROM games g WHERE g.source_id = s.id)::int
+		FROM sources s WHERE $1 OR s.opening_depth IS DISTINCT FROM $2 ORDER BY s.id`, opts.All, int16(depth))
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var s src
+		if err := rows.Scan(&s.id, &s.games); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		srcs = append(srcs, s)
+		total += s.games
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+
+	// The games are read on a second connection while the first writes,
+	// batch by batch, in the source's transaction.
+	reader, err := pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer reader.Release()
+	sum := &RebuildSummary{}
+	for _, s := range srcs {
+		n, bad, err := rebuildSource(ctx, reader.Conn(), conn.Conn(), s.id, depth, func(n int) {
+			if opts.Progress != nil {
+				opts.Progress(sum.Games+n, total)
+			}
+		})
+		if err != nil {
+			return sum, fmt.Errorf("source %d: %w", s.id, err)
+		}
+		sum.Sources++
+		sum.Games += n
+		sum.Undecodable += bad
+	}
+	return sum, nil
+}
+
+// rebuildSource recounts one source in one transaction on conn.
+func rebuildSource(ctx context.Context, reader, conn *pgx.Conn, sourceID int64, depth int, progress func(int)) (games, undecodable int, err error) {
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck
+	if games, undecodable, err = CountSource(ctx, reader, tx, sourceID, depth, progress); err != nil {
+		return 0, 0, err
+	}
+	return games, undecodable, tx.Commit(ctx)
+}
+
+// CountSource replaces the opening statistics of one source, in tx, with a
+// count of its stored games' first depth plies, and records the depth in
+// sources.opening_depth. The games are read on reader, a connection other
+// than tx's. A game whose moves do not decode (a mid-game position setup
+// in its moves) is left out and counted in undecodable. progress, when
+// set, gets the games counted so far after each batch and at the end,
+// before the caller commits: the caller's transaction may do more (the
+// repair after a migration clears the source's mark in it), and the
+// statistics are never half rebuilt.
+func CountSource(ctx context.Context, reader *pgx.Conn, tx pgx.Tx, sourceID int64, depth int, progress func(games int)) (games, undecodable int, err error) {
+	if progress == nil {
+		progress = func(int) {}
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM opening_index WHERE source_id = $1`, sourceID); err != nil {
+		return 0, 0, err
+	}
+	// Write a batch of rows per 5,000 games, as the import does.
+	rows, err := reader.Query(ctx, `SELECT variant, coalesce(start_fen, ''), moves, result FROM games WHERE source_id = $1 ORDER BY id`, sourceID)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer rows.Close()
+	var (
+		batch   Batch
+		entries []Entry
+		hashes  []uint64
+		inBatch int
+	)
+	flush := func() error {
+		err := WriteRows(ctx, tx, sourceID, batch.Rows())
+		batch.Reset()
+		inBatch = 0
+		return err
+	}
+	for rows.Next() {
+		var (
+			gt, result int16
+			fen        string
+			moves      []byte
+		)
+		if err := rows.Scan(&gt, &fen, &moves, &result); err != nil {
+			return 0, 0, err
+		}
+		v, err := rules.VariantByGameType(int(gt))
+		if err != nil {
+			return 0, 0, err
+		}
+		g, err := codec.Decode(v, fen, moves)
+		if err != nil {
+			var bad *codec.DecodeError
+			if errors.As(err, &bad) {
+				undecodable++
+				continue
+			}
+			return 0, 0, err
+		}
+		hashes = hashes[:0]
+		for i := 0; i <= len(g.Moves) && i <= depth; i++ {
+			hashes = append(hashes, g.Positions[i].Hash())
+		}
+		entries = GameEntries(entries[:0], hashes, g.Moves, depth)
+		batch.Add(gt, result, entries, depth)
+		games++
+		if inBatch++; inBatch == 5000 {
+			if err := flush(); err != nil {
+				return 0, 0, err
+			}
+			progress(games)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, 0, err
+	}
+	if err := flush(); err != nil {
+		return 0, 0, err
+	}
+	if _, err := tx.Exec(ctx, `UPDATE sources SET opening_depth = $2 WHERE id = $1`, sourceID, int16(depth)); err != nil {
+		return 0, 0, err
+	}
+	progress(games)
+	return games, undecodable, nil
+}
+
+// rowColumns are the columns of opening_index that WriteRows fills.
+var rowColumns = []string{"source_id", "variant", "prefix", "singles", "keys", "counts"}
+
+// WriteRows writes the rows of a Batch (Batch.Rows) as opening_index rows
+// of the source, in tx, with COPY. The import calls it for every batch it
+// stores and the rebuild for every 5,000 games it counts, so the table's
+// rows are written in one place.
+func WriteRows(ctx context.Context, tx pgx.Tx, sourceID int64, rows []Row) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	copyRows := make([][]any, len(rows))
+	for i, r := range rows {
+		copyRows[i] = []any{sourceID, r.Variant, r.Prefix, nonNil(r.Singles), nonNil(r.Keys), nonNil(r.Counts)}
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"opening_index"}, rowColumns, pgx.CopyFromRows(copyRows)); err != nil {
+		return fmt.Errorf("copy opening statistics: %w", err)
+	}
+	return nil
+}
+
+// nonNil makes an empty array of a nil slice (the columns are NOT NULL).
+func nonNil(s []int64) []int64 {
+	if s == nil {
+		return []int64{}
+	}
+	return s
+}

@@ -1,0 +1,79 @@
+// Package codec is the one place that knows the byte formats draughtsdb
+// stores: the compact moves of games.moves and their moves_hash, the result
+// codes of games.result, and the packed entries of position_index and
+// opening_index. It is pure (no SQL, no I/O): the importer (package ingest)
+// encodes with it, and everything that reads stored games back (analyze,
+// export, the opening statistics and their rebuild, the repair after a
+// migration) decodes with it.
+//
+// Databases keep what was written in these formats, and SQL functions of
+// the migrations read them too, so none of them may ever change: the
+// constants that define them say so, and the golden tests
+// (testdata/formats.golden.json) fail on any change. A new format is a new
+// column or table and a migration, never a new meaning of old bytes.
+//
+// # games.moves
+//
+// One ply after another, squares in the variant's own numbers (1..72, so 7
+// bits each):
+//
+//	plain move:  from, to                              (two bytes)
+//	capture:     from|0x80, land1|0x80, ..., landN      (1 + N bytes)
+//
+// Bit 7 of a ply's first byte says that it is a capture; bit 7 of a
+// capture's landing square says that another landing square follows. The
+// captured pieces are not stored: the path identifies the capture among
+// the legal moves. So
+//
+//	AppendMoves(nil, moves)          // encode (the import)
+//	DecodeMoves(v, start, b)         // decode, checking every ply is legal
+//	Decode(v, startFEN, b)           // decode from the stored columns, with every position
+//
+// DecodeMoves replays the game and matches each stored (from, path) with
+// exactly one legal move; what does not match is a *DecodeError naming the
+// ply. SQL reads the bytes too: draughtsdb_moves_text (migrations 0002 and
+// 0004), draughtsdb_move_text (0003), draughtsdb_moves_prefix (0004).
+//
+// # games.moves_hash
+//
+// MovesHash: the first 8 bytes, big endian, of
+//
+//	SHA-256(GameType as 2 bytes big endian || start FEN || 0x00 || moves)
+//
+// with the start FEN "" for the variant's initial position. Equal hashes
+// mean the same game; the import finds duplicates by them.
+//
+// # games.result
+//
+//	0 unknown (*)   1 white wins   2 draw   3 black wins   4 double forfeit (0-0)
+//
+// By colour, never as written: English "1-0" is a Black win (see
+// replay.ParseResult). ResultCode and ResultOf convert.
+//
+// # position_index
+//
+// Every position of every stored game (the start and after each ply), by
+// its 64-bit Zobrist hash h. A row per import batch and prefix:
+//
+//	prefix = h >> 52                                 PositionPrefix (-2048..2047)
+//	entry  = ((h >> 20) & 0xFFFFFFFF) << 32 | id & 0xFFFFFFFF   PositionEntry
+//
+// draughtsdb_games_at (migration 0001) finds the games of a position so.
+//
+// # opening_index
+//
+// Per variant and prefix (PositionPrefix, as above), the (position, move)
+// entries of the first plies of a batch's games (package analysis/openings
+// counts them and writes the rows):
+//
+//	move code = from << 22 | to << 15 | capture << 14 | 14-bit path hash    MoveCodeOf
+//	key       = ((h >> 20) & 0xFFFFFFFF) << 32 | move code << 2             OpeningKey
+//	single    = key | result slot          (an entry of one game)           SingleEntry
+//	counts    = white << 48 | draws << 32 | black << 16 | other             Counts.Pack
+//
+// with result slots 0 white wins, 1 draw, 2 black wins, 3 other (unknown,
+// double forfeit), ResultSlot. The path hash is FNV-1a over the landing
+// squares, folded to 14 bits: two captures with the same start and end but
+// different routes get different codes. draughtsdb_opening_tree and
+// draughtsdb_move_code_text (migration 0004) read these.
+package codec
