@@ -42,11 +42,11 @@ func NewReplayer(opts Options) *Replayer {
 // ErrSyntax. A rejection is a *RejectError; out then holds the moves
 // played before the rejected one.
 //
-// The result is normalised: the Result tag (or the result token when the
-// tag is missing) in the variant's standard form; when the final position
-// decides the game (no legal move) and the result is missing or unknown, the
-// decided result is used; when they contradict, the tag is kept and a
-// warning recorded.
+// The result is normalised: the Result tag (or Risultato, or the result
+// token when the tag is missing) in the variant's standard form; when the
+// final position decides the game (CheckFinal) and the result is missing
+// or unknown, the decided result is used; when they contradict, the tag is
+// kept and a warning recorded.
 func (r *Replayer) Replay(pg *pdn.Game, readErr error, out *Game) error {
 	out.reset()
 	out.PDN = pg
@@ -217,34 +217,46 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 
 // checkFinal compares a result with the final position (see CheckFinal).
 func (r *Replayer) checkFinal(v *rules.Variant, final *rules.Position, res Result, written string) (Result, bool, string) {
-	r.legal = final.LegalMoves(r.legal[:0])
-	return checkFinal(v, final, len(r.legal) == 0, res, written)
+	return checkFinal(v, final, res, written)
 }
 
 // CheckFinal compares a game's result with its final position. When the
-// side to move has no legal move the position decides the game (decided):
-// an unknown result becomes the decided one, with a warning that says so;
-// a result that contradicts it is kept, with a warning. written is the
-// result as the file wrote it (for the warning). Replay applies it to every
-// game; repairs of stored games use it to give the same warnings.
+// position decides the game under the variant's Win rule (rules.Outcome: a
+// side to move without a legal move loses, or wins in antidraughts; the
+// first king wins in breakthrough), an unknown result becomes the decided
+// one, with a warning that says so, and a result that contradicts it is
+// kept, with a warning. written is the result as the file wrote it (for
+// the warning). Replay applies it to every game; repairs of stored games
+// use it to give the same warnings.
 func CheckFinal(v *rules.Variant, final *rules.Position, res Result, written string) (_ Result, decided bool, warning string) {
-	var buf [64]rules.Move
-	return checkFinal(v, final, len(final.LegalMoves(buf[:0])) == 0, res, written)
+	return checkFinal(v, final, res, written)
 }
 
-func checkFinal(v *rules.Variant, final *rules.Position, noMove bool, res Result, written string) (Result, bool, string) {
-	if !noMove {
+func checkFinal(v *rules.Variant, final *rules.Position, res Result, written string) (Result, bool, string) {
+	var decided Result
+	switch final.Outcome() {
+	case rules.WhiteWins:
+		decided = WhiteWins
+	case rules.BlackWins:
+		decided = BlackWins
+	default:
 		return res, false, ""
 	}
-	decided := WhiteWins
-	if final.SideToMove() == rules.White {
-		decided = BlackWins
+	why := fmt.Sprintf("%s has no legal move", final.SideToMove())
+	switch v.Win {
+	case rules.WinWhenNoMove:
+		why += fmt.Sprintf(", which wins in %s", v.Name)
+	case rules.FirstKingWins:
+		winner, _ := decided.Winner()
+		if _, kings := final.Count(winner); kings > 0 {
+			why = fmt.Sprintf("%s has a king, which wins in %s", winner, v.Name)
+		}
 	}
 	switch {
 	case res == ResultUnknown:
-		return decided, true, fmt.Sprintf("result %q completed from the final position: %s has no legal move", written, final.SideToMove())
+		return decided, true, fmt.Sprintf("result %q completed from the final position: %s", written, why)
 	case res != decided:
-		return res, true, fmt.Sprintf("result %s contradicts the final position, where %s has no legal move", res.Format(v), final.SideToMove())
+		return res, true, fmt.Sprintf("result %s contradicts the final position, where %s", res.Format(v), why)
 	}
 	return res, true, ""
 }
