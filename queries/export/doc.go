@@ -63,7 +63,7 @@
 //   - pdn (pdn.go; games and rejected only): normalised PDN with every
 //     evaluation of every position of the game as a comment
 //     {[%eval 0.25][%depth 12][%engine ...][%setting ...]...}, in the
-//     format of ingest/evalcomments.go, which the importer reads back: an
+//     format of ingest/pdn/evalcomment.go, which the importer reads back: an
 //     exported file imports as the same games (same moves_hash) and the
 //     same evaluations.
 //

@@ -3,7 +3,7 @@ package export
 import (
 	"context"
 
-	"github.com/draughtsdb/draughtsdb/ingest"
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 )
 
 // posKey is a position as table evaluations keys it.
@@ -87,8 +87,8 @@ func (s *session) pickEvals(ctx context.Context, keys []posKey) (map[posKey]pick
 
 // allEvals returns every evaluation of each of keys (passing
 // --engine/--setting), by engine and setting.
-func (s *session) allEvals(ctx context.Context, keys []posKey) (map[posKey][]ingest.Evaluation, error) {
-	out := map[posKey][]ingest.Evaluation{}
+func (s *session) allEvals(ctx context.Context, keys []posKey) (map[posKey][]pdn.Evaluation, error) {
+	out := map[posKey][]pdn.Evaluation{}
 	if !s.hasEvals || len(keys) == 0 {
 		return out, nil
 	}
@@ -110,11 +110,11 @@ func (s *session) allEvals(ctx context.Context, keys []posKey) (map[posKey][]ing
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var e ingest.Evaluation
-		if err := rows.Scan(&e.Variant, &e.Hash, &e.Engine, &e.Setting, &e.Score, &e.Mate, &e.Depth, &e.BestMove, &e.PV, &e.Nodes, &e.TimeMS, &e.EngineVersion, &e.EvaluatedAt); err != nil {
+		var k posKey
+		var e pdn.Evaluation
+		if err := rows.Scan(&k.variant, &k.hash, &e.Engine, &e.Setting, &e.Score, &e.Mate, &e.Depth, &e.BestMove, &e.PV, &e.Nodes, &e.TimeMS, &e.EngineVersion, &e.EvaluatedAt); err != nil {
 			return nil, err
 		}
-		k := posKey{e.Variant, e.Hash}
 		out[k] = append(out[k], e)
 	}
 	return out, rows.Err()

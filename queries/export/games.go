@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
 // gamesSource: one row per stored game.
@@ -63,7 +63,7 @@ func (g gamesSource) rows(ctx context.Context, s *session, emit func([]Value) er
 			row[5] = optStr(r.round)
 			row[6] = optStr(r.white)
 			row[7] = optStr(r.black)
-			row[8] = str(replay.Result(r.result).Format(r.v))
+			row[8] = str(codec.ResultOf(r.result).Format(r.v))
 			row[9] = sideResult(r.result, rules.White)
 			row[10] = num(int64(r.plies))
 			row[11] = str(string(buf))
@@ -91,19 +91,19 @@ func (g gamesSource) rows(ctx context.Context, s *session, emit func([]Value) er
 // loss (a double forfeit is a loss for both), null when unknown.
 func sideResult(result int16, side rules.Color) Value {
 	switch result {
-	case 1:
+	case codec.ResultWhiteWins:
 		if side == rules.White {
 			return flt(1)
 		}
 		return flt(0)
-	case 3:
+	case codec.ResultBlackWins:
 		if side == rules.Black {
 			return flt(1)
 		}
 		return flt(0)
-	case 2:
+	case codec.ResultDraw:
 		return flt(0.5)
-	case 4:
+	case codec.ResultDoubleForfeit:
 		return flt(0)
 	}
 	return null()

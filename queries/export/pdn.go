@@ -9,10 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
 // writePDN writes the selected games as normalised PDN (pdn.Writer: PDN
@@ -21,7 +20,7 @@ import (
 // form, FEN when the game does not start from the initial position; the
 // moves as in the games export with move numbers; and every evaluation of
 // every position of the game (passing --engine/--setting) as a comment in
-// the format of ingest/evalcomments.go: before the first move for the
+// the format of ingest/pdn/evalcomment.go: before the first move for the
 // start position, after a move for the position it leads to. Importing
 // the file gives the same games (the same moves_hash) and evaluations.
 func (g gamesSource) writePDN(ctx context.Context, s *session, w io.Writer, progress func()) error {
@@ -42,7 +41,7 @@ func (g gamesSource) writePDN(ctx context.Context, s *session, w io.Writer, prog
 		lookup = func(games []gameRec) (any, error) { return s.allEvals(ctx, batchKeys(games)) }
 	}
 	err := streamGames(ctx, s, &g.o.Filter, g.o.Workers, prepare, lookup, func(games []gameRec, extra any) error {
-		evals, _ := extra.(map[posKey][]ingest.Evaluation)
+		evals, _ := extra.(map[posKey][]pdn.Evaluation)
 		for i := range games {
 			r := &games[i]
 			if r.err != nil {
@@ -61,9 +60,9 @@ func (g gamesSource) writePDN(ctx context.Context, s *session, w io.Writer, prog
 	return err
 }
 
-func toPDN(r *gameRec, evals map[posKey][]ingest.Evaluation) *pdn.Game {
+func toPDN(r *gameRec, evals map[posKey][]pdn.Evaluation) *pdn.Game {
 	v := r.v
-	result := replay.Result(r.result).Format(v)
+	result := codec.ResultOf(r.result).Format(v)
 	g := &pdn.Game{Result: result}
 	tag := func(name string, value *string) {
 		if value != nil {
@@ -104,7 +103,7 @@ func toPDN(r *gameRec, evals map[posKey][]ingest.Evaluation) *pdn.Game {
 		}
 		out := make([]string, len(es))
 		for i := range es {
-			out[i] = ingest.FormatEvalComment(&es[i], r.sides[ply] == rules.White)
+			out[i] = pdn.FormatEvalComment(&es[i], r.sides[ply] == rules.White)
 		}
 		return out
 	}
