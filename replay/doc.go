@@ -36,6 +36,24 @@
 // leaves the decision to the squares. Italian files also name the players
 // Bianco and Nero and write Risultato for Result; both are read.
 //
+// A game with no such evidence (no GameType, no Variant tag naming a
+// variant, no Italian tags, nothing forced) that the variant of its
+// squares rejects with an illegal, ambiguous or unreadable move gets a
+// second look: it is replayed under the other variants of the same board
+// size and notation (rules.Variant.DefaultNotation; algebraic 8x8:
+// Brazilian, Czech; numeric 8x8: Pool, Spanish, Italian, Thai; numeric
+// 10x10: Frisian, Frysk, Antidraughts, Breakthrough, Killer, as rules has
+// them). If exactly one accepts the whole game it is stored under that
+// variant with BasisReplay and a warning ("variant decided by replay:
+// czech: ... russian (by notation) rejects ply 14 "h6xf4": illegal move,
+// and of the other 8x8 algebraic variants only czech accepts every
+// move"); otherwise it is rejected with the first variant's reason (which
+// names the variants that accept it, if several do). The Czech
+// federation's files (mrcd*, mrdrcd* in the PDN test suite) are so read:
+// the games Russian rejects are Czech. Their games that Russian accepts
+// stay Russian: only a rejection starts the second look, so a game that
+// replays under the variant of its squares costs nothing more.
+//
 // # Move text
 //
 // Numeric or algebraic squares, any separator (- x X :), "x" for a plain

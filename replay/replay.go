@@ -30,6 +30,9 @@ type Replayer struct {
 	variant      *rules.Variant
 	track        *boardHints // see replayAs
 	tracked      boardHints  // Replay's hints, kept here so they do not escape
+	// alt and found are scratch games for replayOthers, allocated on its
+	// first use.
+	alt, found *Game
 }
 
 // NewReplayer returns a Replayer with the given options.
@@ -65,10 +68,19 @@ func (r *Replayer) Replay(pg *pdn.Game, readErr error, out *Game) error {
 	if decided {
 		return r.replayAs(pg, v, basis, out, nil)
 	}
-	// The squares decide (ResolveVariant, step 4). Rather than scan every
-	// move first, decide on the first moves, replay, and check the decision
-	// against every square the replay parsed: the same answer as
-	// ResolveVariant, and one pass over the moves instead of two.
+	err = r.replayBySquares(pg, fen, out)
+	if err != nil && otherVariantMayAccept(err) {
+		return r.replayOthers(pg, out, err)
+	}
+	return err
+}
+
+// replayBySquares replays pg, which names no variant, as the variant its
+// squares suggest (ResolveVariant, steps 5 and 6). Rather than scan every
+// move first, it decides on the first moves, replays, and checks the
+// decision against every square the replay parsed: the same answer as
+// ResolveVariant, and one pass over the moves instead of two.
+func (r *Replayer) replayBySquares(pg *pdn.Game, fen string, out *Game) error {
 	var quick boardHints
 	for i, seen := 0, 0; i < len(pg.Moves) && seen < 8; i++ {
 		if t := pg.Moves[i].Text; t != "" && t != pdn.UnknownMove {
@@ -79,7 +91,7 @@ func (r *Replayer) Replay(pg *pdn.Game, readErr error, out *Game) error {
 	fenH := fenHints(fen)
 	v0, _ := decideFromSquares(quick, fenH)
 	r.tracked = boardHints{}
-	err = r.replayAs(pg, v0, BasisMoves, out, &r.tracked)
+	err := r.replayAs(pg, v0, BasisMoves, out, &r.tracked)
 	if err != nil {
 		// Stopped early: not every square was seen, so ask the full rule.
 		full, fullBasis, _ := ResolveVariant(pg, nil)
@@ -96,6 +108,69 @@ func (r *Replayer) Replay(pg *pdn.Game, readErr error, out *Game) error {
 	out.Basis = fullBasis
 	return nil
 }
+
+// otherVariantMayAccept reports whether a rejection may be the rules of
+// the variant rather than the game: an illegal, ambiguous or unreadable
+// move. An unrecorded move, a bad FEN or a syntax error fail the same way
+// in every variant.
+func otherVariantMayAccept(err error) bool {
+	return errors.Is(err, ErrIllegalMove) || errors.Is(err, ErrAmbiguousMove) || errors.Is(err, ErrBadMoveText)
+}
+
+// replayOthers is the second look at a game that names no variant and
+// that the variant of its squares (out.Variant) rejected with err0: the
+// Czech federation's files, for one, are algebraic 8x8 without a GameType,
+// so they read as Russian, and Russian rejects most of their games. The
+// game is replayed under every other variant with the same board size and
+// notation (rules.Variant.DefaultNotation) as out.Variant; if exactly one
+// accepts the whole game, out becomes that game, with BasisReplay and a
+// warning that says so. Otherwise out keeps the first rejection and err0
+// is returned (with the variants that accept it, when several do). It runs
+// only on such a rejection, and replays at most a handful of variants.
+func (r *Replayer) replayOthers(pg *pdn.Game, out *Game, err0 error) error {
+	v0, basis0 := out.Variant, out.Basis
+	if r.alt == nil {
+		r.alt, r.found = new(Game), new(Game)
+	}
+	var accepting []string
+	var accepted *rules.Variant
+	for _, c := range rules.Variants() {
+		if c == v0 || c.Board.Width != v0.Board.Width || c.Board.Height != v0.Board.Height || c.DefaultNotation != v0.DefaultNotation {
+			continue
+		}
+		if r.replayAs(pg, c, BasisReplay, r.alt, nil) != nil {
+			continue
+		}
+		accepting = append(accepting, c.Name)
+		if accepted == nil {
+			accepted = c
+			r.alt, r.found = r.found, r.alt
+		}
+	}
+	if len(accepting) != 1 {
+		var re *RejectError
+		if len(accepting) > 1 && errors.As(err0, &re) {
+			re.Detail += fmt.Sprintf(" (without a variant tag; %s each accept the whole game)", strings.Join(accepting, " and "))
+		}
+		return err0
+	}
+	*out, *r.found = *r.found, *out
+	what := Reason(err0)
+	var re *RejectError
+	if errors.As(err0, &re) && re.Ply > 0 {
+		what = fmt.Sprintf("ply %d %q: %s", re.Ply, quote(re.Text), what)
+	}
+	notation := "numeric"
+	if v0.DefaultNotation == rules.Algebraic {
+		notation = "algebraic"
+	}
+	out.Warnings = append(out.Warnings, fmt.Sprintf("%s %s: no GameType, Variant or Italian tags; %s (by %s) rejects %s, and of the other %s %s variants only %s accepts every move",
+		variantByReplay, accepted.Name, v0.Name, basis0, what, v0.Board.Name, notation, accepted.Name))
+	return nil
+}
+
+// variantByReplay starts the warning of a game stored under BasisReplay.
+const variantByReplay = "variant decided by replay:"
 
 // replayAs replays pg as variant v. track, when not nil, collects what the
 // written squares say about the board (see boardHints).

@@ -15,7 +15,8 @@ import (
 
 // Replay decides the variant from the first moves and checks the decision
 // against every square it parses; this must always agree with
-// ResolveVariant, which scans every move first.
+// ResolveVariant, which scans every move first, except where that variant
+// rejects the game and another accepts it (BasisReplay).
 func TestReplayVariantEqualsResolveVariant(t *testing.T) {
 	srcs, errs := source.Expand([]string{"../ingest/pdn/testdata/shared", "testdata"})
 	if len(errs) > 0 || len(srcs) < 80 {
@@ -23,7 +24,7 @@ func TestReplayVariantEqualsResolveVariant(t *testing.T) {
 	}
 	r := NewReplayer(Options{})
 	var g Game
-	games := 0
+	games, replayed := 0, 0
 	for _, s := range srcs {
 		rd, err := s.Open()
 		if err != nil {
@@ -47,6 +48,16 @@ func TestReplayVariantEqualsResolveVariant(t *testing.T) {
 				}
 				continue
 			}
+			if g.Basis == BasisReplay {
+				// The variant of the squares rejected the game and one
+				// other variant of the same board accepted it.
+				if rerr != nil || g.Variant == want || g.Variant.Board.Width != want.Board.Width || wantBasis == BasisGameType || wantBasis == BasisVariantTag ||
+					len(g.Warnings) == 0 || WarningKind(g.Warnings[len(g.Warnings)-1]) != "variant decided by replay" {
+					t.Errorf("%s game %d: replay decided %v by %s (%v), ResolveVariant %v by %s", s.Name, pg.Ordinal, g.Variant, g.Basis, rerr, want, wantBasis)
+				}
+				replayed++
+				continue
+			}
 			if g.Variant != want || g.Basis != wantBasis {
 				t.Errorf("%s game %d: replay decided %v by %s, ResolveVariant %v by %s", s.Name, pg.Ordinal, g.Variant, g.Basis, want, wantBasis)
 			}
@@ -56,6 +67,7 @@ func TestReplayVariantEqualsResolveVariant(t *testing.T) {
 	if games < 25000 {
 		t.Fatalf("only %d games", games)
 	}
+	t.Logf("%d games, %d decided by replay", games, replayed)
 }
 
 // playedGame plays plies moves of v from its initial position (a legal

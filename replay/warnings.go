@@ -15,6 +15,7 @@ var warningKinds = []struct{ kind, phrase string }{
 	{"date not understood", "not understood; stored as"},
 	{"date range", "is a range; stored as its first date"},
 	{"NUL byte removed", "NUL"},
+	{"variant decided by replay", variantByReplay},
 }
 
 // WarningKind classifies a game warning (Game.Warnings) for counting.
