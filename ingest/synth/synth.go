@@ -127,6 +127,10 @@ func game(opts Options, i int, legal *[]rules.Move, keepMoves bool) (*pdn.Game, 
 		{Name: "Result", Value: ""},
 		{Name: "GameType", Value: pdn.FullGameType(fmt.Sprint(v.GameType))},
 	}}
+	if v.GameType == 0 {
+		// No PDN number (Killer): the variant's name, as online sites write it.
+		g.Tags[7] = pdn.Tag{Name: "Variant", Value: v.Name}
+	}
 	pos := v.StartPosition()
 	length := 30 + rng.IntN(101)
 	g.Moves = make([]pdn.Move, 0, length)
@@ -137,9 +141,16 @@ func game(opts Options, i int, legal *[]rules.Move, keepMoves bool) (*pdn.Game, 
 	result := ""
 	for ply := 0; ; ply++ {
 		*legal = pos.LegalMoves((*legal)[:0])
-		if len(*legal) == 0 {
-			result = winFor(v, pos.SideToMove().Opponent())
-			break
+		// The variant's Win rule decides (no legal move loses, or wins in
+		// antidraughts; the first king wins in breakthrough).
+		if len(*legal) == 0 || v.Win == rules.FirstKingWins {
+			if o := pos.Outcome(); o != rules.Undecided {
+				result = winFor(v, rules.White)
+				if o == rules.BlackWins {
+					result = winFor(v, rules.Black)
+				}
+				break
+			}
 		}
 		if ply == length {
 			result = byMaterial(v, &pos)
