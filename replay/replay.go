@@ -232,7 +232,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 		if err != nil && r.mt.capture && !r.mt.short {
 			// Some sites write a multi-capture hop by hop, as if each hop
 			// were a move of its own ("e5xc3 7. c3xa1").
-			if joined, used, ok := r.joinSplitCapture(v.Board, pg.Moves[i+1:]); ok {
+			if joined, used, ok := r.joinSplitCapture(&pos, pg.Moves[i+1:]); ok {
 				m, err = joined, nil
 				i += used
 			}
@@ -348,11 +348,18 @@ func (r *Replayer) reject(reason error, pos *rules.Position, ply int, text, deta
 }
 
 // joinSplitCapture extends the capture in r.mt (which matched no legal
-// move) with the hops written as the following moves, each starting where
-// the previous one ended, until exactly one legal move matches. It reports
-// how many following moves it used. r.legal must hold the position's moves.
-func (r *Replayer) joinSplitCapture(b *rules.Board, next []pdn.Move) (rules.Move, int, bool) {
+// move in pos) with the hops written as the following moves, each starting
+// where the previous one ended, until the squares so far are one legal
+// move by resolve's rules: a legal move's full path, a full path read hop
+// by hop on the board (resolveByHops: a flying king may land on any square
+// from which the chain goes on, not only the one the engine lists, so
+// "a1xd4 d4xg7" joins as well as "a1xc3 c3xg7"), or the one move they fit.
+// It reports how many following moves it used. r.legal must hold the
+// position's moves.
+func (r *Replayer) joinSplitCapture(pos *rules.Position, next []pdn.Move) (rules.Move, int, bool) {
+	b := pos.Board()
 	var hop moveText
+	kept := false
 	for j := range next {
 		if next[j].Text == "" || next[j].Setup() != "" ||
 			!parseMoveText(b, next[j].Text, algebraicRotated(r.variant), &hop) || r.trackHop(&hop) ||
@@ -361,7 +368,20 @@ func (r *Replayer) joinSplitCapture(b *rules.Board, next []pdn.Move) (rules.Move
 		}
 		copy(r.mt.sq[r.mt.n:], hop.sq[1:hop.n])
 		r.mt.n += hop.n - 1
-		found, _, count := r.pick(r.legal, true)
+		found, exact, count := r.pick(r.legal, true)
+		if exact {
+			return r.legal[found], j + 1, true
+		}
+		if !kept {
+			r.keep = pos.AppendMoves(r.keep[:0], true)
+			kept = true
+		}
+		if k, kexact, _ := r.pick(r.keep, false); kexact {
+			return r.keep[k], j + 1, true
+		}
+		if m, ok := r.resolveByHops(pos); ok {
+			return m, j + 1, true
+		}
 		switch count {
 		case 1:
 			return r.legal[found], j + 1, true
