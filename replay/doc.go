@@ -61,9 +61,12 @@
 // landing squares, leading zeros, the Russian short form "cd4" (start file
 // and end square), glued algebraic squares "c3d4", a separator and square
 // split over two tokens ("1- 6" in column-aligned files), and multi-captures
-// written hop by hop as separate moves ("e5xc3 7. c3xa1", playstrategy).
-// English games in algebraic notation name squares from Black's side, as
-// the sites that write them do (FormatMove writes them the same way).
+// written hop by hop as separate moves ("e5xc3 7. c3xa1", playstrategy),
+// joined hop after hop until they are one legal move by the rules below
+// (so a flying king's hop may land on any square the rules allow, not
+// only on the one of the engine's path). English games in algebraic
+// notation name squares from Black's side, as the sites that write them do
+// (FormatMove writes them the same way).
 //
 // A text that is exactly a legal move's full path (start and every landing
 // square) is that move, even when a longer capture between the same squares
