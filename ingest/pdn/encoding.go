@@ -48,25 +48,25 @@ func decodeCP1252(b []byte) string {
 // lexer then sees UTF-8 (the mark itself becomes the UTF-8 BOM, which it
 // skips). It reports whether bytes were left in the buffer. A read error
 // met here is kept for the next read, after the bytes that came with it.
-func (rd *Reader) sniff() bool {
-	w0 := rd.w
+func (lx *lexer) sniff() bool {
+	w0 := lx.w
 	var err error
-	for tries := 0; rd.w-w0 < 2 && err == nil && tries < 100; tries++ {
+	for tries := 0; lx.w-w0 < 2 && err == nil && tries < 100; tries++ {
 		var n int
-		n, err = rd.src.Read(rd.buf[rd.w:])
-		rd.w += n
+		n, err = lx.src.Read(lx.buf[lx.w:])
+		lx.w += n
 	}
 	if err != nil {
-		rd.src = errReader{err}
+		lx.src = errReader{err}
 	}
-	got := rd.buf[w0:rd.w]
+	got := lx.buf[w0:lx.w]
 	if len(got) >= 2 && (got[0] == 0xFF && got[1] == 0xFE || got[0] == 0xFE && got[1] == 0xFF) {
 		head := bytes.NewReader(append([]byte(nil), got...))
-		rd.src = &utf16Reader{r: io.MultiReader(head, rd.src), be: got[0] == 0xFE}
-		rd.w = w0
+		lx.src = &utf16Reader{r: io.MultiReader(head, lx.src), be: got[0] == 0xFE}
+		lx.w = w0
 		return false
 	}
-	return rd.w > w0
+	return lx.w > w0
 }
 
 // errReader returns its error on every read.

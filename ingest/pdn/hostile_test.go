@@ -64,8 +64,8 @@ func TestDeepNesting(t *testing.T) {
 			if got := strings.Join(g.MainLine(), " "); got != tc.moves {
 				t.Errorf("main line %q, want %q", got, tc.moves)
 			}
-			if len(rd.toks) > 4*MaxDepth {
-				t.Errorf("%d tokens kept for the game", len(rd.toks))
+			if len(rd.lx.toks) > 4*MaxDepth {
+				t.Errorf("%d tokens kept for the game", len(rd.lx.toks))
 			}
 			if d := depthOf(g.Moves); d > MaxDepth {
 				t.Errorf("game built %d levels deep", d)

@@ -8,13 +8,6 @@ import (
 	"unicode/utf8"
 )
 
-// The lexer works on a sliding window over the input. Bytes from the start
-// of the current game (rd.start) up to rd.w stay in rd.buf, so a finished
-// game's Raw is one slice of the window and the tokens are offsets into it;
-// nothing before the current game is kept, which keeps memory constant in
-// the size of the file. Game boundaries are decided while lexing (a result,
-// or a tag after movetext), so every byte is looked at once.
-
 // MaxGameSize bounds the bytes of one game. A longer game (in practice a
 // runaway comment) is skipped and reported as ErrGameTooLarge.
 const MaxGameSize = 4 << 20
@@ -57,10 +50,53 @@ type token struct {
 
 type openParen struct{ line, col int32 }
 
-// ensure makes at least n bytes available at rd.r unless the input ends.
-func (rd *Reader) ensure(n int) bool {
-	for rd.w-rd.r < n {
-		if !rd.fill() {
+// lexer splits a PDN stream into games and each game into tokens.
+//
+// It works on a sliding window over the input. Bytes from the start of the
+// current game (start) up to w stay in buf, so a finished game's Raw is
+// one slice of the window and the tokens are offsets into it; nothing
+// before the current game is kept, which keeps memory constant in the size
+// of the file. Game boundaries are decided while lexing (a result, or a tag
+// after movetext), so every byte is looked at once.
+//
+// The defects it meets go to rep, the Reader's gameReport on the current game.
+type lexer struct {
+	src io.Reader
+	rep *gameReport
+
+	// The sliding window.
+	buf       []byte
+	r, w      int
+	start     int   // buffer index of the current game's first byte
+	end       int   // buffer index just past the current game (set by finish)
+	base      int64 // file offset of buf[0]
+	line      int   // line number at r
+	lineStart int64 // file offset of the current line's first byte
+	bol       bool  // only blanks since the last line break
+	eof       bool
+	rerr      error // the read error that ended the input, if any
+	sniffed   bool  // the start of the input was checked for a UTF-16 BOM
+
+	// The current game.
+	gameAbs               int64 // file offset of its first byte
+	gameLine              int   // line of its first byte
+	toks                  []token
+	nTags                 int  // tkTagName tokens in toks
+	nMoves                int  // tkMove and tkUnknown tokens in toks
+	overflow              bool // longer than MaxGameSize: its bytes and tokens are dropped
+	deep                  bool // nested deeper than MaxDepth: tokens are no longer kept
+	depth                 int  // open variations
+	opens                 [MaxDepth]openParen
+	score                 []byte // the Result tag's value when it is a score ("4-6"), else empty
+	forceEnd              bool   // an unterminated comment: the next tag starts a new game
+	lastLine, lastCol     int32  // last movetext token
+	resultLine, resultCol int32  // the result token
+}
+
+// ensure makes at least n bytes available at lx.r unless the input ends.
+func (lx *lexer) ensure(n int) bool {
+	for lx.w-lx.r < n {
+		if !lx.fill() {
 			return false
 		}
 	}
@@ -69,47 +105,47 @@ func (rd *Reader) ensure(n int) bool {
 
 // fill reads more input, first sliding the current game to the front of
 // the buffer. It reports whether new bytes arrived.
-func (rd *Reader) fill() bool {
-	if rd.eof {
+func (lx *lexer) fill() bool {
+	if lx.eof {
 		return false
 	}
-	if rd.w-rd.start >= MaxGameSize {
+	if lx.w-lx.start >= MaxGameSize {
 		// Drop what we have of this oversized game and keep scanning for
 		// its end without keeping its bytes.
-		if !rd.overflow {
-			rd.overflow = true
-			rd.fail(ErrGameTooLarge, int32(rd.line), rd.col(rd.r), "game is longer than 4 MB (an unclosed comment?); skipped")
+		if !lx.overflow {
+			lx.overflow = true
+			lx.rep.fail(ErrGameTooLarge, int32(lx.line), lx.col(lx.r), "game is longer than 4 MB (an unclosed comment?); skipped")
 		}
-		rd.toks, rd.nTags, rd.nMoves = rd.toks[:0], 0, 0
-		rd.start = rd.r
+		lx.toks, lx.nTags, lx.nMoves = lx.toks[:0], 0, 0
+		lx.start = lx.r
 	}
 	// Slide only when the buffer is full, so a game read in small pieces
 	// is copied O(log n) times, not once per read.
-	if rd.w == len(rd.buf) && rd.start > 0 {
-		n := copy(rd.buf, rd.buf[rd.start:rd.w])
-		rd.base += int64(rd.start)
-		rd.r -= rd.start
-		rd.w = n
-		rd.start = 0
+	if lx.w == len(lx.buf) && lx.start > 0 {
+		n := copy(lx.buf, lx.buf[lx.start:lx.w])
+		lx.base += int64(lx.start)
+		lx.r -= lx.start
+		lx.w = n
+		lx.start = 0
 	}
-	if rd.w == len(rd.buf) {
-		nb := make([]byte, 2*len(rd.buf))
-		copy(nb, rd.buf[:rd.w])
-		rd.buf = nb
+	if lx.w == len(lx.buf) {
+		nb := make([]byte, 2*len(lx.buf))
+		copy(nb, lx.buf[:lx.w])
+		lx.buf = nb
 	}
-	if !rd.sniffed {
-		rd.sniffed = true
-		if rd.sniff() {
+	if !lx.sniffed {
+		lx.sniffed = true
+		if lx.sniff() {
 			return true
 		}
 	}
 	for tries := 0; tries < 100; tries++ {
-		n, err := rd.src.Read(rd.buf[rd.w:])
-		rd.w += n
+		n, err := lx.src.Read(lx.buf[lx.w:])
+		lx.w += n
 		if err != nil {
-			rd.eof = true
+			lx.eof = true
 			if err != io.EOF {
-				rd.rerr = err
+				lx.rerr = err
 			}
 			return n > 0
 		}
@@ -117,59 +153,48 @@ func (rd *Reader) fill() bool {
 			return true
 		}
 	}
-	rd.eof = true
+	lx.eof = true
 	return false
 }
 
 // Positions held across a fill are absolute file offsets: fill slides the
 // buffer, so buffer indexes would go stale.
-func (rd *Reader) pos() int64 { return rd.base + int64(rd.r) }
+func (lx *lexer) pos() int64 { return lx.base + int64(lx.r) }
 
 // idx converts an absolute offset back to a buffer index, clamped to the
 // kept part of the game (an oversized game drops its head).
-func (rd *Reader) idx(abs int64) int {
-	return max(int(abs-rd.base), rd.start)
+func (lx *lexer) idx(abs int64) int {
+	return max(int(abs-lx.base), lx.start)
 }
 
 // rel is a token offset: relative to the game's first byte.
-func (rd *Reader) rel(abs int64) int32 { return int32(abs - rd.gameAbs) }
+func (lx *lexer) rel(abs int64) int32 { return int32(abs - lx.gameAbs) }
 
-func (rd *Reader) col(idx int) int32 {
-	return int32(rd.base + int64(idx) - rd.lineStart + 1)
+func (lx *lexer) col(idx int) int32 {
+	return int32(lx.base + int64(idx) - lx.lineStart + 1)
 }
 
-// newline consumes a line break at rd.r (LF, CR or CRLF).
-func (rd *Reader) newline() {
-	c := rd.buf[rd.r]
-	rd.r++
-	if c == '\r' && rd.ensure(1) && rd.buf[rd.r] == '\n' {
-		rd.r++
+// newline consumes a line break at lx.r (LF, CR or CRLF).
+func (lx *lexer) newline() {
+	c := lx.buf[lx.r]
+	lx.r++
+	if c == '\r' && lx.ensure(1) && lx.buf[lx.r] == '\n' {
+		lx.r++
 	}
-	rd.line++
-	rd.lineStart = rd.base + int64(rd.r)
-	rd.bol = true
+	lx.line++
+	lx.lineStart = lx.base + int64(lx.r)
+	lx.bol = true
 }
 
-func (rd *Reader) fail(sentinel error, line, col int32, reason string) {
-	if rd.err != nil {
-		return
-	}
-	rd.err = &SyntaxError{File: rd.name, Line: int(line), Column: int(col), Game: rd.ordinal, Reason: reason, Err: sentinel}
-}
-
-func (rd *Reader) warn(line, col int32, reason string) {
-	rd.warns = append(rd.warns, Warning{Line: int(line), Column: int(col), Reason: reason})
-}
-
-func (rd *Reader) emit(t token) {
-	if !rd.overflow && !rd.deep {
+func (lx *lexer) emit(t token) {
+	if !lx.overflow && !lx.deep {
 		switch t.kind {
 		case tkTagName:
-			rd.nTags++
+			lx.nTags++
 		case tkMove, tkUnknown:
-			rd.nMoves++
+			lx.nMoves++
 		}
-		rd.toks = append(rd.toks, t)
+		lx.toks = append(lx.toks, t)
 	}
 }
 
@@ -234,95 +259,95 @@ func wordEnd(buf []byte, r int) (int, uint8) {
 // isMove accepts, given w[0] is a digit or a letter.
 func simpleMove(acc uint8) bool { return acc&cOther == 0 && acc&cDigit != 0 }
 
-func (rd *Reader) isBOM() bool {
-	return rd.ensure(3) && rd.buf[rd.r+1] == 0xBB && rd.buf[rd.r+2] == 0xBF
+func (lx *lexer) isBOM() bool {
+	return lx.ensure(3) && lx.buf[lx.r+1] == 0xBB && lx.buf[lx.r+2] == 0xBF
 }
 
 // skipLine skips to (not over) the next line break.
-func (rd *Reader) skipLine() {
+func (lx *lexer) skipLine() {
 	for {
-		for rd.r < rd.w {
-			if c := rd.buf[rd.r]; c == '\n' || c == '\r' {
+		for lx.r < lx.w {
+			if c := lx.buf[lx.r]; c == '\n' || c == '\r' {
 				return
 			}
-			rd.r++
+			lx.r++
 		}
-		if !rd.fill() {
+		if !lx.fill() {
 			return
 		}
 	}
 }
 
-// scanGame lexes the next game into rd.toks and sets rd.end. It returns
+// scanGame lexes the next game into lx.toks and sets lx.end. It returns
 // false at the end of the input when no game is left.
-func (rd *Reader) scanGame() bool {
-	// A game ended by the next game's tag leaves rd.r on that tag; the
+func (lx *lexer) scanGame() bool {
+	// A game ended by the next game's tag leaves lx.r on that tag; the
 	// new game starts at the beginning of its line.
-	if rd.r > rd.start {
-		if rd.bol {
-			rd.start = max(rd.start, int(rd.lineStart-rd.base))
+	if lx.r > lx.start {
+		if lx.bol {
+			lx.start = max(lx.start, int(lx.lineStart-lx.base))
 		} else {
-			rd.start = rd.r
+			lx.start = lx.r
 		}
 	}
-	rd.toks, rd.nTags, rd.nMoves = rd.toks[:0], 0, 0
-	rd.warns = rd.warns[:0]
-	rd.resultLine, rd.resultCol = 0, 0
-	rd.err = nil
-	rd.overflow = false
-	rd.deep = false
-	rd.depth = 0
-	rd.score = rd.score[:0]
-	rd.forceEnd = false
+	lx.toks, lx.nTags, lx.nMoves = lx.toks[:0], 0, 0
+	lx.rep.warns = lx.rep.warns[:0]
+	lx.resultLine, lx.resultCol = 0, 0
+	lx.rep.err = nil
+	lx.overflow = false
+	lx.deep = false
+	lx.depth = 0
+	lx.score = lx.score[:0]
+	lx.forceEnd = false
 	hasTags, hasMoves, blank := false, false, false
 	nl := 0
 
 	// Leading blank lines, BOMs and % line comments before the game.
 	content := false
 	for {
-		if rd.r >= rd.w && !rd.fill() {
-			rd.start = rd.r
+		if lx.r >= lx.w && !lx.fill() {
+			lx.start = lx.r
 			return false
 		}
-		c := rd.buf[rd.r]
+		c := lx.buf[lx.r]
 		switch {
 		case isBlank(c):
-			rd.r++
+			lx.r++
 			continue
 		case c == '\n' || c == '\r':
-			rd.newline()
+			lx.newline()
 			if !content {
-				rd.start = rd.r
+				lx.start = lx.r
 			}
 			content = false
 			continue
-		case c == 0xEF && rd.isBOM():
-			rd.r += 3
+		case c == 0xEF && lx.isBOM():
+			lx.r += 3
 			if !content {
-				rd.start = rd.r
+				lx.start = lx.r
 			}
 			continue
-		case c == '%' && rd.bol:
+		case c == '%' && lx.bol:
 			content = true
-			rd.skipLine()
+			lx.skipLine()
 			continue
 		}
 		break
 	}
-	rd.ordinal++
-	// rd.start is the start of the current line (or the first byte after a
+	lx.rep.ordinal++
+	// lx.start is the start of the current line (or the first byte after a
 	// BOM); any % comment lines before it belong to this game.
-	rd.gameAbs = rd.base + int64(rd.start)
-	rd.gameLine = rd.line - rd.countLinesBack()
+	lx.gameAbs = lx.base + int64(lx.start)
+	lx.gameLine = lx.line - lx.countLinesBack()
 
 	for {
-		if rd.r >= rd.w && !rd.fill() {
-			rd.finish(rd.w, false)
+		if lx.r >= lx.w && !lx.fill() {
+			lx.finish(lx.w, false)
 			return true
 		}
-		c := rd.buf[rd.r]
+		c := lx.buf[lx.r]
 		if c == '\n' || c == '\r' {
-			rd.newline()
+			lx.newline()
 			nl++
 			if nl >= 2 {
 				blank = true
@@ -330,148 +355,148 @@ func (rd *Reader) scanGame() bool {
 			continue
 		}
 		if isBlank(c) {
-			rd.r++
+			lx.r++
 			continue
 		}
-		line, col := int32(rd.line), rd.col(rd.r)
-		wasBOL := rd.bol
+		line, col := int32(lx.line), lx.col(lx.r)
+		wasBOL := lx.bol
 		if c != '[' {
-			rd.lastLine, rd.lastCol = line, col
+			lx.lastLine, lx.lastCol = line, col
 		}
-		rd.bol = false
+		lx.bol = false
 		nl = 0
 		if isDigit(c) || isLetter(c) {
 			// Most tokens: moves and move numbers (the default case
 			// below), lexed a run at a time.
 			hasMoves = true
-			if rd.wordRun(line) {
+			if lx.wordRun(line) {
 				continue
 			}
-			if rd.scanWord(line, col) {
+			if lx.scanWord(line, col) {
 				return true
 			}
 			continue
 		}
 		switch c {
 		case '[':
-			if hasMoves || rd.forceEnd || (hasTags && blank) {
+			if hasMoves || lx.forceEnd || (hasTags && blank) {
 				// The next game starts here; it owns the whole line.
-				end := rd.r
+				end := lx.r
 				if wasBOL {
-					end = max(int(rd.lineStart-rd.base), rd.start)
+					end = max(int(lx.lineStart-lx.base), lx.start)
 				}
-				rd.bol = wasBOL
+				lx.bol = wasBOL
 				if hasMoves {
-					rd.warn(rd.lastLine, rd.lastCol, "no result at the end of the game; the next game's tags follow")
+					lx.rep.warn(lx.lastLine, lx.lastCol, "no result at the end of the game; the next game's tags follow")
 				}
-				rd.finish(end, false)
+				lx.finish(end, false)
 				return true
 			}
-			rd.scanTag(line, col)
+			lx.scanTag(line, col)
 			hasTags, blank = true, false
 		case '{':
-			rd.scanComment(line, col)
+			lx.scanComment(line, col)
 		case '}':
-			rd.fail(ErrUnexpectedToken, line, col, "'}' without a matching '{' (comments do not nest)")
-			rd.r++
+			lx.rep.fail(ErrUnexpectedToken, line, col, "'}' without a matching '{' (comments do not nest)")
+			lx.r++
 		case '(':
 			hasMoves = true
-			if rd.scanParenStrength(line, col) {
+			if lx.scanParenStrength(line, col) {
 				break
 			}
-			rd.r++
-			if rd.depth >= MaxDepth {
-				if !rd.deep {
-					rd.fail(ErrNestingTooDeep, line, col, "variations nested more than "+strconv.Itoa(MaxDepth)+
+			lx.r++
+			if lx.depth >= MaxDepth {
+				if !lx.deep {
+					lx.rep.fail(ErrNestingTooDeep, line, col, "variations nested more than "+strconv.Itoa(MaxDepth)+
 						" levels deep (the limit); the rest of the game is skipped")
 					// Keep what came before; build nothing more, so the
 					// cost stays linear and the builder's depth bounded.
-					rd.deep = true
+					lx.deep = true
 				}
 			} else {
-				rd.opens[rd.depth] = openParen{line, col}
+				lx.opens[lx.depth] = openParen{line, col}
 			}
-			rd.depth++
-			rd.emit(token{kind: tkOpen, line: line, col: col})
+			lx.depth++
+			lx.emit(token{kind: tkOpen, line: line, col: col})
 		case ')':
 			hasMoves = true
-			rd.r++
-			if rd.depth == 0 {
-				rd.fail(ErrUnbalancedVariation, line, col, "')' without a matching '('")
+			lx.r++
+			if lx.depth == 0 {
+				lx.rep.fail(ErrUnbalancedVariation, line, col, "')' without a matching '('")
 				break
 			}
-			rd.depth--
-			rd.emit(token{kind: tkClose, line: line, col: col})
+			lx.depth--
+			lx.emit(token{kind: tkClose, line: line, col: col})
 		case '$':
 			hasMoves = true
-			rd.scanNAG(line, col)
+			lx.scanNAG(line, col)
 		case '!', '?':
 			hasMoves = true
-			s := rd.pos()
-			for rd.r < rd.w || rd.fill() {
-				if b := rd.buf[rd.r]; b != '!' && b != '?' {
+			s := lx.pos()
+			for lx.r < lx.w || lx.fill() {
+				if b := lx.buf[lx.r]; b != '!' && b != '?' {
 					break
 				}
-				rd.r++
+				lx.r++
 			}
-			rd.emit(token{kind: tkStrength, off: rd.rel(s), n: int32(rd.pos() - s), line: line, col: col})
+			lx.emit(token{kind: tkStrength, off: lx.rel(s), n: int32(lx.pos() - s), line: line, col: col})
 		case '%':
 			if wasBOL {
-				rd.skipLine()
+				lx.skipLine()
 				break
 			}
 			hasMoves = true
-			if rd.scanWord(line, col) {
+			if lx.scanWord(line, col) {
 				return true
 			}
 		case '\\':
 			// Some exports write a literal "\n" between tags; read it as a
 			// line break.
-			if rd.ensure(2) && rd.buf[rd.r+1] == 'n' {
-				rd.r += 2
+			if lx.ensure(2) && lx.buf[lx.r+1] == 'n' {
+				lx.r += 2
 				break
 			}
 			hasMoves = true
-			if rd.scanWord(line, col) {
+			if lx.scanWord(line, col) {
 				return true
 			}
 		case '/':
 			hasMoves = true
-			if rd.scanSetup(line, col) {
+			if lx.scanSetup(line, col) {
 				break
 			}
-			if rd.scanWord(line, col) {
+			if lx.scanWord(line, col) {
 				return true
 			}
 		case ']', '"':
-			rd.fail(ErrUnexpectedToken, line, col, "unexpected '"+string(c)+"' in the movetext")
-			rd.r++
+			lx.rep.fail(ErrUnexpectedToken, line, col, "unexpected '"+string(c)+"' in the movetext")
+			lx.r++
 		case 0xEF:
-			if rd.isBOM() {
-				rd.r += 3
+			if lx.isBOM() {
+				lx.r += 3
 				break
 			}
 			fallthrough
 		default:
 			hasMoves = true
-			if rd.scanWord(line, col) {
+			if lx.scanWord(line, col) {
 				return true
 			}
 		}
 	}
 }
 
-// countLinesBack returns how many line breaks lie between rd.start and rd.r
+// countLinesBack returns how many line breaks lie between lx.start and lx.r
 // (the % comment lines that belong to the game), so the game's first line
 // can be reported.
-func (rd *Reader) countLinesBack() int {
+func (lx *lexer) countLinesBack() int {
 	n := 0
-	for i := rd.start; i < rd.r; i++ {
-		switch rd.buf[i] {
+	for i := lx.start; i < lx.r; i++ {
+		switch lx.buf[i] {
 		case '\n':
 			n++
 		case '\r':
-			if i+1 >= rd.r || rd.buf[i+1] != '\n' {
+			if i+1 >= lx.r || lx.buf[i+1] != '\n' {
 				n++
 			}
 		}
@@ -481,71 +506,71 @@ func (rd *Reader) countLinesBack() int {
 
 // finish closes the current game at buffer index end. With eatEOL the rest
 // of the line, if blank, is included.
-func (rd *Reader) finish(end int, eatEOL bool) {
+func (lx *lexer) finish(end int, eatEOL bool) {
 	if eatEOL {
-		save := rd.pos()
-		rd.skipSpaces()
-		if rd.r < rd.w && (rd.buf[rd.r] == '\n' || rd.buf[rd.r] == '\r') {
-			rd.newline()
+		save := lx.pos()
+		lx.skipSpaces()
+		if lx.r < lx.w && (lx.buf[lx.r] == '\n' || lx.buf[lx.r] == '\r') {
+			lx.newline()
 		} else {
-			rd.r = rd.idx(save)
+			lx.r = lx.idx(save)
 		}
-		end = rd.r
+		end = lx.r
 	} else {
 		// Leave trailing blank lines to the gap between games.
-		for end > rd.start {
-			c := rd.buf[end-1]
+		for end > lx.start {
+			c := lx.buf[end-1]
 			if !isBlank(c) && c != '\n' && c != '\r' {
 				break
 			}
 			end--
 		}
-		if end < rd.w && rd.buf[end] == '\r' {
+		if end < lx.w && lx.buf[end] == '\r' {
 			end++
 		}
-		if end < rd.w && rd.buf[end] == '\n' {
+		if end < lx.w && lx.buf[end] == '\n' {
 			end++
 		}
-		if end > rd.r { // never move the end past what was lexed
-			end = rd.r
+		if end > lx.r { // never move the end past what was lexed
+			end = lx.r
 		}
 	}
-	if rd.depth > 0 {
-		o := rd.opens[min(rd.depth, MaxDepth)-1]
-		rd.fail(ErrUnbalancedVariation, o.line, o.col, "variation '(' is never closed")
+	if lx.depth > 0 {
+		o := lx.opens[min(lx.depth, MaxDepth)-1]
+		lx.rep.fail(ErrUnbalancedVariation, o.line, o.col, "variation '(' is never closed")
 	}
-	rd.end = end
+	lx.end = end
 }
 
 // scanTag lexes [Name "value"].
-func (rd *Reader) scanTag(line, col int32) {
-	rd.r++ // '['
+func (lx *lexer) scanTag(line, col int32) {
+	lx.r++ // '['
 	bad := func(reason string) {
-		rd.fail(ErrBadTag, int32(rd.line), rd.col(rd.r), reason)
-		rd.skipLine()
+		lx.rep.fail(ErrBadTag, int32(lx.line), lx.col(lx.r), reason)
+		lx.skipLine()
 	}
-	rd.skipSpaces()
-	ns := rd.pos()
-	rd.skipWhile(&nameByte)
-	if rd.pos() == ns {
+	lx.skipSpaces()
+	ns := lx.pos()
+	lx.skipWhile(&nameByte)
+	if lx.pos() == ns {
 		bad("tag name expected after '['")
 		return
 	}
-	ne := rd.pos()
-	rd.skipSpaces()
-	if !rd.ensure(1) || rd.buf[rd.r] != '"' {
+	ne := lx.pos()
+	lx.skipSpaces()
+	if !lx.ensure(1) || lx.buf[lx.r] != '"' {
 		bad("tag value must be in double quotes")
 		return
 	}
-	rd.r++
-	vs, esc := rd.pos(), false
+	lx.r++
+	vs, esc := lx.pos(), false
 	for {
-		rd.skipWhile(&valueByte)
-		if rd.r >= rd.w && !rd.fill() {
+		lx.skipWhile(&valueByte)
+		if lx.r >= lx.w && !lx.fill() {
 			bad("tag value is not closed by '\"'")
 			return
 		}
-		c := rd.buf[rd.r]
+		c := lx.buf[lx.r]
 		if c == '"' {
 			break
 		}
@@ -553,51 +578,51 @@ func (rd *Reader) scanTag(line, col int32) {
 			bad("tag value is not closed by '\"' on its line")
 			return
 		}
-		if c == '\\' && rd.ensure(2) && (rd.buf[rd.r+1] == '"' || rd.buf[rd.r+1] == '\\') {
+		if c == '\\' && lx.ensure(2) && (lx.buf[lx.r+1] == '"' || lx.buf[lx.r+1] == '\\') {
 			esc = true
-			rd.r++
+			lx.r++
 		}
-		rd.r++
+		lx.r++
 	}
-	ve := rd.pos()
-	rd.r++
-	rd.skipSpaces()
-	if !rd.ensure(1) || rd.buf[rd.r] != ']' {
+	ve := lx.pos()
+	lx.r++
+	lx.skipSpaces()
+	if !lx.ensure(1) || lx.buf[lx.r] != ']' {
 		bad("']' expected after the tag value")
 		return
 	}
-	rd.r++
-	if rd.overflow {
+	lx.r++
+	if lx.overflow {
 		return
 	}
-	if ne-ns == 6 && string(rd.buf[rd.idx(ns):rd.idx(ne)]) == "Result" {
+	if ne-ns == 6 && string(lx.buf[lx.idx(ns):lx.idx(ne)]) == "Result" {
 		// The last Result tag decides which score also ends the game.
-		v := rd.buf[rd.idx(vs):rd.idx(ve)]
-		rd.score = rd.score[:0]
+		v := lx.buf[lx.idx(vs):lx.idx(ve)]
+		lx.score = lx.score[:0]
 		if len(v) >= 3 && isScore(v) && !isStdResult(v) {
-			rd.score = append(rd.score, v...)
+			lx.score = append(lx.score, v...)
 		}
 	}
-	rd.emit(token{kind: tkTagName, off: rd.rel(ns), n: int32(ne - ns), line: line, col: col})
-	rd.emit(token{kind: tkTagValue, esc: esc, off: rd.rel(vs), n: int32(ve - vs), line: line, col: col})
+	lx.emit(token{kind: tkTagName, off: lx.rel(ns), n: int32(ne - ns), line: line, col: col})
+	lx.emit(token{kind: tkTagValue, esc: esc, off: lx.rel(vs), n: int32(ve - vs), line: line, col: col})
 }
 
 func isNameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
 }
 
-func (rd *Reader) skipSpaces() { rd.skipWhile(&spaceByte) }
+func (lx *lexer) skipSpaces() { lx.skipWhile(&spaceByte) }
 
 // skipWhile advances over the bytes in set, refilling as needed.
-func (rd *Reader) skipWhile(set *[256]bool) {
+func (lx *lexer) skipWhile(set *[256]bool) {
 	for {
 		// Scan the buffered bytes with locals (no refill check per byte).
-		buf, r := rd.buf[:rd.w], rd.r
+		buf, r := lx.buf[:lx.w], lx.r
 		for r < len(buf) && set[buf[r]] {
 			r++
 		}
-		rd.r = r
-		if r < len(buf) || !rd.fill() {
+		lx.r = r
+		if r < len(buf) || !lx.fill() {
 			return
 		}
 	}
@@ -618,35 +643,35 @@ var spaceByte, nameByte, valueByte, commentByte = func() (sp, nm, val, com [256]
 // scanComment lexes {...}. Comments do not nest. A comment still open when
 // a line starts with a tag ("[" and a letter) is taken as unterminated: the
 // game ends there and the tag starts the next one.
-func (rd *Reader) scanComment(line, col int32) {
-	rd.r++
-	s := rd.pos()
+func (lx *lexer) scanComment(line, col int32) {
+	lx.r++
+	s := lx.pos()
 	for {
-		rd.skipWhile(&commentByte)
-		if rd.r >= rd.w {
-			if !rd.fill() {
-				rd.fail(ErrUnterminatedComment, line, col, "comment '{' is never closed")
+		lx.skipWhile(&commentByte)
+		if lx.r >= lx.w {
+			if !lx.fill() {
+				lx.rep.fail(ErrUnterminatedComment, line, col, "comment '{' is never closed")
 				return
 			}
 			continue
 		}
-		c := rd.buf[rd.r]
+		c := lx.buf[lx.r]
 		switch c {
 		case '}':
-			rd.emit(token{kind: tkComment, off: rd.rel(s), n: int32(rd.pos() - s), line: line, col: col})
-			rd.r++
-			rd.bol = false // a line break inside the comment does not start a line
+			lx.emit(token{kind: tkComment, off: lx.rel(s), n: int32(lx.pos() - s), line: line, col: col})
+			lx.r++
+			lx.bol = false // a line break inside the comment does not start a line
 			return
 		case '\n', '\r':
-			rd.newline()
-			if rd.ensure(2) && rd.buf[rd.r] == '[' && isLetter(rd.buf[rd.r+1]) {
-				rd.fail(ErrUnterminatedComment, line, col, "comment '{' is not closed before the next game's tags")
-				rd.forceEnd = true
+			lx.newline()
+			if lx.ensure(2) && lx.buf[lx.r] == '[' && isLetter(lx.buf[lx.r+1]) {
+				lx.rep.fail(ErrUnterminatedComment, line, col, "comment '{' is not closed before the next game's tags")
+				lx.forceEnd = true
 				return
 			}
 			continue
 		}
-		rd.r++
+		lx.r++
 	}
 }
 
@@ -655,98 +680,98 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // scanParenStrength recognises a move strength in parentheses, "(!?)".
-func (rd *Reader) scanParenStrength(line, col int32) bool {
-	rd.ensure(8)
-	i := rd.r + 1
-	for i < rd.w && i-rd.r < 8 && (rd.buf[i] == '!' || rd.buf[i] == '?') {
+func (lx *lexer) scanParenStrength(line, col int32) bool {
+	lx.ensure(8)
+	i := lx.r + 1
+	for i < lx.w && i-lx.r < 8 && (lx.buf[i] == '!' || lx.buf[i] == '?') {
 		i++
 	}
-	if i == rd.r+1 || i >= rd.w || rd.buf[i] != ')' {
+	if i == lx.r+1 || i >= lx.w || lx.buf[i] != ')' {
 		return false
 	}
-	s := rd.pos()
-	rd.r = i + 1
-	rd.emit(token{kind: tkStrength, off: rd.rel(s), n: int32(rd.pos() - s), line: line, col: col})
+	s := lx.pos()
+	lx.r = i + 1
+	lx.emit(token{kind: tkStrength, off: lx.rel(s), n: int32(lx.pos() - s), line: line, col: col})
 	return true
 }
 
-func (rd *Reader) scanNAG(line, col int32) {
-	rd.r++
+func (lx *lexer) scanNAG(line, col int32) {
+	lx.r++
 	var n int32
 	digits := 0
-	for (rd.r < rd.w || rd.fill()) && isDigit(rd.buf[rd.r]) {
+	for (lx.r < lx.w || lx.fill()) && isDigit(lx.buf[lx.r]) {
 		if n < 1<<20 {
-			n = n*10 + int32(rd.buf[rd.r]-'0')
+			n = n*10 + int32(lx.buf[lx.r]-'0')
 		}
 		digits++
-		rd.r++
+		lx.r++
 	}
 	if n >= 1<<20 {
-		rd.fail(ErrUnexpectedToken, line, col, "NAG number too large")
+		lx.rep.fail(ErrUnexpectedToken, line, col, "NAG number too large")
 		n = 0
 	}
-	rd.emit(token{kind: tkNAG, num: n, line: line, col: col})
+	lx.emit(token{kind: tkNAG, num: n, line: line, col: col})
 }
 
 // scanSetup lexes a mid-game setup /FEN "..."/. It reports false, consuming
 // nothing, when the '/' does not start one.
-func (rd *Reader) scanSetup(line, col int32) bool {
-	if !rd.ensure(4) || string(rd.buf[rd.r+1:rd.r+4]) != "FEN" {
+func (lx *lexer) scanSetup(line, col int32) bool {
+	if !lx.ensure(4) || string(lx.buf[lx.r+1:lx.r+4]) != "FEN" {
 		return false
 	}
-	rd.r += 4
-	rd.skipSpaces()
-	if !rd.ensure(1) || rd.buf[rd.r] != '"' {
-		rd.fail(ErrUnexpectedToken, line, col, `setup must be written /FEN "..."/`)
+	lx.r += 4
+	lx.skipSpaces()
+	if !lx.ensure(1) || lx.buf[lx.r] != '"' {
+		lx.rep.fail(ErrUnexpectedToken, line, col, `setup must be written /FEN "..."/`)
 		return true
 	}
-	rd.r++
-	vs := rd.pos()
+	lx.r++
+	vs := lx.pos()
 	for {
-		if rd.r >= rd.w && !rd.fill() {
-			rd.fail(ErrUnexpectedToken, line, col, "setup FEN is not closed by '\"'")
+		if lx.r >= lx.w && !lx.fill() {
+			lx.rep.fail(ErrUnexpectedToken, line, col, "setup FEN is not closed by '\"'")
 			return true
 		}
-		c := rd.buf[rd.r]
+		c := lx.buf[lx.r]
 		if c == '"' {
 			break
 		}
 		if c == '\n' || c == '\r' {
-			rd.fail(ErrUnexpectedToken, line, col, "setup FEN is not closed by '\"' on its line")
+			lx.rep.fail(ErrUnexpectedToken, line, col, "setup FEN is not closed by '\"' on its line")
 			return true
 		}
-		rd.r++
+		lx.r++
 	}
-	ve := rd.pos()
-	rd.r++
-	rd.skipSpaces()
-	if !rd.ensure(1) || rd.buf[rd.r] != '/' {
-		rd.fail(ErrUnexpectedToken, line, col, `setup must end with '/': /FEN "..."/`)
+	ve := lx.pos()
+	lx.r++
+	lx.skipSpaces()
+	if !lx.ensure(1) || lx.buf[lx.r] != '/' {
+		lx.rep.fail(ErrUnexpectedToken, line, col, `setup must end with '/': /FEN "..."/`)
 		return true
 	}
-	rd.r++
-	if allBlank(rd.buf[rd.idx(vs):rd.idx(ve)]) && !rd.overflow {
+	lx.r++
+	if allBlank(lx.buf[lx.idx(vs):lx.idx(ve)]) && !lx.overflow {
 		// Nothing to set up: it would vanish from the game unnoticed.
-		rd.fail(ErrUnexpectedToken, line, col, `setup /FEN "..."/ without a position`)
+		lx.rep.fail(ErrUnexpectedToken, line, col, `setup /FEN "..."/ without a position`)
 		return true
 	}
-	rd.emit(token{kind: tkSetup, off: rd.rel(vs), n: int32(ve - vs), line: line, col: col})
+	lx.emit(token{kind: tkSetup, off: lx.rel(vs), n: int32(ve - vs), line: line, col: col})
 	return true
 }
 
-// wordRun lexes the common words at rd.r, plain moves and move numbers
+// wordRun lexes the common words at lx.r, plain moves and move numbers
 // followed by blanks, for as long as they come on this line and lie whole
 // in the buffer; it is the main loop of scanGame and scanWord for them, kept
 // small so that its loop stays in registers. It stops before anything else
 // (a result among them) and reports whether it took any word.
-func (rd *Reader) wordRun(line int32) bool {
-	if rd.overflow || rd.deep || len(rd.score) > 0 {
+func (lx *lexer) wordRun(line int32) bool {
+	if lx.overflow || lx.deep || len(lx.score) > 0 {
 		return false
 	}
-	buf, r := rd.buf[:rd.w], rd.r
-	toks, moves := rd.toks, 0
-	colBase := int32(rd.base - rd.lineStart + 1) // col(i) = colBase + i
-	offBase := rd.base - rd.gameAbs              // rel(pos(i)) = offBase + i
+	buf, r := lx.buf[:lx.w], lx.r
+	toks, moves := lx.toks, 0
+	colBase := int32(lx.base - lx.lineStart + 1) // col(i) = colBase + i
+	offBase := lx.base - lx.gameAbs              // rel(pos(i)) = offBase + i
 	lastCol := int32(0)
 	for r < len(buf) {
 		s := r
@@ -801,31 +826,31 @@ func (rd *Reader) wordRun(line int32) bool {
 	if lastCol == 0 {
 		return false
 	}
-	rd.toks, rd.nMoves, rd.r = toks, rd.nMoves+moves, r
-	rd.lastLine, rd.lastCol = line, lastCol
+	lx.toks, lx.nMoves, lx.r = toks, lx.nMoves+moves, r
+	lx.lastLine, lx.lastCol = line, lastCol
 	return true
 }
 
 // scanWord lexes a move, a move number or a result. It reports true when a
 // result ended the game.
-func (rd *Reader) scanWord(line, col int32) bool {
-	sa, s := rd.pos(), rd.r
+func (lx *lexer) scanWord(line, col int32) bool {
+	sa, s := lx.pos(), lx.r
 	var acc uint8 // class union of the word's bytes
 	for {
-		buf := rd.buf[:rd.w]
-		r, a := wordEnd(buf, rd.r)
+		buf := lx.buf[:lx.w]
+		r, a := wordEnd(buf, lx.r)
 		acc |= a
-		rd.r = r
+		lx.r = r
 		if r < len(buf) {
 			break
 		}
-		more := rd.fill()
-		s = rd.idx(sa) // the buffer may have slid
+		more := lx.fill()
+		s = lx.idx(sa) // the buffer may have slid
 		if !more {
 			break
 		}
 	}
-	w := rd.buf[s:rd.r]
+	w := lx.buf[s:lx.r]
 	var raw []byte
 	if acc&cNul != 0 {
 		// NUL bytes inside a word are stripped: the word is judged
@@ -839,22 +864,22 @@ func (rd *Reader) scanWord(line, col int32) bool {
 	// tok emits a token covering the bytes w[k0:k1].
 	tok := func(kind tokKind, k0, k1 int) {
 		r0, r1 := nulSpan(raw, k0, k1)
-		rd.emit(token{kind: kind, off: rd.rel(sa + int64(r0)), n: int32(r1 - r0), line: line, col: col + int32(r0)})
+		lx.emit(token{kind: kind, off: lx.rel(sa + int64(r0)), n: int32(r1 - r0), line: line, col: col + int32(r0)})
 	}
-	if isStdResult(w) || len(rd.score) > 0 && rd.isScoreResult(w) {
+	if isStdResult(w) || len(lx.score) > 0 && lx.isScoreResult(w) {
 		tok(tkResult, 0, len(w))
-		rd.resultLine, rd.resultCol = line, col
-		if rd.depth > 0 {
-			o := rd.opens[min(rd.depth, MaxDepth)-1]
-			rd.fail(ErrUnbalancedVariation, o.line, o.col, "variation '(' is not closed before the result "+string(w))
-			rd.depth = 0
+		lx.resultLine, lx.resultCol = line, col
+		if lx.depth > 0 {
+			o := lx.opens[min(lx.depth, MaxDepth)-1]
+			lx.rep.fail(ErrUnbalancedVariation, o.line, o.col, "variation '(' is not closed before the result "+string(w))
+			lx.depth = 0
 		}
-		rd.finish(rd.r, true)
+		lx.finish(lx.r, true)
 		return true
 	}
 	if simpleMove(acc) && len(w) > 0 && w[0] != '-' && w[0] != ':' {
 		// The common case, a plain move: what isMove accepts.
-		rd.emit(token{kind: tkMove, off: rd.rel(sa), n: int32(len(w)), line: line, col: col})
+		lx.emit(token{kind: tkMove, off: lx.rel(sa), n: int32(len(w)), line: line, col: col})
 		return false
 	}
 	// Move number: digits and dots, perhaps with the move glued on: "12.",
@@ -874,8 +899,8 @@ func (rd *Reader) scanWord(line, col int32) bool {
 				i++
 			}
 			if i < len(w) || i == 1 {
-				if rd.err == nil { // quote only what is reported
-					rd.fail(ErrUnexpectedToken, line, col, "unexpected "+quote(w)+" in the movetext")
+				if lx.rep.err == nil { // quote only what is reported
+					lx.rep.fail(ErrUnexpectedToken, line, col, "unexpected "+quote(w)+" in the movetext")
 				}
 				return false
 			}
@@ -886,7 +911,7 @@ func (rd *Reader) scanWord(line, col int32) bool {
 		for i < len(w) && w[i] == '.' {
 			i++
 		}
-		rd.emit(token{kind: tkNumber, num: num, black: i-d >= 2, line: line, col: col})
+		lx.emit(token{kind: tkNumber, num: num, black: i-d >= 2, line: line, col: col})
 		if i == len(w) {
 			return false
 		}
@@ -900,8 +925,8 @@ func (rd *Reader) scanWord(line, col int32) bool {
 	}
 	if !isMove(m) {
 		r0, _ := nulSpan(raw, k, k)
-		if rd.err == nil { // quote only what is reported
-			rd.fail(ErrUnexpectedToken, line, col+int32(r0), "unexpected "+quote(m)+" in the movetext")
+		if lx.rep.err == nil { // quote only what is reported
+			lx.rep.fail(ErrUnexpectedToken, line, col+int32(r0), "unexpected "+quote(m)+" in the movetext")
 		}
 		return false
 	}
@@ -991,8 +1016,8 @@ func clip(s string) string {
 // A result is a standard terminator (isStdResult) or another score such as
 // "4-6", but the latter only when it equals the game's Result tag, because
 // "4-6" is also a well-formed numeric move: isScoreResult reports that.
-func (rd *Reader) isScoreResult(w []byte) bool {
-	return len(rd.score) > 0 && !rd.overflow && string(rd.score) == string(w)
+func (lx *lexer) isScoreResult(w []byte) bool {
+	return len(lx.score) > 0 && !lx.overflow && string(lx.score) == string(w)
 }
 
 // isStdResult reports the standard terminators: 1-0 0-1 1/2-1/2 * 2-0 0-2

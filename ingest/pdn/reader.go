@@ -9,43 +9,35 @@ import (
 	"unsafe"
 )
 
-// Reader reads games one by one from a PDN stream.
+// Reader reads games one by one from a PDN stream: its lexer finds each
+// game and its tokens, and the Reader builds the Game from them.
 type Reader struct {
-	src  io.Reader
-	name string
-
-	// Sliding window (see lexer.go).
-	buf       []byte
-	r, w      int
-	start     int   // buffer index of the current game's first byte
-	end       int   // buffer index just past the current game (set by finish)
-	base      int64 // file offset of buf[0]
-	gameAbs   int64 // file offset of the current game's first byte
-	line      int   // line number at r
-	gameLine  int
-	lineStart int64 // file offset of the current line's first byte
-	bol       bool  // only blanks since the last line break
-	eof       bool
-	rerr      error
-
-	ordinal  int
-	toks     []token
-	nTags    int          // tkTagName tokens in toks
-	nMoves   int          // tkMove and tkUnknown tokens in toks
-	err      *SyntaxError // first defect of the current game
-	overflow bool
-	deep     bool        // nested deeper than MaxDepth: tokens are no longer kept
-	sniffed  bool        // the start of the input was checked for a UTF-16 BOM
+	lx lexer
+	gameReport
 	stack    []lineState // the builder's open variations, reused
-	depth    int
-	opens    [MaxDepth]openParen
-	score    []byte // the Result tag's value when it is a score ("4-6"), else empty
-	forceEnd bool   // an unterminated comment: the next tag starts a new game
+	prevTags bool        // the previous game had tags
+}
 
-	warns                 []Warning
-	lastLine, lastCol     int32 // last movetext token
-	resultLine, resultCol int32
-	prevTags              bool // the previous game had tags
+// gameReport is what is wrong with the current game, from the lexer and from
+// the builder alike: the first defect and the warnings.
+type gameReport struct {
+	name    string // the file's, given to NewReader
+	ordinal int    // the game's, 1-based
+	err     *SyntaxError
+	warns   []Warning
+}
+
+// fail records a defect of the current game unless one is already
+// recorded: a game reports its first defect.
+func (rp *gameReport) fail(sentinel error, line, col int32, reason string) {
+	if rp.err != nil {
+		return
+	}
+	rp.err = &SyntaxError{File: rp.name, Line: int(line), Column: int(col), Game: rp.ordinal, Reason: reason, Err: sentinel}
+}
+
+func (rp *gameReport) warn(line, col int32, reason string) {
+	rp.warns = append(rp.warns, Warning{Line: int(line), Column: int(col), Reason: reason})
 }
 
 // NewReader returns a Reader over r. The name is used in error messages.
@@ -55,7 +47,9 @@ func NewReader(r io.Reader, name string) *Reader {
 
 // newReaderSize lets tests start with a tiny buffer to exercise refills.
 func newReaderSize(r io.Reader, name string, size int) *Reader {
-	return &Reader{src: r, name: name, buf: make([]byte, max(size, 16)), line: 1, bol: true}
+	rd := &Reader{gameReport: gameReport{name: name}}
+	rd.lx = lexer{src: r, rep: &rd.gameReport, buf: make([]byte, max(size, 16)), line: 1, bol: true}
+	return rd
 }
 
 // Next returns the next game. At the end of the input it returns nil,
@@ -63,29 +57,30 @@ func newReaderSize(r io.Reader, name string, size int) *Reader {
 // with a *SyntaxError; the following call continues with the next game. Any
 // other error comes from the underlying reader and ends the stream.
 func (rd *Reader) Next() (*Game, error) {
-	if !rd.scanGame() {
-		if rd.rerr != nil {
-			return nil, rd.rerr
+	lx := &rd.lx
+	if !lx.scanGame() {
+		if lx.rerr != nil {
+			return nil, lx.rerr
 		}
 		return nil, io.EOF
 	}
 	var g *Game
-	if rd.overflow {
+	if lx.overflow {
 		g = new(Game)
 	} else {
-		g = newGame(rd.nTags)
+		g = newGame(lx.nTags)
 	}
-	g.Ordinal, g.Offset, g.Line = rd.ordinal, rd.gameAbs, rd.gameLine
-	if !rd.overflow {
-		rd.build(g, rd.buf[rd.start:rd.end])
+	g.Ordinal, g.Offset, g.Line = rd.ordinal, lx.gameAbs, lx.gameLine
+	if !lx.overflow {
+		rd.build(g, lx.buf[lx.start:lx.end])
 	}
 	rd.checkGame(g)
-	rd.start = rd.end
-	if rd.r < rd.start {
-		rd.r = rd.start
+	lx.start = lx.end
+	if lx.r < lx.start {
+		lx.r = lx.start
 	}
-	if rd.rerr != nil {
-		return g, rd.rerr
+	if lx.rerr != nil {
+		return g, lx.rerr
 	}
 	if rd.err != nil {
 		return g, rd.err
@@ -132,9 +127,9 @@ func newGame(n int) *Game {
 // checkGame adds the warnings that need the whole game.
 func (rd *Reader) checkGame(g *Game) {
 	if rt := g.Tag("Result"); rt != "" && g.Result != "" && rt != g.Result {
-		rd.warn(rd.resultLine, rd.resultCol, "result "+g.Result+" differs from the Result tag "+clip(rt))
+		rd.warn(rd.lx.resultLine, rd.lx.resultCol, "result "+g.Result+" differs from the Result tag "+clip(rt))
 	}
-	if len(g.Tags) == 0 && len(g.Moves) > 0 && rd.prevTags && !rd.overflow {
+	if len(g.Tags) == 0 && len(g.Moves) > 0 && rd.prevTags && !rd.lx.overflow {
 		rd.warn(int32(g.Line), 1, "moves without tags after a game with tags (a stray fragment?)")
 	}
 	rd.prevTags = len(g.Tags) > 0
@@ -185,7 +180,7 @@ func (rd *Reader) build(g *Game, window []byte) {
 	// One copy per game: Raw is a fresh buffer that nothing writes to
 	// afterwards, and the strings of the game are views of it.
 	g.Raw = append([]byte(nil), window...)
-	b := builder{rd: rd, raw: g.Raw, toks: rd.toks}
+	b := builder{rd: rd, raw: g.Raw, toks: rd.lx.toks}
 	if utf8.Valid(g.Raw) {
 		b.s = unsafe.String(unsafe.SliceData(g.Raw), len(g.Raw))
 	} else {
@@ -199,7 +194,7 @@ func (rd *Reader) build(g *Game, window []byte) {
 			" NUL byte(s) removed from the game's text (a binary or UTF-16 file?)")
 	}
 	b.slow = b.cp || b.nul
-	nm := rd.nMoves
+	nm := rd.lx.nMoves
 	// Tags come first (a tag after movetext starts the next game).
 	for b.i < len(b.toks) && (b.toks[b.i].kind == tkTagName || b.toks[b.i].kind == tkComment) {
 		t := b.toks[b.i]
