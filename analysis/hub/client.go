@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -50,6 +49,11 @@ type Config struct {
 	StopTimeout time.Duration
 	// Stderr receives the engine's standard error (discarded if nil).
 	Stderr io.Writer
+	// Notice, if set, receives remarks on the engine's output: a line
+	// longer than MaxLineBytes is skipped (read in pieces, never held)
+	// and reported here, not taken for the engine's end. It is called in
+	// the goroutine of the Start or Analyze that reads the line.
+	Notice func(string)
 }
 
 // Analysis is an engine's verdict on one position.
@@ -81,7 +85,7 @@ type Client struct {
 
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	lines  chan string // closed when the engine's stdout ends
+	lines  chan outLine // closed when the engine's stdout ends
 	exited chan struct{}
 
 	id       map[string]string
@@ -132,14 +136,23 @@ func (c *Client) start() error {
 		return fmt.Errorf("hub: starting %s: %w", c.cfg.Path, err)
 	}
 	c.cmd, c.stdin = cmd, stdin
-	lines := make(chan string, 64)
+	lines := make(chan outLine, 64)
 	exited := make(chan struct{})
 	c.lines, c.exited = lines, exited
 	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
+		// The server's reader: an over-long line is one outLine with
+		// its start and size, and the reading goes on.
+		lr := newLineReader(stdout, MaxLineBytes)
+		for {
+			b, n, err := lr.next()
+			if err == errLineTooLong {
+				lines <- outLine{text: string(b), long: true, size: n}
+				continue
+			}
+			if err != nil {
+				break
+			}
+			lines <- outLine{text: string(b)}
 		}
 		close(lines)
 		cmd.Wait()
@@ -200,21 +213,43 @@ func (c *Client) send(s string) error {
 	return nil
 }
 
+// outLine is a line of the engine's output; long marks one over
+// MaxLineBytes, of which text holds the start and size the length.
+type outLine struct {
+	text string
+	long bool
+	size int64
+}
+
 // read returns the next line, ErrEngineExited at the end of output,
-// ErrTimeout at the deadline or ctx's error.
+// ErrTimeout at the deadline or ctx's error. Over-long lines are skipped
+// with a notice.
 func (c *Client) read(ctx context.Context, deadline time.Time) (Line, error) {
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
-	select {
-	case s, ok := <-c.lines:
-		if !ok {
-			return Line{}, ErrEngineExited
+	for {
+		select {
+		case l, ok := <-c.lines:
+			if !ok {
+				return Line{}, ErrEngineExited
+			}
+			if l.long {
+				c.notice(fmt.Sprintf("hub: %s wrote a line of %d bytes, longer than %d; skipped: %s",
+					c.cfg.Path, l.size, MaxLineBytes, headText([]byte(l.text))))
+				continue
+			}
+			return ParseLine(l.text), nil
+		case <-t.C:
+			return Line{}, ErrTimeout
+		case <-ctx.Done():
+			return Line{}, ctx.Err()
 		}
-		return ParseLine(s), nil
-	case <-t.C:
-		return Line{}, ErrTimeout
-	case <-ctx.Done():
-		return Line{}, ctx.Err()
+	}
+}
+
+func (c *Client) notice(s string) {
+	if c.cfg.Notice != nil {
+		c.cfg.Notice(s)
 	}
 }
 
@@ -234,7 +269,7 @@ func (c *Client) kill() {
 	}
 	c.stdin.Close()
 	c.cmd.Process.Kill()
-	go func(lines chan string) {
+	go func(lines chan outLine) {
 		for range lines { // unblock the reader so that it reaps the process
 		}
 	}(c.lines)

@@ -54,7 +54,10 @@
 // reads info lines and "done", and resolves the move text against the legal
 // moves (from, to and the captured set in any order). If the engine
 // advertises a "variant" parameter containing the position's variant name
-// (draughtsdb does), Analyze switches it as needed.
+// (draughtsdb does), Analyze switches it as needed. The engine's output is
+// read like Serve's input: a line longer than MaxLineBytes is read in
+// pieces, skipped and reported to Config.Notice (its length and its
+// start), not taken for the engine's exit.
 //
 // Failures: a position gets Config.Timeout (plus the move time); if the
 // engine does not finish by then (ErrTimeout) or its output ends

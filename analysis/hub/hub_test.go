@@ -2,6 +2,7 @@ package hub
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -37,6 +38,11 @@ func TestMain(m *testing.M) {
 		fakeEngine(func() { time.Sleep(time.Hour) })
 	case "crash": // one that exits in the middle of a search
 		fakeEngine(func() { os.Stdout.WriteString("info depth=1 score=0.10\n"); os.Exit(3) })
+	case "long-lines": // serves, with a line over MaxLineBytes before "wait" and every "done"
+		if err := Serve(os.Stdin, &longLineWriter{w: os.Stdout}, Options{TTSizeMB: 4}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "crash-once": // crashes the first time only (a marker file remembers)
 		marker := os.Getenv("DRAUGHTSDB_HUB_TEST_MARKER")
 		if _, err := os.Stat(marker); err != nil {
@@ -530,5 +536,56 @@ func TestLineReaderMemory(t *testing.T) {
 	}
 	if _, _, err := lr.next(); err != io.EOF {
 		t.Errorf("at the end: %v, want io.EOF", err)
+	}
+}
+
+// longLineWriter writes an info line of MaxLineBytes+100 bytes (a PV of
+// é, two bytes each, cut nowhere near a line end) before each "wait" and
+// "done" line that Serve writes (one Write per line).
+type longLineWriter struct{ w io.Writer }
+
+func (l *longLineWriter) Write(p []byte) (int, error) {
+	if bytes.HasPrefix(p, []byte("wait")) || bytes.HasPrefix(p, []byte("done")) {
+		long := `info depth=99 score=9.99 pv="` + strings.Repeat("é", MaxLineBytes/2+50) + "\"\n"
+		if _, err := io.WriteString(l.w, long); err != nil {
+			return 0, err
+		}
+	}
+	return l.w.Write(p)
+}
+
+// TestClientLongLines: an engine line over MaxLineBytes is skipped with a
+// notice naming its size, in the handshake and in a search; the client
+// neither fails nor restarts the engine (its 1 MB bufio.Scanner took such
+// a line for the engine's exit), and the search's verdict is the
+// engine's.
+func TestClientLongLines(t *testing.T) {
+	cfg := engineConfig(t, "long-lines")
+	var notices []string
+	cfg.Notice = func(s string) { notices = append(notices, s) }
+	c, err := Start(cfg)
+	if err != nil {
+		t.Fatalf("handshake with an over-long line: %v", err)
+	}
+	defer c.Close()
+	pos := rules.Russian.StartPosition()
+	want := search.Search(pos, search.Options{Depth: 4, TTSizeMB: 4}, nil)
+	for range 2 {
+		a, err := c.Analyze(context.Background(), pos, 4, 0)
+		if err != nil || a.Score != want.Score || !a.Best.SameAs(&want.Best) || a.Depth != want.Depth || a.Nodes != want.Nodes {
+			t.Fatalf("analyze: %+v %v, want score %d %s depth %d", a, err, want.Score, FormatMove(&want.Best), want.Depth)
+		}
+	}
+	if c.Restarts() != 0 {
+		t.Errorf("%d restarts", c.Restarts())
+	}
+	size := strconv.Itoa(len(`info depth=99 score=9.99 pv=""`) + 2*(MaxLineBytes/2+50))
+	if len(notices) != 3 {
+		t.Fatalf("%d notices, want 3 (wait, two dones): %q", len(notices), notices)
+	}
+	for _, n := range notices {
+		if !strings.Contains(n, "line of "+size+" bytes") || !strings.Contains(n, "skipped: 'info depth=99") || len(n) > 300 || !utf8.ValidString(n) {
+			t.Errorf("notice %q", n)
+		}
 	}
 }
