@@ -29,6 +29,10 @@ var inputs = []string{
 	filepath.Join(shared, "online", "american.pdn.gz"),
 	filepath.Join(shared, "online", "brazilian.pdn.gz"),
 	filepath.Join(shared, "testsuite", "succeed", "mrcd2006.pdn.gz"),
+	// Games that are rejected (an illegal move, an unknown move), for the
+	// rejected query.
+	filepath.Join(shared, "testsuite", "fail", "Cat.C1.pdn.gz"),
+	filepath.Join(shared, "testsuite", "fail", "abatsiev.pdn.gz"),
 }
 
 // game is what the independent computation keeps of an accepted game.

@@ -52,14 +52,14 @@ WHERE EXISTS (SELECT 1 FROM games g WHERE g.source_id = s.id AND g.variant = 21)
 DELETE FROM opening_index WHERE variant = 21;
 
 -- draughtsdb_result_text wrote White's score first in every variant; write
--- the first mover's first, as replay.Result.Format does (English: a Black
--- win is 1-0).
+-- the first mover's first, as replay.Result.Format does (English, Pool and
+-- Thai start with Black: an English Black win is 1-0).
 CREATE OR REPLACE FUNCTION draughtsdb_result_text(variant smallint, result smallint) RETURNS text
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     AS $$
         SELECT CASE
             WHEN result IN (1, 3) THEN
-                CASE WHEN (result = 1) = (variant NOT IN (21, 23)) THEN
+                CASE WHEN (result = 1) = (variant NOT IN (21, 23, 31)) THEN
                          CASE WHEN variant = 20 THEN '2-0' ELSE '1-0' END
                      ELSE CASE WHEN variant = 20 THEN '0-2' ELSE '0-1' END
                 END
