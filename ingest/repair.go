@@ -33,10 +33,11 @@ type RepairSummary struct {
 // marked source, it re-checks every game's result against its final
 // position (replay.CheckFinal: the warning a fresh import would give), names
 // the players of games tagged only P1/P2 (replay.Players), and recounts the
-// source's opening statistics at its own depth (openings.CountSource). It is
-// idempotent, holds the import lock (schema.ImportLock), and clears each source's mark in the transaction that
-// recounts it, so an interrupted repair resumes where it stopped. Commands
-// run it after migrating; it costs one query when nothing is marked.
+// source's opening statistics at its own depth (openings.CountSource). It
+// is idempotent, holds the import lock (schema.ImportLock), and clears each
+// source's mark in the transaction that recounts it, so an interrupted
+// repair resumes where it stopped. Commands run it after migrating; it
+// costs one query when nothing is marked.
 func RepairSources(ctx context.Context, pool *pgxpool.Pool, progress func(done, total int)) (*RepairSummary, error) {
 	sum := &RepairSummary{}
 	var marked int
