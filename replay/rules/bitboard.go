@@ -98,6 +98,8 @@ const (
 	sAEight, sBEight   = 4, 5
 	sATen, sBTen       = 5, 6
 	sATwelve, sBTwelve = 6, 7
+	// sVTen is a step along a column (two ranks, one internal row pair).
+	sVTen = sATen + sBTen
 )
 
 func loadEight(x *[2]uint64) bbEight   { return load64(x) }
@@ -113,6 +115,15 @@ func bitTwelve(i int) bbTwelve         { return bb128{}.with(i) }
 func validEight() bbEight   { return 0x7fbfdfeff }
 func validTen() bbTen       { return 0x3ff7feffdffbff }
 func validTwelve() bbTwelve { return bb128{0xfff7ffbffdffefff, 0x1ffe} }
+
+// orthoWTen and orthoETen are the squares a step left (bit -1) or right
+// (bit +1) along a row may enter: a step left from the first square of an
+// odd internal row would wrap onto the last square of the row above
+// (bits 4, 15, 26, 37, 48), a step right from the last square of an even
+// row onto the first square of the row below (bits 5, 16, 27, 38, 49).
+// Checked against the board by TestBoardMaskConstants.
+func orthoWTen() bbTen { return validTen() &^ 0x1002004008010 }
+func orthoETen() bbTen { return validTen() &^ 0x2004008010020 }
 
 func promoRowEight(c Color) bbEight {
 	if c == White {

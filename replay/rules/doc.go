@@ -113,6 +113,25 @@
 //     IsLost only says that the side to move has no legal move. The
 //     lidraughts games of testdata/games replay and every game the rules
 //     decide carries that result.
+//   - Frisian (40, 10x10, White first; KNDB/FRL rules as in dctl's
+//     frisian.hpp, www.friesdammen.nl): men and kings capture along
+//     diagonals and also along rows and columns, where the next dark square
+//     is two files or two ranks away (f4 over h4 to j4, f4 over f6 to f8);
+//     men capture backwards; kings fly (they capture from afar in all eight
+//     directions) but move only diagonally. The capture of the highest
+//     value must be made, a king counting almost two men (dctl's
+//     (pieces + kings) * M - kings: two men beat one king, a king and a man
+//     beat two men, equal totals prefer fewer kings); at equal value a
+//     capture with a king comes first. A man is crowned only if the move
+//     ends on the far row. KingMoveLimit 3: a side with kings and men may
+//     not move the same king more than three times in a row without
+//     capturing; this needs the game's history, so LegalMoves and Perft
+//     ignore it (as dctl's perft does) and KingMoveCounter applies it.
+//     Numeric. Rendered as its own generator (movegen_ten_frisian.go).
+//   - Frysk (lidraughts' Frysk!, GameType 97): Frisian from five men each on
+//     the back row (W:W46-50:B1-5). No perft table: hand-checked positions
+//     and the lidraughts games (which never move a king a fourth time in a
+//     row, and do three times) check it.
 //
 // # Positions and moves
 //
@@ -167,12 +186,20 @@
 //
 // # Generated code
 //
-// movegen_eight.go, movegen_ten.go and movegen_twelve.go are rendered from
-// one template, internal/movegen/movegen.go.tmpl (text/template with the
-// board's identifier suffix, then go/format), by go generate ./replay/rules;
-// each starts with a "Code generated ... DO NOT EDIT." header.
-// TestGeneratedUpToDate renders the template with the same function
-// (movegen.Render) and compares.
+// The move generators are rendered from one template,
+// internal/movegen/movegen.go.tmpl (text/template, then go/format), by
+// go generate ./replay/rules, once per bit layout and capture style
+// (movegen.Generators): movegen_eight.go (every 8x8 board: Russian,
+// Brazilian, English, Pool, Czech, Spanish, Italian), movegen_ten.go
+// (International, Killer, Antidraughts, Breakthrough), movegen_twelve.go
+// (Canadian), movegen_eight_thai.go (Thai: the template's Thai blocks) and
+// movegen_ten_frisian.go (Frisian, Frysk: its Ortho blocks, eight
+// directions). Each starts with a "Code generated ... DO NOT EDIT."
+// header. TestGeneratedUpToDate renders the template with the same
+// function (movegen.Render) and compares. Variant.gen picks the generator
+// (its board's, unless Thai or orthogonal captures); traits that cost a
+// predictable branch where they apply (precedence, king precedence, men not
+// taking kings, the killer rule) are read at run time by every rendering.
 //
 // # Zobrist hashing
 //
@@ -189,10 +216,12 @@
 //
 // # Game state
 //
-// p.IsLost(); Repetitions(history []uint64) int counts earlier occurrences
-// of the last hash; DrawCounter tracks the king-move draw rules (Russian:
-// 15 moves = 30 plies of king moves without capture; International: 25
-// moves each = 50 plies). These are for result checks only.
+// p.IsLost(), p.Outcome(); Repetitions(history []uint64) int counts
+// earlier occurrences of the last hash; DrawCounter tracks the king-move
+// draw rules (Russian: 15 moves = 30 plies of king moves without capture;
+// International: 25 moves each = 50 plies). These are for result checks
+// only. KingMoveCounter applies Frisian's limit on moving the same king
+// (Filter, Allowed, Update), which LegalMoves cannot see.
 //
 // # Perft
 //

@@ -52,6 +52,16 @@ func fullCapturesOf(p *Position, keep, men, kings bool) []Move {
 			km = us.and(k)
 		}
 		return capturesEightThai(p, nil, keep, them, empty, mm, km)
+	case movegenTenFrisian:
+		us, them, k, empty := sidesTenFrisian(p)
+		var mm, km bbTen
+		if men {
+			mm = us.andNot(k)
+		}
+		if kings {
+			km = us.and(k)
+		}
+		return capturesTenFrisian(p, nil, keep, them, empty, mm, km)
 	}
 	us, them, k, empty := sidesTwelve(p)
 	var mm, km bbTwelve
@@ -72,6 +82,8 @@ func playFast(p *Position, m *Move) {
 		playTen(p, m)
 	case movegenEightThai:
 		playEightThai(p, m)
+	case movegenTenFrisian:
+		playTenFrisian(p, m)
 	default:
 		playTwelve(p, m)
 	}

@@ -23,6 +23,8 @@ var realGameFiles = []struct {
 	{"czech_mrcd2007.pdn.gz", Czech, 102},
 	{"online_antidraughts.pdn.gz", Antidraughts, 25},
 	{"online_breakthrough.pdn.gz", Breakthrough, 25},
+	{"online_frisian.pdn.gz", Frisian, 14}, // 14 move texts (16 tag sections)
+	{"online_frysk.pdn.gz", Frysk, 25},
 }
 
 // TestRealGames replays every game of realGameFiles: each move must name
@@ -64,7 +66,7 @@ func replayGameFile(t *testing.T, v *Variant, path string) (games, plies int) {
 				t.Fatalf("%s game %d: %v", path, gi+1, err)
 			}
 		}
-		end, ply, msg := replayMoves(pos, g.moves, 0)
+		end, ply, msg := replayMoves(pos, KingMoveCounter{}, g.moves, 0)
 		if msg != "" {
 			t.Errorf("%s game %d ply %d: %s", path, gi+1, ply+1, msg)
 			continue
@@ -105,7 +107,13 @@ func readPDNGames(t *testing.T, path string) []pdnGame {
 		c := text[i]
 		switch {
 		case c == '[':
+			// [Name "value"]: the value may hold ']' (lidraughts event
+			// names such as "Qualifier Fryslân Open [4/4]").
 			end := strings.IndexByte(text[i:], ']')
+			if q := strings.IndexByte(text[i:], '"'); q >= 0 && q < end {
+				q2 := strings.IndexByte(text[i+q+1:], '"')
+				end = q + 1 + q2 + strings.IndexByte(text[i+q+1+q2:], ']')
+			}
 			if tag := text[i+1 : i+end]; strings.HasPrefix(tag, "FEN ") {
 				g.fen = strings.Trim(strings.TrimSpace(tag[4:]), `"`)
 			}
@@ -153,7 +161,10 @@ func readPDNGames(t *testing.T, path string) []pdnGame {
 // that capture different pieces (a path the writer left out), it tries
 // each and keeps the one the rest of the game agrees with. It returns the
 // failing ply and why, or "" when every move was legal.
-func replayMoves(pos Position, moves []string, ply int) (Position, int, string) {
+//
+// Every move must also be allowed by KingMoveCounter (Frisian's limit on
+// moving the same king).
+func replayMoves(pos Position, k KingMoveCounter, moves []string, ply int) (Position, int, string) {
 	for ; ply < len(moves); ply++ {
 		if o := pos.Outcome(); o != Undecided {
 			return pos, ply, fmt.Sprintf("the game goes on (%q) after it ended: %v in %s", moves[ply], o, pos.FEN())
@@ -172,14 +183,22 @@ func replayMoves(pos Position, moves []string, ply int) (Position, int, string) 
 			}
 			return pos, ply, fmt.Sprintf("%q is not a legal move of %s (legal: %v)", moves[ply], pos.FEN(), all)
 		case 1:
+			if !k.Allowed(&pos, &cands[0]) {
+				return pos, ply, fmt.Sprintf("%q moves the same king too often (%+v) in %s", moves[ply], k, pos.FEN())
+			}
+			k.Update(&pos, &cands[0])
 			pos.Play(&cands[0])
 			continue
 		}
 		bestPly, bestMsg := ply, ""
 		for i := range cands {
-			q := pos
+			if !k.Allowed(&pos, &cands[i]) {
+				continue
+			}
+			q, kq := pos, k
+			kq.Update(&q, &cands[i])
 			q.Play(&cands[i])
-			end, p, msg := replayMoves(q, moves, ply+1)
+			end, p, msg := replayMoves(q, kq, moves, ply+1)
 			if msg == "" {
 				return end, p, ""
 			}

@@ -11,6 +11,7 @@ const (
 	movegenTen
 	movegenTwelve
 	movegenEightThai
+	movegenTenFrisian
 )
 
 // LegalMoves appends the legal moves of p to buf and returns the extended
@@ -29,6 +30,8 @@ func (p *Position) AppendMoves(buf []Move, keep bool) []Move {
 		return genMovesTen(p, buf, keep)
 	case movegenEightThai:
 		return genMovesEightThai(p, buf, keep)
+	case movegenTenFrisian:
+		return genMovesTenFrisian(p, buf, keep)
 	}
 	return genMovesTwelve(p, buf, keep)
 }
@@ -43,6 +46,8 @@ func (p *Position) countMoves(scratch []Move, keep bool) int {
 		return countMovesTen(p, scratch, keep)
 	case movegenEightThai:
 		return countMovesEightThai(p, scratch, keep)
+	case movegenTenFrisian:
+		return countMovesTenFrisian(p, scratch, keep)
 	}
 	return countMovesTwelve(p, scratch, keep)
 }
@@ -118,6 +123,8 @@ func (p *Position) PlainMove(from, to int) (m Move, ok bool) {
 		return plainMoveTen(p, i, t)
 	case movegenEightThai:
 		return plainMoveEightThai(p, i, t)
+	case movegenTenFrisian:
+		return plainMoveTenFrisian(p, i, t)
 	}
 	return plainMoveTwelve(p, i, t)
 }

@@ -341,7 +341,8 @@ func menMultiEight(promo PromotionInCapture, side Color, j0, j1, j2, j3, c bbEig
 	}
 	// A man in jd goes on if its landing square, two steps in direction d,
 	// is in c.
-	return j0.and(c.shl(2 * sBEight)).or(j1.and(c.shl(2 * sAEight))).or(j2.and(c.shr(2 * sAEight))).or(j3.and(c.shr(2 * sBEight)))
+	m := j0.and(c.shl(2 * sBEight)).or(j1.and(c.shl(2 * sAEight))).or(j2.and(c.shr(2 * sAEight))).or(j3.and(c.shr(2 * sBEight)))
+	return m
 }
 
 // init sets up g in place (a genEight built by value and copied would be
@@ -674,7 +675,7 @@ func plainMoveEight(p *Position, i, t int) (Move, bool) {
 		}
 		return m, true
 	}
-	for _, dl := range deltaEight {
+	for _, dl := range deltaEight[:4] { // kings move diagonally
 		for s := i + dl; empty.has(s); s += dl {
 			if s == t {
 				return m, true

@@ -341,7 +341,8 @@ func menMultiTen(promo PromotionInCapture, side Color, j0, j1, j2, j3, c bbTen) 
 	}
 	// A man in jd goes on if its landing square, two steps in direction d,
 	// is in c.
-	return j0.and(c.shl(2 * sBTen)).or(j1.and(c.shl(2 * sATen))).or(j2.and(c.shr(2 * sATen))).or(j3.and(c.shr(2 * sBTen)))
+	m := j0.and(c.shl(2 * sBTen)).or(j1.and(c.shl(2 * sATen))).or(j2.and(c.shr(2 * sATen))).or(j3.and(c.shr(2 * sBTen)))
+	return m
 }
 
 // init sets up g in place (a genTen built by value and copied would be
@@ -674,7 +675,7 @@ func plainMoveTen(p *Position, i, t int) (Move, bool) {
 		}
 		return m, true
 	}
-	for _, dl := range deltaTen {
+	for _, dl := range deltaTen[:4] { // kings move diagonally
 		for s := i + dl; empty.has(s); s += dl {
 			if s == t {
 				return m, true

@@ -341,7 +341,8 @@ func menMultiTwelve(promo PromotionInCapture, side Color, j0, j1, j2, j3, c bbTw
 	}
 	// A man in jd goes on if its landing square, two steps in direction d,
 	// is in c.
-	return j0.and(c.shl(2 * sBTwelve)).or(j1.and(c.shl(2 * sATwelve))).or(j2.and(c.shr(2 * sATwelve))).or(j3.and(c.shr(2 * sBTwelve)))
+	m := j0.and(c.shl(2 * sBTwelve)).or(j1.and(c.shl(2 * sATwelve))).or(j2.and(c.shr(2 * sATwelve))).or(j3.and(c.shr(2 * sBTwelve)))
+	return m
 }
 
 // init sets up g in place (a genTwelve built by value and copied would be
@@ -674,7 +675,7 @@ func plainMoveTwelve(p *Position, i, t int) (Move, bool) {
 		}
 		return m, true
 	}
-	for _, dl := range deltaTwelve {
+	for _, dl := range deltaTwelve[:4] { // kings move diagonally
 		for s := i + dl; empty.has(s); s += dl {
 			if s == t {
 				return m, true

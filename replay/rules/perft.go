@@ -57,6 +57,8 @@ func (c *perftCtx) perft(p Position, depth int) uint64 {
 		return c.perftTen(depth)
 	case movegenEightThai:
 		return c.perftEightThai(depth)
+	case movegenTenFrisian:
+		return c.perftTenFrisian(depth)
 	}
 	return c.perftTwelve(depth)
 }

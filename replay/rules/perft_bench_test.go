@@ -33,3 +33,4 @@ func BenchmarkPerftSpanish10Bulk(b *testing.B) { benchPerft(b, Spanish, 10, Perf
 func BenchmarkPerftItalian10Bulk(b *testing.B) { benchPerft(b, Italian, 10, PerftOptions{}) }
 func BenchmarkPerftThai10Bulk(b *testing.B)    { benchPerft(b, Thai, 10, PerftOptions{}) }
 func BenchmarkPerftKiller9Bulk(b *testing.B)   { benchPerft(b, Killer, 9, PerftOptions{}) }
+func BenchmarkPerftFrisian9Bulk(b *testing.B)  { benchPerft(b, Frisian, 9, PerftOptions{}) }

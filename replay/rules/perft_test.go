@@ -51,6 +51,7 @@ var defaultDepth = map[string]int{
 	"killer/initial":                8,
 	"killer/Random178":              7,
 	"killer/Woldouby":               13,
+	"frisian/initial":               8,
 }
 
 // perftStartOverride gives the start of tables whose "initial" position is

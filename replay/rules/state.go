@@ -78,3 +78,66 @@ func ParseMoveText(b *Board, s string) (squares []int, capture bool, err error) 
 	}
 	return squares, capture, nil
 }
+
+// KingMoveCounter applies Variant.KingMoveLimit (Frisian: 3): a side that
+// has both kings and men may not move the same king more than the limit
+// times in a row, unless it captures. Capturing, moving a man or another
+// king resets the count; so do losing the counted king, or all men or all
+// kings. Positions do not carry this history, so LegalMoves and Perft
+// ignore the rule (dctl's perft counts do too); a game replayer calls
+// Filter (or Allowed) before, and Update with, every move. The zero value
+// is a game's start.
+type KingMoveCounter struct {
+	sq    [2]int // per colour: the square of the king counted (0: none)
+	count [2]int
+}
+
+// Allowed reports whether m, a legal move of p, is allowed by the limit.
+func (k *KingMoveCounter) Allowed(p *Position, m *Move) bool {
+	lim := p.v.KingMoveLimit
+	c := p.side
+	return lim == 0 || m.IsCapture() || k.sq[c] == 0 || m.From() != k.sq[c] || k.count[c] < lim ||
+		!hasMenAndKings(p, c)
+}
+
+// Filter removes from moves (legal moves of p) those the limit forbids and
+// returns the shortened slice.
+func (k *KingMoveCounter) Filter(p *Position, moves []Move) []Move {
+	out := moves[:0]
+	for i := range moves {
+		if k.Allowed(p, &moves[i]) {
+			out = append(out, moves[i])
+		}
+	}
+	return out
+}
+
+// Update records move m about to be played in p.
+func (k *KingMoveCounter) Update(p *Position, m *Move) {
+	if p.v.KingMoveLimit == 0 {
+		return
+	}
+	c := p.side
+	switch {
+	case m.IsCapture() || !hasBit(p.kings, int(m.from)) || !hasMenAndKings(p, c):
+		k.sq[c], k.count[c] = 0, 0
+	case m.From() == k.sq[c]:
+		k.sq[c] = m.To()
+		k.count[c]++
+	default:
+		k.sq[c], k.count[c] = m.To(), 1
+	}
+	if m.IsCapture() {
+		o := c.Opponent()
+		q := *p
+		q.Play(m)
+		if !hasMenAndKings(&q, o) || k.sq[o] != 0 && q.Piece(k.sq[o]) != WhiteKing+Piece(2*o) {
+			k.sq[o], k.count[o] = 0, 0
+		}
+	}
+}
+
+func hasMenAndKings(p *Position, c Color) bool {
+	men, kings := p.Count(c)
+	return men > 0 && kings > 0
+}

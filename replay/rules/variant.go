@@ -211,10 +211,24 @@ var (
 	Breakthrough = &Variant{Name: "breakthrough", GameType: 96, Board: Board10x10, FirstToMove: White, InitialRows: 4,
 		MenCaptureBackward: true, FlyingKings: true, MajorityCapture: true, Promotion: PromoteAtEnd,
 		DefaultNotation: Numeric, Win: FirstKingWins}
+	// Frisian (KNDB/FRL rules as dctl's frisian.hpp): men and kings also
+	// capture along rows and columns, flying kings (moving diagonally),
+	// men capture backwards, the capture of the highest value must be
+	// made (a king counts almost two men), then with a king.
+	Frisian = &Variant{Name: "frisian", GameType: 40, Board: Board10x10, FirstToMove: White, InitialRows: 4,
+		MenCaptureBackward: true, FlyingKings: true, OrthogonalCaptures: true,
+		MajorityCapture: true, Precedence: PrecedenceValue, Promotion: PromoteAtEnd,
+		DefaultNotation: Numeric, KingMoveLimit: 3}
+	// Frysk (lidraughts' Frysk!, GameType 97): Frisian from five men each
+	// on the back row.
+	Frysk = &Variant{Name: "frysk", GameType: 97, Board: Board10x10, FirstToMove: White, InitialRows: 1,
+		MenCaptureBackward: true, FlyingKings: true, OrthogonalCaptures: true,
+		MajorityCapture: true, Precedence: PrecedenceValue, Promotion: PromoteAtEnd,
+		DefaultNotation: Numeric, KingMoveLimit: 3}
 )
 
 var variants = []*Variant{Russian, International, Brazilian, Canadian, English, Pool, Czech, Spanish, Italian, Thai,
-	Killer, Antidraughts, Breakthrough}
+	Killer, Antidraughts, Breakthrough, Frisian, Frysk}
 
 func init() {
 	for _, v := range variants {
@@ -225,6 +239,11 @@ func init() {
 				panic("rules: " + v.Name + ": Thai captures are rendered for 8x8 only, and both together")
 			}
 			v.gen = movegenEightThai
+		case v.OrthogonalCaptures:
+			if v.Board.gen != movegenTen {
+				panic("rules: " + v.Name + ": orthogonal captures are rendered for 10x10 only")
+			}
+			v.gen = movegenTenFrisian
 		}
 		if v != Russian && v != International && v != Brazilian && v != Canadian && v != English {
 			v.hashKey = variantHashKey(v.Name)

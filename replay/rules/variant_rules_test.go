@@ -65,6 +65,28 @@ var ruleNumericCases = []ruleCase{
 	// who moves first): 1 = g1, so White's men start on 1-8 and Black's on
 	// 25-32, two rows each.
 	{Thai, "start", "", "25-21 25-22 26-22 26-23 27-23 27-24 28-24"},
+	// Frisian: men capture along rows (f4 over h4 to j4) and columns (f4
+	// over f6 to f8) too.
+	{Frisian, "row capture", "W:W33:B34", "33x35"},
+	{Frisian, "column capture", "W:W33:B23", "33x13"},
+	{International, "no row capture", "W:W33:B34", "33-28 33-29"},
+	// A step along a row must not wrap into the next row: j4 (35) and a3
+	// (36) are neighbours in bits only.
+	{Frisian, "no wrap right", "W:W35:B36", "35-30"},
+	{Frisian, "no wrap left", "W:W36:B35", "36-31"},
+	// Frisian value: king and man (almost three) beat two men; International
+	// counts two each.
+	{Frisian, "value", "W:W28:BK22,12,33,43", "28x17x8"},
+	{International, "count", "W:W28:BK22,12,33,43", "28x17x8 28x39x48"},
+	// Frisian: at equal value the king must capture.
+	{Frisian, "king at equal value", "W:WK50,28:B22,39", "50x33"},
+	{International, "no king precedence", "W:WK50,28:B22,39", "28x17 50x33"},
+	// Frisian kings capture along rows from afar (a1 over g1 to i1) but
+	// move only diagonally.
+	{Frisian, "king row capture", "W:WK46:BK49", "46x50"},
+	{Frisian, "king moves", "W:WK46:B5", "46-10 46-14 46-19 46-23 46-28 46-32 46-37 46-41"},
+	// Frysk!: five men each on the back row.
+	{Frysk, "start", "", "46-41 47-41 47-42 48-42 48-43 49-43 49-44 50-44 50-45"},
 	// Italian 1 = a8 (top left), 21 = b3: White's men on 21-32 move
 	// towards 1 (the championship file opens 21-17, 23-19).
 	{Italian, "start", "", "21-17 21-18 22-18 22-19 23-19 23-20 24-20"},
@@ -126,5 +148,92 @@ func TestOutcome(t *testing.T) {
 		if got := pos.Outcome(); got != c.want {
 			t.Errorf("%s %q: %v, want %v", c.v.Name, c.fen, got, c.want)
 		}
+	}
+}
+
+// TestKingMoveCounter plays a Frisian king three times in a row: the
+// fourth move of that king is not allowed, other pieces' moves are, and a
+// man's move lifts the limit; with kings only there is no limit.
+func TestKingMoveCounter(t *testing.T) {
+	pos, err := ParseFEN(Frisian, "W:WK46,K50,35:B3,4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var k KingMoveCounter
+	play := func(from, to int) {
+		t.Helper()
+		for _, m := range pos.LegalMoves(nil) {
+			if m.From() == from && m.To() == to {
+				if !k.Allowed(&pos, &m) {
+					t.Fatalf("%d-%d not allowed in %s (%+v)", from, to, pos.FEN(), k)
+				}
+				k.Update(&pos, &m)
+				pos.Play(&m)
+				return
+			}
+		}
+		t.Fatalf("%d-%d is not legal in %s", from, to, pos.FEN())
+	}
+	allowed := func(from, to int) bool {
+		t.Helper()
+		for _, m := range pos.LegalMoves(nil) {
+			if m.From() == from && m.To() == to {
+				return k.Allowed(&pos, &m)
+			}
+		}
+		t.Fatalf("%d-%d is not legal in %s", from, to, pos.FEN())
+		return false
+	}
+	// Black's men on 3 and 4 wander where no white piece can take them.
+	play(46, 41)
+	play(3, 8)
+	play(41, 46)
+	play(4, 9)
+	play(46, 41)
+	play(8, 12)
+	if allowed(41, 46) {
+		t.Error("a fourth move of the same king is allowed")
+	}
+	if !allowed(50, 45) || !allowed(35, 30) {
+		t.Error("another king or a man may not move")
+	}
+	legal := pos.LegalMoves(nil)
+	of41 := 0
+	for _, m := range legal {
+		if m.From() == 41 {
+			of41++
+		}
+	}
+	if n := len(k.Filter(&pos, pos.LegalMoves(nil))); of41 == 0 || n != len(legal)-of41 {
+		t.Errorf("Filter left %d of %d moves (%d of the king on 41)", n, len(legal), of41)
+	}
+	play(35, 30)
+	play(9, 13)
+	if !allowed(41, 46) {
+		t.Error("the king may not move after a man did")
+	}
+	// Kings only: no limit.
+	pos, _ = ParseFEN(Frisian, "W:WK46:B3,4")
+	k = KingMoveCounter{}
+	play(46, 41)
+	play(3, 8)
+	play(41, 46)
+	play(4, 9)
+	play(46, 41)
+	play(8, 12)
+	if !allowed(41, 46) {
+		t.Error("limited with kings only")
+	}
+	// International has no limit.
+	pos, _ = ParseFEN(International, "W:WK46,35:B3,4")
+	k = KingMoveCounter{}
+	play(46, 41)
+	play(3, 8)
+	play(41, 46)
+	play(4, 9)
+	play(46, 41)
+	play(8, 12)
+	if !allowed(41, 46) {
+		t.Error("International limited")
 	}
 }

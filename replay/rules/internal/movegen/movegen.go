@@ -25,13 +25,16 @@ var tmpl = template.Must(template.New("movegen.go.tmpl").Option("missingkey=erro
 // Generator is one rendering of the template.
 type Generator struct {
 	// Name is the identifier suffix of the generator's functions and types:
-	// "Eight", "Ten", "Twelve", "EightThai".
+	// "Eight", "Ten", "Twelve", "EightThai", "TenFrisian".
 	Name string
 	// Bits is the suffix of the board-size helpers it uses (bit set type
 	// bbEight, shifts sAEight/sBEight, masks validEight, ...).
 	Bits  string
 	Board string // for the file comment: "8x8"
 	File  string // the file written in replay/rules
+	// Ortho renders Frisian's captures: men and kings also capture along
+	// rows and columns (eight directions).
+	Ortho bool
 	// Thai renders Thai's captures: a jumped piece leaves the board at once
 	// (so a king may cross its square again and turn straight back) and a
 	// flying king lands directly behind the piece it jumps.
@@ -45,6 +48,7 @@ var Generators = []Generator{
 	{Name: "Ten", Bits: "Ten", Board: "10x10", File: "movegen_ten.go"},
 	{Name: "Twelve", Bits: "Twelve", Board: "12x12", File: "movegen_twelve.go"},
 	{Name: "EightThai", Bits: "Eight", Board: "8x8", File: "movegen_eight_thai.go", Thai: true},
+	{Name: "TenFrisian", Bits: "Ten", Board: "10x10", File: "movegen_ten_frisian.go", Ortho: true},
 }
 
 // Render returns the gofmt-formatted source of g.
