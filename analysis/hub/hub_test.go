@@ -277,8 +277,8 @@ func TestServeInProcess(t *testing.T) {
 		t.Errorf("move-time 0.1: %q", out)
 	}
 
-	s.send("set-param name=variant value=frisian")
-	if l := s.until("error"); !strings.Contains(l[len(l)-1], "frisian") {
+	s.send("set-param name=variant value=shogi")
+	if l := s.until("error"); !strings.Contains(l[len(l)-1], "shogi") {
 		t.Errorf("bad variant: %q", l)
 	}
 	s.send("quit")
