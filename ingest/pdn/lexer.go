@@ -68,7 +68,7 @@ type lexer struct {
 	buf       []byte
 	r, w      int
 	start     int   // buffer index of the current game's first byte
-	end       int   // buffer index just past the current game (set by finish)
+	end       int   // buffer index just past the current game (set by finishGame)
 	base      int64 // file offset of buf[0]
 	line      int   // line number at r
 	lineStart int64 // file offset of the current line's first byte
@@ -278,9 +278,58 @@ func (lx *lexer) skipLine() {
 	}
 }
 
-// scanGame lexes the next game into lx.toks and sets lx.end. It returns
-// false at the end of the input when no game is left.
+// The lexer's steps follow the shape of a PDN stream (the methods that lex
+// each part on the right):
+//
+//	stream      = { gap game }                        scanGame
+//	gap         = blanks, blank lines, BOMs, % lines  skipToGame
+//	game        = tags movetext termination           each part may be missing
+//	tags        = { tag | layout }                    scanTagSection, scanTag
+//	movetext    = { word | "(" | ")" | NAG            scanMovetext, wordRun, scanWord,
+//	              | strength | setup | layout }       scanVariationOpen, scanVariationClose,
+//	                                                  scanNAG, scanStrength, scanSetup
+//	layout      = comment | % line | literal "\n"     scanLayout, scanComment
+//	              | BOM | stray } ] "
+//	termination = result | next game's tag | end      endAtResult, endAtNextTag, finishGame
+//
+// Nothing marks the end of a game but what follows it, so the lexer decides
+// it on the way: a result, a tag after movetext (or after a blank line that
+// follows tags), the end of the input.
+
+// scanGame lexes the next game into lx.toks and sets lx.start and lx.end
+// around it. It returns false at the end of the input when no game is left.
 func (lx *lexer) scanGame() bool {
+	lx.resetGame()
+	if !lx.skipToGame() {
+		return false
+	}
+	lx.beginGame()
+	if lx.scanTagSection() {
+		return true
+	}
+	lx.scanMovetext()
+	return true
+}
+
+// resetGame forgets the tokens and the lexing state of the previous game;
+// the window keeps its bytes until skipToGame moves lx.start past them.
+func (lx *lexer) resetGame() {
+	lx.toks, lx.nTags, lx.nMoves = lx.toks[:0], 0, 0
+	lx.resultLine, lx.resultCol = 0, 0
+	lx.overflow = false
+	lx.deep = false
+	lx.depth = 0
+	lx.score = lx.score[:0]
+	lx.forceEnd = false
+}
+
+// skipToGame consumes what lies between two games: blanks, blank lines,
+// byte order marks and % line comments, stopping on the first byte of the
+// next game. It leaves lx.start at the start of the game's Raw: the start of
+// the line of that byte, or of the % comment lines right before it (they
+// belong to the game, as remarks about it), or the byte after a BOM on the
+// same line. It reports false at the end of the input.
+func (lx *lexer) skipToGame() bool {
 	// A game ended by the next game's tag leaves lx.r on that tag; the
 	// new game starts at the beginning of its line.
 	if lx.r > lx.start {
@@ -290,20 +339,7 @@ func (lx *lexer) scanGame() bool {
 			lx.start = lx.r
 		}
 	}
-	lx.toks, lx.nTags, lx.nMoves = lx.toks[:0], 0, 0
-	lx.rep.warns = lx.rep.warns[:0]
-	lx.resultLine, lx.resultCol = 0, 0
-	lx.rep.err = nil
-	lx.overflow = false
-	lx.deep = false
-	lx.depth = 0
-	lx.score = lx.score[:0]
-	lx.forceEnd = false
-	hasTags, hasMoves, blank := false, false, false
-	nl := 0
-
-	// Leading blank lines, BOMs and % line comments before the game.
-	content := false
+	content := false // the current line holds a % comment
 	for {
 		if lx.r >= lx.w && !lx.fill() {
 			lx.start = lx.r
@@ -313,177 +349,32 @@ func (lx *lexer) scanGame() bool {
 		switch {
 		case isBlank(c):
 			lx.r++
-			continue
 		case c == '\n' || c == '\r':
 			lx.newline()
 			if !content {
 				lx.start = lx.r
 			}
 			content = false
-			continue
 		case c == 0xEF && lx.isBOM():
 			lx.r += 3
 			if !content {
 				lx.start = lx.r
 			}
-			continue
 		case c == '%' && lx.bol:
 			content = true
 			lx.skipLine()
-			continue
-		}
-		break
-	}
-	lx.rep.ordinal++
-	// lx.start is the start of the current line (or the first byte after a
-	// BOM); any % comment lines before it belong to this game.
-	lx.gameAbs = lx.base + int64(lx.start)
-	lx.gameLine = lx.line - lx.countLinesBack()
-
-	for {
-		if lx.r >= lx.w && !lx.fill() {
-			lx.finish(lx.w, false)
+		default:
 			return true
 		}
-		c := lx.buf[lx.r]
-		if c == '\n' || c == '\r' {
-			lx.newline()
-			nl++
-			if nl >= 2 {
-				blank = true
-			}
-			continue
-		}
-		if isBlank(c) {
-			lx.r++
-			continue
-		}
-		line, col := int32(lx.line), lx.col(lx.r)
-		wasBOL := lx.bol
-		if c != '[' {
-			lx.lastLine, lx.lastCol = line, col
-		}
-		lx.bol = false
-		nl = 0
-		if isDigit(c) || isLetter(c) {
-			// Most tokens: moves and move numbers (the default case
-			// below), lexed a run at a time.
-			hasMoves = true
-			if lx.wordRun(line) {
-				continue
-			}
-			if lx.scanWord(line, col) {
-				return true
-			}
-			continue
-		}
-		switch c {
-		case '[':
-			if hasMoves || lx.forceEnd || (hasTags && blank) {
-				// The next game starts here; it owns the whole line.
-				end := lx.r
-				if wasBOL {
-					end = max(int(lx.lineStart-lx.base), lx.start)
-				}
-				lx.bol = wasBOL
-				if hasMoves {
-					lx.rep.warn(lx.lastLine, lx.lastCol, "no result at the end of the game; the next game's tags follow")
-				}
-				lx.finish(end, false)
-				return true
-			}
-			lx.scanTag(line, col)
-			hasTags, blank = true, false
-		case '{':
-			lx.scanComment(line, col)
-		case '}':
-			lx.rep.fail(ErrUnexpectedToken, line, col, "'}' without a matching '{' (comments do not nest)")
-			lx.r++
-		case '(':
-			hasMoves = true
-			if lx.scanParenStrength(line, col) {
-				break
-			}
-			lx.r++
-			if lx.depth >= MaxDepth {
-				if !lx.deep {
-					lx.rep.fail(ErrNestingTooDeep, line, col, "variations nested more than "+strconv.Itoa(MaxDepth)+
-						" levels deep (the limit); the rest of the game is skipped")
-					// Keep what came before; build nothing more, so the
-					// cost stays linear and the builder's depth bounded.
-					lx.deep = true
-				}
-			} else {
-				lx.opens[lx.depth] = openParen{line, col}
-			}
-			lx.depth++
-			lx.emit(token{kind: tkOpen, line: line, col: col})
-		case ')':
-			hasMoves = true
-			lx.r++
-			if lx.depth == 0 {
-				lx.rep.fail(ErrUnbalancedVariation, line, col, "')' without a matching '('")
-				break
-			}
-			lx.depth--
-			lx.emit(token{kind: tkClose, line: line, col: col})
-		case '$':
-			hasMoves = true
-			lx.scanNAG(line, col)
-		case '!', '?':
-			hasMoves = true
-			s := lx.pos()
-			for lx.r < lx.w || lx.fill() {
-				if b := lx.buf[lx.r]; b != '!' && b != '?' {
-					break
-				}
-				lx.r++
-			}
-			lx.emit(token{kind: tkStrength, off: lx.rel(s), n: int32(lx.pos() - s), line: line, col: col})
-		case '%':
-			if wasBOL {
-				lx.skipLine()
-				break
-			}
-			hasMoves = true
-			if lx.scanWord(line, col) {
-				return true
-			}
-		case '\\':
-			// Some exports write a literal "\n" between tags; read it as a
-			// line break.
-			if lx.ensure(2) && lx.buf[lx.r+1] == 'n' {
-				lx.r += 2
-				break
-			}
-			hasMoves = true
-			if lx.scanWord(line, col) {
-				return true
-			}
-		case '/':
-			hasMoves = true
-			if lx.scanSetup(line, col) {
-				break
-			}
-			if lx.scanWord(line, col) {
-				return true
-			}
-		case ']', '"':
-			lx.rep.fail(ErrUnexpectedToken, line, col, "unexpected '"+string(c)+"' in the movetext")
-			lx.r++
-		case 0xEF:
-			if lx.isBOM() {
-				lx.r += 3
-				break
-			}
-			fallthrough
-		default:
-			hasMoves = true
-			if lx.scanWord(line, col) {
-				return true
-			}
-		}
 	}
+}
+
+// beginGame numbers the game skipToGame found and records where it starts,
+// for Game.Offset and Game.Line and for the token offsets.
+func (lx *lexer) beginGame() {
+	lx.rep.ordinal++
+	lx.gameAbs = lx.base + int64(lx.start)
+	lx.gameLine = lx.line - lx.countLinesBack()
 }
 
 // countLinesBack returns how many line breaks lie between lx.start and lx.r
@@ -504,9 +395,244 @@ func (lx *lexer) countLinesBack() int {
 	return n
 }
 
-// finish closes the current game at buffer index end. With eatEOL the rest
-// of the line, if blank, is included.
-func (lx *lexer) finish(end int, eatEOL bool) {
+// scanTagSection consumes the game's tag pairs [Name "value"] and the
+// layout among them (comments before the first move, % lines, ...), up to
+// the first byte of movetext, which it leaves for scanMovetext. It reports
+// true when the game ended within it: at the end of the input (a game of
+// tags only, or of comments only), or at a tag that belongs to the next
+// game, one after a blank line that follows tags (games without movetext
+// are separated by blank lines alone) or one after an unterminated comment.
+func (lx *lexer) scanTagSection() (ended bool) {
+	hasTags := false
+	blank := false // a blank line since the last tag
+	nl := 0        // line breaks since the last token
+	for {
+		if lx.r >= lx.w && !lx.fill() {
+			lx.finishGame(lx.w, false)
+			return true
+		}
+		c := lx.buf[lx.r]
+		if c == '\n' || c == '\r' {
+			lx.newline()
+			nl++
+			if nl >= 2 {
+				blank = true
+			}
+			continue
+		}
+		if isBlank(c) {
+			lx.r++
+			continue
+		}
+		if c != '[' && !lx.isLayout(c, lx.bol) {
+			return false // the movetext starts here
+		}
+		line, col := int32(lx.line), lx.col(lx.r)
+		wasBOL := lx.bol
+		lx.bol = false
+		nl = 0
+		if c != '[' {
+			lx.lastLine, lx.lastCol = line, col
+			lx.scanLayout(c, line, col)
+			continue
+		}
+		if lx.forceEnd || hasTags && blank {
+			lx.endAtNextTag(wasBOL)
+			return true
+		}
+		lx.scanTag(line, col)
+		hasTags, blank = true, false
+	}
+}
+
+// scanMovetext consumes the movetext up to the game's end: its
+// termination (a result token, consumed with the rest of its line, see
+// scanWord), the next game's tag (left for the next game; the game is
+// warned that it has no result) or the end of the input.
+func (lx *lexer) scanMovetext() {
+	for {
+		if lx.r >= lx.w && !lx.fill() {
+			lx.finishGame(lx.w, false)
+			return
+		}
+		c := lx.buf[lx.r]
+		if c == '\n' || c == '\r' {
+			lx.newline()
+			continue
+		}
+		if isBlank(c) {
+			lx.r++
+			continue
+		}
+		line, col := int32(lx.line), lx.col(lx.r)
+		wasBOL := lx.bol
+		if c != '[' {
+			lx.lastLine, lx.lastCol = line, col
+		}
+		lx.bol = false
+		if isDigit(c) || isLetter(c) {
+			// Most tokens: moves and move numbers, lexed a run at a time.
+			if lx.wordRun(line) {
+				continue
+			}
+			if lx.scanWord(line, col) {
+				return
+			}
+			continue
+		}
+		switch c {
+		case '[':
+			lx.rep.warn(lx.lastLine, lx.lastCol, "no result at the end of the game; the next game's tags follow")
+			lx.endAtNextTag(wasBOL)
+			return
+		case '(':
+			lx.scanVariationOpen(line, col)
+		case ')':
+			lx.scanVariationClose(line, col)
+		case '$':
+			lx.scanNAG(line, col)
+		case '!', '?':
+			lx.scanStrength(line, col)
+		case '/':
+			if lx.scanSetup(line, col) {
+				break
+			}
+			if lx.scanWord(line, col) {
+				return
+			}
+		default:
+			if lx.isLayout(c, wasBOL) {
+				lx.scanLayout(c, line, col)
+				break
+			}
+			// Anything else is read as a word: a move, a move number, a
+			// result or an unexpected token.
+			if lx.scanWord(line, col) {
+				return
+			}
+		}
+	}
+}
+
+// isLayout reports whether the byte c at lx.r starts layout, what may come
+// anywhere in a game and is neither a tag nor movetext (see scanLayout).
+// bol tells whether only blanks precede it on its line.
+func (lx *lexer) isLayout(c byte, bol bool) bool {
+	switch c {
+	case '{', '}', ']', '"':
+		return true
+	case '%':
+		return bol // elsewhere a '%' is an unexpected word
+	case '\\':
+		return lx.ensure(2) && lx.buf[lx.r+1] == 'n'
+	case 0xEF:
+		return lx.isBOM()
+	}
+	return false
+}
+
+// scanLayout consumes the layout that isLayout found at lx.r: a {comment}
+// (a token), a % line comment, a literal "\n" that some web exports write
+// between tags (read as a line break), a byte order mark (files
+// concatenated), or a stray '}', ']' or '"' (a defect: comments do not
+// nest, and brackets and quotes belong in tags).
+func (lx *lexer) scanLayout(c byte, line, col int32) {
+	switch c {
+	case '{':
+		lx.scanComment(line, col)
+	case '}':
+		lx.rep.fail(ErrUnexpectedToken, line, col, "'}' without a matching '{' (comments do not nest)")
+		lx.r++
+	case ']', '"':
+		lx.rep.fail(ErrUnexpectedToken, line, col, "unexpected '"+string(c)+"' in the movetext")
+		lx.r++
+	case '%':
+		lx.skipLine()
+	case '\\':
+		lx.r += 2
+	case 0xEF:
+		lx.r += 3
+	}
+}
+
+// scanVariationOpen consumes the '(' that opens a variation, or a move
+// strength in parentheses, "(!?)". Variations are lexed flat, a token per
+// parenthesis, and nest at most MaxDepth levels: a deeper '(' fails the
+// game, which keeps what came before and builds nothing more (lx.deep), so
+// the cost stays linear and the builder's depth bounded.
+func (lx *lexer) scanVariationOpen(line, col int32) {
+	if lx.scanParenStrength(line, col) {
+		return
+	}
+	lx.r++
+	if lx.depth >= MaxDepth {
+		if !lx.deep {
+			lx.rep.fail(ErrNestingTooDeep, line, col, "variations nested more than "+strconv.Itoa(MaxDepth)+
+				" levels deep (the limit); the rest of the game is skipped")
+			lx.deep = true
+		}
+	} else {
+		lx.opens[lx.depth] = openParen{line, col}
+	}
+	lx.depth++
+	lx.emit(token{kind: tkOpen, line: line, col: col})
+}
+
+// scanVariationClose consumes a ')' that closes a variation. One without
+// a '(' is a defect and makes no token, so the builder sees balanced
+// parentheses.
+func (lx *lexer) scanVariationClose(line, col int32) {
+	lx.r++
+	if lx.depth == 0 {
+		lx.rep.fail(ErrUnbalancedVariation, line, col, "')' without a matching '('")
+		return
+	}
+	lx.depth--
+	lx.emit(token{kind: tkClose, line: line, col: col})
+}
+
+// scanStrength consumes a move strength, a run of '!' and '?' ("!?", "??").
+func (lx *lexer) scanStrength(line, col int32) {
+	s := lx.pos()
+	for lx.r < lx.w || lx.fill() {
+		if b := lx.buf[lx.r]; b != '!' && b != '?' {
+			break
+		}
+		lx.r++
+	}
+	lx.emit(token{kind: tkStrength, off: lx.rel(s), n: int32(lx.pos() - s), line: line, col: col})
+}
+
+// endAtNextTag ends the game before the '[' at lx.r, the next game's
+// first tag. A tag at the start of its line takes the whole line: the
+// next game starts there (see skipToGame).
+func (lx *lexer) endAtNextTag(wasBOL bool) {
+	end := lx.r
+	if wasBOL {
+		end = max(int(lx.lineStart-lx.base), lx.start)
+	}
+	lx.bol = wasBOL
+	lx.finishGame(end, false)
+}
+
+// endAtResult ends the game at the result token w (at line, col) that
+// scanWord has just consumed, with the rest of its line if blank.
+// Variations still open there are a defect; the result closes them.
+func (lx *lexer) endAtResult(line, col int32, w []byte) {
+	lx.resultLine, lx.resultCol = line, col
+	if lx.depth > 0 {
+		o := lx.opens[min(lx.depth, MaxDepth)-1]
+		lx.rep.fail(ErrUnbalancedVariation, o.line, o.col, "variation '(' is not closed before the result "+string(w))
+		lx.depth = 0
+	}
+	lx.finishGame(lx.r, true)
+}
+
+// finishGame closes the current game at buffer index end: the game's Raw
+// is lx.buf[lx.start:end]. With eatEOL the rest of the line, if blank, is
+// included (after a result); otherwise the blank lines before end are
+// left to the gap between games. A variation still open is a defect.
+func (lx *lexer) finishGame(end int, eatEOL bool) {
 	if eatEOL {
 		save := lx.pos()
 		lx.skipSpaces()
@@ -542,7 +668,24 @@ func (lx *lexer) finish(end int, eatEOL bool) {
 	lx.end = end
 }
 
-// scanTag lexes [Name "value"].
+// raw returns the bytes of the game just lexed.
+func (lx *lexer) raw() []byte { return lx.buf[lx.start:lx.end] }
+
+// release drops the game just lexed from the window: the next game starts
+// after it.
+func (lx *lexer) release() {
+	lx.start = lx.end
+	if lx.r < lx.start {
+		lx.r = lx.start
+	}
+}
+
+// scanTag consumes a tag pair [Name "value"] (a name of letters, digits,
+// '_' and bytes above 0x7F; a value on one line, with \" and \\ escaped)
+// and emits its name and value. A malformed pair is a defect (ErrBadTag)
+// and the rest of its line is skipped, so the next line reads normally. A
+// Result tag whose value is a score such as "4-6" makes that score a
+// result too (see isScoreResult).
 func (lx *lexer) scanTag(line, col int32) {
 	lx.r++ // '['
 	bad := func(reason string) {
@@ -640,9 +783,10 @@ var spaceByte, nameByte, valueByte, commentByte = func() (sp, nm, val, com [256]
 	return
 }()
 
-// scanComment lexes {...}. Comments do not nest. A comment still open when
-// a line starts with a tag ("[" and a letter) is taken as unterminated: the
-// game ends there and the tag starts the next one.
+// scanComment consumes a comment {...} and emits its text. Comments do not
+// nest. A comment still open when a line starts with a tag ("[" and a
+// letter) is taken as unterminated: the game ends there (forceEnd) and the
+// tag starts the next one, so one missing '}' costs one game, not the file.
 func (lx *lexer) scanComment(line, col int32) {
 	lx.r++
 	s := lx.pos()
@@ -679,7 +823,9 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// scanParenStrength recognises a move strength in parentheses, "(!?)".
+// scanParenStrength consumes a move strength in parentheses, "(!?)", up
+// to 7 marks, as some programs write them; it reports false, consuming
+// nothing, when the '(' opens a variation instead.
 func (lx *lexer) scanParenStrength(line, col int32) bool {
 	lx.ensure(8)
 	i := lx.r + 1
@@ -695,6 +841,8 @@ func (lx *lexer) scanParenStrength(line, col int32) bool {
 	return true
 }
 
+// scanNAG consumes a numeric annotation glyph, '$' and its digits ("$1":
+// a good move). A number of 2^20 or more is a defect and reads as 0.
 func (lx *lexer) scanNAG(line, col int32) {
 	lx.r++
 	var n int32
@@ -713,8 +861,9 @@ func (lx *lexer) scanNAG(line, col int32) {
 	lx.emit(token{kind: tkNAG, num: n, line: line, col: col})
 }
 
-// scanSetup lexes a mid-game setup /FEN "..."/. It reports false, consuming
-// nothing, when the '/' does not start one.
+// scanSetup consumes a mid-game setup /FEN "..."/ and emits its quoted
+// position. It reports false, consuming nothing, when the '/' does not
+// start one; a malformed or empty setup is a defect.
 func (lx *lexer) scanSetup(line, col int32) bool {
 	if !lx.ensure(4) || string(lx.buf[lx.r+1:lx.r+4]) != "FEN" {
 		return false
@@ -761,9 +910,9 @@ func (lx *lexer) scanSetup(line, col int32) bool {
 
 // wordRun lexes the common words at lx.r, plain moves and move numbers
 // followed by blanks, for as long as they come on this line and lie whole
-// in the buffer; it is the main loop of scanGame and scanWord for them, kept
-// small so that its loop stays in registers. It stops before anything else
-// (a result among them) and reports whether it took any word.
+// in the buffer; it is the main loop of scanMovetext and scanWord for
+// them, kept small so that its loop stays in registers. It stops before
+// anything else (a result among them) and reports whether it took any word.
 func (lx *lexer) wordRun(line int32) bool {
 	if lx.overflow || lx.deep || len(lx.score) > 0 {
 		return false
@@ -820,7 +969,7 @@ func (lx *lexer) wordRun(line int32) bool {
 			r++
 		}
 		if r >= len(buf) || !isDigit(buf[r]) && !isLetter(buf[r]) {
-			break // not a word that scanGame would give to wordRun
+			break // not a word that scanMovetext would give to wordRun
 		}
 	}
 	if lastCol == 0 {
@@ -831,8 +980,11 @@ func (lx *lexer) wordRun(line int32) bool {
 	return true
 }
 
-// scanWord lexes a move, a move number or a result. It reports true when a
-// result ended the game.
+// scanWord consumes a word of the movetext, whatever its length and
+// bytes: a move, a move number (perhaps with its move glued on, "1.32-28"),
+// "..." or "-"/"--" (an unknown move), or a result, which ends the game
+// (endAtResult). Anything else is a defect (ErrUnexpectedToken). It
+// reports true when a result ended the game.
 func (lx *lexer) scanWord(line, col int32) bool {
 	sa, s := lx.pos(), lx.r
 	var acc uint8 // class union of the word's bytes
@@ -868,13 +1020,7 @@ func (lx *lexer) scanWord(line, col int32) bool {
 	}
 	if isStdResult(w) || len(lx.score) > 0 && lx.isScoreResult(w) {
 		tok(tkResult, 0, len(w))
-		lx.resultLine, lx.resultCol = line, col
-		if lx.depth > 0 {
-			o := lx.opens[min(lx.depth, MaxDepth)-1]
-			lx.rep.fail(ErrUnbalancedVariation, o.line, o.col, "variation '(' is not closed before the result "+string(w))
-			lx.depth = 0
-		}
-		lx.finish(lx.r, true)
+		lx.endAtResult(line, col, w)
 		return true
 	}
 	if simpleMove(acc) && len(w) > 0 && w[0] != '-' && w[0] != ':' {

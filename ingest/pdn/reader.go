@@ -58,6 +58,7 @@ func newReaderSize(r io.Reader, name string, size int) *Reader {
 // other error comes from the underlying reader and ends the stream.
 func (rd *Reader) Next() (*Game, error) {
 	lx := &rd.lx
+	rd.err, rd.warns = nil, rd.warns[:0]
 	if !lx.scanGame() {
 		if lx.rerr != nil {
 			return nil, lx.rerr
@@ -72,13 +73,10 @@ func (rd *Reader) Next() (*Game, error) {
 	}
 	g.Ordinal, g.Offset, g.Line = rd.ordinal, lx.gameAbs, lx.gameLine
 	if !lx.overflow {
-		rd.build(g, lx.buf[lx.start:lx.end])
+		rd.build(g, lx.raw())
 	}
 	rd.checkGame(g)
-	lx.start = lx.end
-	if lx.r < lx.start {
-		lx.r = lx.start
-	}
+	lx.release()
 	if lx.rerr != nil {
 		return g, lx.rerr
 	}
