@@ -249,9 +249,10 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error
 // with WhereTimeout as statement_timeout), decodes their moves and returns
 // each game's position hashes and the distinct positions with their FEN.
 func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Summary) ([]gameLine, []position, error) {
-	variant := 0
+	// -1: every variant (0 is a variant's number: Killer's).
+	variant := -1
 	if opts.Variant != nil {
-		variant = opts.Variant.GameType
+		variant = int(codec.VariantID(opts.Variant))
 	}
 	limit := int64(-1)
 	if opts.Limit > 0 {
@@ -261,7 +262,7 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 	// cannot swallow the rest; the extended protocol refuses a second
 	// statement.
 	q := "SELECT id, variant, coalesce(start_fen, ''), moves FROM games\nWHERE (\n" + opts.Where +
-		"\n) AND ($1 = 0 OR variant = $1)\nORDER BY id\nLIMIT CASE WHEN $2::bigint < 0 THEN NULL ELSE $2::bigint END"
+		"\n) AND ($1::int < 0 OR variant = $1::int)\nORDER BY id\nLIMIT CASE WHEN $2::bigint < 0 THEN NULL ELSE $2::bigint END"
 	type raw struct {
 		id       int64
 		variant  int16
@@ -292,7 +293,7 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 	var positions []position
 	lines := make([]gameLine, 0, len(games))
 	for _, g := range games {
-		v, err := rules.VariantByGameType(int(g.variant))
+		v, err := codec.VariantByID(g.variant)
 		if err != nil {
 			sum.GamesUndecodable++
 			opts.Notice(fmt.Sprintf("game %d: %v", g.id, err))

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -166,7 +167,7 @@ func (w *worker) evaluate(ctx context.Context, batch []claimed) (evaluated, fail
 		params = o.Lease / 2
 	)
 	for _, c := range batch {
-		v, err := rules.VariantByGameType(int(c.variant))
+		v, err := codec.VariantByID(c.variant)
 		if err != nil {
 			bad, errs = append(bad, c), append(errs, err.Error())
 			continue

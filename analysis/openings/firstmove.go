@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -50,7 +51,7 @@ func MostPlayedFirstMoves(ctx context.Context, pool *pgxpool.Pool, sourceIDs []i
 		if err := rows.Scan(&gt, &from, &to, &f.Games, &f.WhiteWins, &f.Draws, &f.BlackWins, &f.Unfinished); err != nil {
 			return nil, err
 		}
-		v, err := rules.VariantByGameType(gt)
+		v, err := codec.VariantByID(int16(gt))
 		if err != nil {
 			continue
 		}

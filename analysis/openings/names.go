@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
 // BallotList is one list of named openings: name -> FEN, as in the
@@ -56,7 +57,7 @@ func ParseBallots(l BallotList, data []byte) ([]NamedPosition, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %q: %w", l.File, name, err)
 			}
-			out = append(out, NamedPosition{Variant: int16(v.GameType), Hash: pos.Hash(), Name: name, List: l.List})
+			out = append(out, NamedPosition{Variant: codec.VariantID(v), Hash: pos.Hash(), Name: name, List: l.List})
 		}
 	}
 	return out, nil

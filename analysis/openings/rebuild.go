@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
@@ -159,7 +158,7 @@ func CountSource(ctx context.Context, reader *pgx.Conn, tx pgx.Tx, sourceID int6
 		if err := rows.Scan(&gt, &fen, &moves, &result); err != nil {
 			return 0, 0, err
 		}
-		v, err := rules.VariantByGameType(int(gt))
+		v, err := codec.VariantByID(gt)
 		if err != nil {
 			return 0, 0, err
 		}

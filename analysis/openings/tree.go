@@ -72,7 +72,7 @@ func Trees(ctx context.Context, q Querier, positions []rules.Position) ([]*Node,
 		return nil, nil
 	}
 	v := positions[0].Variant()
-	gt := int16(v.GameType)
+	gt := codec.VariantID(v)
 	hashes := make([]int64, len(positions))
 	for i := range positions {
 		if positions[i].Variant() != v {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
 // evaluationsSource: table evaluations, one row per (position, engine,
@@ -33,7 +33,7 @@ func (evaluationsSource) columns() []Column { return evaluationColumns }
 func (e evaluationsSource) where(s *session) (string, []any) {
 	var v *int16
 	if e.o.Filter.Variant != nil {
-		id := int16(e.o.Filter.Variant.GameType)
+		id := codec.VariantID(e.o.Filter.Variant)
 		v = &id
 	}
 	return ` WHERE ($1::smallint IS NULL OR variant = $1) AND ($2::text IS NULL OR engine = $2) AND ($3::text IS NULL OR setting = $3)`,
@@ -85,7 +85,7 @@ func (e evaluationsSource) rows(ctx context.Context, s *session, emit func([]Val
 
 // variantName is the name of a GameType number, or the number itself.
 func variantName(gt int16) string {
-	if v, err := rules.VariantByGameType(int(gt)); err == nil {
+	if v, err := codec.VariantByID(gt); err == nil {
 		return v.Name
 	}
 	return strconv.Itoa(int(gt))

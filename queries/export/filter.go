@@ -3,6 +3,8 @@ package export
 import (
 	"fmt"
 	"strings"
+
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
 // gamesFrom is the FROM clause the game filters are written against.
@@ -20,7 +22,7 @@ func (f *Filter) where(args *[]any) string {
 		return fmt.Sprintf("$%d", len(*args))
 	}
 	if f.Variant != nil {
-		conds = append(conds, "g.variant = "+arg(int16(f.Variant.GameType))+"::smallint")
+		conds = append(conds, "g.variant = "+arg(codec.VariantID(f.Variant))+"::smallint")
 	}
 	if len(f.Events) > 0 {
 		conds = append(conds, "g.event ILIKE ANY("+arg(f.Events)+"::text[])")

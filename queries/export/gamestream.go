@@ -168,7 +168,7 @@ func fetch(ctx context.Context, s *session, sql string, args []any, jobs, order 
 
 // decode sets g.v and g.start, without decoding the moves.
 func decode(g *gameRec) bool {
-	v, err := rules.VariantByGameType(int(g.variantID))
+	v, err := codec.VariantByID(g.variantID)
 	if err != nil {
 		g.err = err
 		return false
@@ -187,7 +187,7 @@ func decode(g *gameRec) bool {
 // replayGame decodes g (codec.Decode: it sets g.v and g.start as decode
 // does) and fills hashes, sides, texts and, with fens, FENs.
 func replayGame(g *gameRec, fens bool) {
-	v, err := rules.VariantByGameType(int(g.variantID))
+	v, err := codec.VariantByID(g.variantID)
 	if err != nil {
 		g.err = err
 		return
