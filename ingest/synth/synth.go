@@ -2,10 +2,12 @@
 // benchmarks and tests: the same seed gives the same games, byte for byte.
 //
 // Each game is a random walk over the legal moves from the variant's
-// initial position (captures are compulsory anyway), 30 to 130 plies long
-// or until a side cannot move; the result is the loss of the side without a
-// move, or else decided by material (a king counts as three men), a draw
-// when even, written in the variant's standard form with the first mover's
+// initial position (captures are compulsory anyway; Frisian's limit of
+// three moves in a row with one king is kept, rules.KingMoveCounter), 30
+// to 130 plies long or until the variant's Win rule decides it
+// (rules.Position.Outcome: a side without a move loses, or wins in
+// antidraughts; the first king wins in breakthrough); an unfinished game
+// is decided by material (a king counts as three men), a draw when even, written in the variant's standard form with the first mover's
 // score first (replay.Result.Format: an English Black win is "1-0").
 // Players come from a pool of 2,000 names, events group 100 games, dates
 // run from 1990 to 2025, so player, event and date queries have realistic
@@ -23,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
@@ -139,8 +142,18 @@ func game(opts Options, i int, legal *[]rules.Move, keepMoves bool) (*pdn.Game, 
 	}
 	number := 1
 	result := ""
+	var kings rules.KingMoveCounter // Frisian's limit on moving one king
 	for ply := 0; ; ply++ {
 		*legal = pos.LegalMoves((*legal)[:0])
+		if v.KingMoveLimit > 0 {
+			allowed := kings.Filter(&pos, slices.Clone(*legal))
+			// Only the limit forbids every move (a side whose one movable
+			// piece is the king it moved three times): no game we know of
+			// says what then, so the limit gives way.
+			if len(allowed) > 0 {
+				*legal = append((*legal)[:0], allowed...)
+			}
+		}
 		// The variant's Win rule decides (no legal move loses, or wins in
 		// antidraughts; the first king wins in breakthrough).
 		if len(*legal) == 0 || v.Win == rules.FirstKingWins {
@@ -168,6 +181,7 @@ func game(opts Options, i int, legal *[]rules.Move, keepMoves bool) (*pdn.Game, 
 			number++
 		}
 		g.Moves = append(g.Moves, pm)
+		kings.Update(&pos, m)
 		pos.Play(m)
 	}
 	g.Tags[6].Value = result

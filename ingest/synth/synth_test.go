@@ -111,3 +111,55 @@ func TestParseNotation(t *testing.T) {
 		t.Error("pdn: no error")
 	}
 }
+
+// TestKingMoveLimitKept: in Frisian and Frysk no generated game moves one
+// king more than three times in a row while its side has men (the limit
+// LegalMoves does not apply, rules.KingMoveCounter), unless every legal
+// move is such a move; and the games do reach the limit, so the check
+// bites (random games broke it before the generator kept it).
+func TestKingMoveLimitKept(t *testing.T) {
+	checked := 0
+	for _, v := range rules.Variants() {
+		if v.KingMoveLimit == 0 {
+			continue
+		}
+		checked++
+		atLimit := 0
+		for i := range 400 {
+			_, moves := Game(Options{Variant: v, Seed: 5}, i)
+			var k rules.KingMoveCounter
+			pos := v.StartPosition()
+			var run [2]int // per side: plain moves in a row of the king on sq
+			var sq [2]int
+			for ply := range moves {
+				m := &moves[ply]
+				if !k.Allowed(&pos, m) && len(k.Filter(&pos, pos.LegalMoves(nil))) > 0 {
+					t.Fatalf("%s game %d ply %d: %s moves the same king a %dth time", v.Name, i+1, ply+1,
+						rules.FormatMove(m, rules.Numeric, true), v.KingMoveLimit+1)
+				}
+				c := pos.SideToMove()
+				switch {
+				case m.IsCapture() || !pos.Piece(m.From()).IsKing():
+					run[c] = 0
+				case m.From() == sq[c] && run[c] > 0:
+					run[c]++
+				default:
+					run[c] = 1
+				}
+				sq[c] = m.To()
+				if run[c] == v.KingMoveLimit {
+					atLimit++
+				}
+				k.Update(&pos, m)
+				pos.Play(m)
+			}
+		}
+		t.Logf("%s: %d times a king moved %d times in a row", v.Name, atLimit, v.KingMoveLimit)
+		if atLimit == 0 {
+			t.Errorf("%s: no generated game moved a king %d times in a row: the check cannot fail", v.Name, v.KingMoveLimit)
+		}
+	}
+	if checked == 0 {
+		t.Skip("no variant has a king move limit")
+	}
+}
