@@ -325,10 +325,10 @@ func (lx *lexer) resetGame() {
 
 // skipToGame consumes what lies between two games: blanks, blank lines,
 // byte order marks and % line comments, stopping on the first byte of the
-// next game. It leaves lx.start at the start of the game's Raw: the start of
-// the line of that byte, or of the % comment lines right before it (they
-// belong to the game, as remarks about it), or the byte after a BOM on the
-// same line. It reports false at the end of the input.
+// next game. It moves lx.start, where the game's Raw begins, past the
+// blank lines and BOMs but not past the % lines right before the game:
+// they are remarks about it, and a game's Raw starts with them. It
+// reports false at the end of the input.
 func (lx *lexer) skipToGame() bool {
 	// A game ended by the next game's tag leaves lx.r on that tag; the
 	// new game starts at the beginning of its line.
@@ -533,7 +533,7 @@ func (lx *lexer) isLayout(c byte, bol bool) bool {
 
 // scanLayout consumes the layout that isLayout found at lx.r: a {comment}
 // (a token), a % line comment, a literal "\n" that some web exports write
-// between tags (read as a line break), a byte order mark (files
+// between tags (skipped like a blank), a byte order mark (files
 // concatenated), or a stray '}', ']' or '"' (a defect: comments do not
 // nest, and brackets and quotes belong in tags).
 func (lx *lexer) scanLayout(c byte, line, col int32) {
