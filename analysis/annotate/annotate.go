@@ -40,6 +40,28 @@ type Thresholds struct {
 	Inaccuracy, Mistake, Blunder int
 }
 
+// DefaultThresholds are the configuration's defaults (analysis.inaccuracy,
+// .mistake, .blunder); Run uses them for zero Thresholds.
+var DefaultThresholds = Thresholds{Inaccuracy: 30, Mistake: 80, Blunder: 200}
+
+// ErrThresholds: thresholds that do not nest within the losses a move can
+// have.
+var ErrThresholds = errors.New("annotate: bad thresholds")
+
+// MaxLoss is the largest loss of a move (both scores capped at ScoreCap):
+// a threshold above it would never apply.
+const MaxLoss = 2 * ScoreCap
+
+// Check reports whether the classes nest: 1 <= Inaccuracy <= Mistake <=
+// Blunder <= MaxLoss.
+func (t Thresholds) Check() error {
+	if 1 <= t.Inaccuracy && t.Inaccuracy <= t.Mistake && t.Mistake <= t.Blunder && t.Blunder <= MaxLoss {
+		return nil
+	}
+	return fmt.Errorf("%w: want 1 <= inaccuracy (%d) <= mistake (%d) <= blunder (%d) <= %d",
+		ErrThresholds, t.Inaccuracy, t.Mistake, t.Blunder, MaxLoss)
+}
+
 // Class returns the class of a loss.
 func (t Thresholds) Class(loss int) string {
 	switch {
@@ -74,7 +96,9 @@ func clamp(s int) int {
 	return max(-ScoreCap, min(ScoreCap, s))
 }
 
-// Options configure Run.
+// Options configure Run, which checks them first (an error names the
+// field). An Engine from ParseEngine gives Engine, EngineVersion,
+// NewEvaluator and First.
 type Options struct {
 	// Engine and EngineVersion name the engine in evaluations; Setting is
 	// its limit ("depth=8", "movetime=500").
@@ -85,7 +109,7 @@ type Options struct {
 	NewEvaluator func() (Evaluator, error)
 	First        Evaluator
 
-	Workers int           // evaluating goroutines (default 1)
+	Workers int           // evaluating goroutines (default 1, at most MaxWorkers)
 	Batch   int           // positions claimed at a time (default 16)
 	Lease   time.Duration // how long a claim lasts without renewal (default 60 s)
 
@@ -101,6 +125,8 @@ type Options struct {
 	Limit        int
 	MaxPly       int
 
+	// Thresholds classify the moves (zero: DefaultThresholds; else
+	// they must pass Check).
 	Thresholds Thresholds
 
 	// Owner prefixes lease owners (default host:pid).
@@ -110,6 +136,59 @@ type Options struct {
 	Progress func(evaluated, failed, total int64)
 	// Notice receives remarks (undecodable games, waits for other workers).
 	Notice func(string)
+}
+
+// MaxWorkers bounds Options.Workers: each worker is an engine (a process
+// for a hub engine, a transposition table for the built-in one).
+const MaxWorkers = 1024
+
+// check validates o and fills its defaults.
+func (o *Options) check() error {
+	switch {
+	case o.Engine == "" || o.Setting == "":
+		return errors.New("annotate: Options.Engine and Options.Setting name the evaluations: both are needed")
+	case o.NewEvaluator == nil:
+		return errors.New("annotate: Options.NewEvaluator is needed")
+	case o.Workers < 0 || o.Workers > MaxWorkers:
+		return fmt.Errorf("annotate: %d workers: want 0 (one) to %d", o.Workers, MaxWorkers)
+	case o.Batch < 0:
+		return fmt.Errorf("annotate: batch of %d positions", o.Batch)
+	case o.Lease < 0:
+		return fmt.Errorf("annotate: lease of %v", o.Lease)
+	case o.WhereTimeout < 0:
+		return fmt.Errorf("annotate: where timeout of %v", o.WhereTimeout)
+	case o.Limit < 0 || o.MaxPly < 0:
+		return fmt.Errorf("annotate: limit %d games, max ply %d: want 0 (all) or more", o.Limit, o.MaxPly)
+	}
+	if o.Thresholds == (Thresholds{}) {
+		o.Thresholds = DefaultThresholds
+	}
+	if err := o.Thresholds.Check(); err != nil {
+		return err
+	}
+	if o.Workers == 0 {
+		o.Workers = 1
+	}
+	if o.Batch == 0 {
+		o.Batch = 16
+	}
+	if o.Lease == 0 {
+		o.Lease = 60 * time.Second
+	}
+	if o.WhereTimeout == 0 {
+		o.WhereTimeout = 60 * time.Second
+	}
+	if o.Where == "" {
+		o.Where = "true"
+	}
+	if o.Owner == "" {
+		host, _ := os.Hostname()
+		o.Owner = fmt.Sprintf("%s:%d", host, os.Getpid())
+	}
+	if o.Notice == nil {
+		o.Notice = func(string) {}
+	}
+	return nil
 }
 
 // Summary is what Run did. JSON keys are those of `draughtsdb analyze --json`.
@@ -147,34 +226,15 @@ type gameLine struct {
 // engine and setting holds no unfailed rows.
 func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error) {
 	start := time.Now()
-	if opts.Workers <= 0 {
-		opts.Workers = 1
-	}
-	if opts.Batch <= 0 {
-		opts.Batch = 16
-	}
-	if opts.Lease <= 0 {
-		opts.Lease = 60 * time.Second
-	}
-	if opts.WhereTimeout <= 0 {
-		opts.WhereTimeout = 60 * time.Second
-	}
-	if opts.Where == "" {
-		opts.Where = "true"
-	}
-	if opts.Owner == "" {
-		host, _ := os.Hostname()
-		opts.Owner = fmt.Sprintf("%s:%d", host, os.Getpid())
-	}
-	if opts.Notice == nil {
-		opts.Notice = func(string) {}
-	}
-	sum := &Summary{Engine: opts.Engine, EngineVersion: opts.EngineVersion, Setting: opts.Setting}
 	defer func() {
 		if opts.First != nil {
 			opts.First.Close()
 		}
 	}()
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	sum := &Summary{Engine: opts.Engine, EngineVersion: opts.EngineVersion, Setting: opts.Setting}
 
 	lines, positions, err := selectGames(ctx, pool, opts, sum)
 	if err != nil {

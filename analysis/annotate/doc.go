@@ -6,55 +6,61 @@
 //
 // # A run
 //
-//		sum, err := annotate.Run(ctx, pool, annotate.Options{
-//			Engine: "draughtsdb", EngineVersion: "0.1", Setting: "depth=8",
-//			NewEvaluator: func() (annotate.Evaluator, error) { return annotate.NewBuiltin(annotate.Limit{Depth: 8}, 16), nil },
-//			Workers: 2, Where: "event LIKE 'World%'", Limit: 200, MaxPly: 60,
-//			Thresholds: annotate.Thresholds{Inaccuracy: 30, Mistake: 80, Blunder: 200},
-//		})
+//	lim := annotate.Limit{Depth: 8}
+//	eng, err := annotate.ParseEngine("builtin", nil, annotate.EngineOptions{Limit: lim}) // or "hub:/usr/bin/scan", []string{"hub"}
+//	sum, err := annotate.Run(ctx, pool, annotate.Options{
+//		Engine: eng.Name, EngineVersion: eng.Version, NewEvaluator: eng.New, First: eng.First,
+//		Setting: lim.Setting(), Workers: 2, Where: "event LIKE 'World%'", Limit: 200, MaxPly: 60,
+//		Thresholds: annotate.Thresholds{Inaccuracy: 30, Mistake: 80, Blunder: 200},
+//	})
 //
-//	 1. Select: through schema.ReadOnly (a READ ONLY transaction, rolled
-//	    back, with statement_timeout WhereTimeout, as the role
-//	    draughtsdb_reader), SELECT id, variant, start_fen, moves FROM games
-//	    WHERE (Where) [AND variant] ORDER BY id [LIMIT]. Where is the user's
-//	    text and runs nowhere else: the extended protocol refuses a second
-//	    statement, the transaction refuses any write (also from functions),
-//	    the role may only read the data tables (no large objects, server
-//	    files, signals to sessions, settings: schema.ErrRefused), and the text
-//	    sits on lines of its own so a trailing "--" comment cannot hide the
-//	    rest of the query. The rows read are then only data to the
-//	    privileged steps below.
-//	 2. Replay: each game's compact moves are decoded (codec.Decode) up
-//	    to MaxPly; the distinct (variant, Zobrist hash) positions, with their
-//	    FEN, are collected.
-//	 3. Enqueue, in chunks of 5,000, one transaction each: positions without
-//	    an evaluation for (Engine, Setting) are inserted into analysis_queue
-//	    (ON CONFLICT DO NOTHING, except that a row marked failed is made
-//	    claimable again); the others are counted as skipped. A run is
-//	    therefore incremental and resumable: only what is missing is done.
-//	 4. Evaluate: Workers goroutines, each with its own Evaluator, claim
-//	    Batch rows at a time in one statement (UPDATE ... FROM (SELECT ...
-//	    FOR UPDATE SKIP LOCKED LIMIT Batch)) among rows of this engine and
-//	    setting that are not failed and whose lease is absent or expired,
-//	    setting lease_owner = host:pid:worker, lease_until = now() + Lease and
-//	    attempts + 1. While a batch is evaluated the worker renews its lease
-//	    every Lease/2. The evaluations are inserted (ON CONFLICT DO NOTHING:
-//	    the primary key makes a position evaluated at most once whatever
-//	    races happen) and the queue rows deleted in one transaction; a
-//	    position the engine fails on is marked failed with its error. A
-//	    claimed row that is already evaluated (enqueued again by a run that
-//	    raced with its evaluation) is just deleted. A row claimed MaxAttempts
-//	    times without a result (its workers kept dying) is marked failed.
-//	 5. End: a worker stops when its claim finds nothing and no unfailed row
-//	    of this engine and setting remains in the queue. While rows remain
-//	    that other workers hold, it waits (polling every 50-500 ms): a live
-//	    worker finishes them, and a dead one's lease expires and they are
-//	    claimed here. So a run may also finish positions enqueued by other
-//	    runs of the same engine and setting, and when Run returns, every
-//	    position it selected is evaluated or failed.
-//	 6. Annotate: for every ply of the selected games whose positions before
-//	    and after are both evaluated, move_annotations gets (upserted) the
-//	    loss and class below.
+// Run checks its options first (an engine, a setting, an evaluator
+// factory, counts and durations not negative, at most MaxWorkers workers,
+// Thresholds.Check; zero values take the defaults) and returns an error
+// before it touches the database.
+//
+//  1. Select: through schema.ReadOnly (a READ ONLY transaction, rolled
+//     back, with statement_timeout WhereTimeout, as the role
+//     draughtsdb_reader), SELECT id, variant, start_fen, moves FROM games
+//     WHERE (Where) [AND variant] ORDER BY id [LIMIT]. Where is the user's
+//     text and runs nowhere else: the extended protocol refuses a second
+//     statement, the transaction refuses any write (also from functions),
+//     the role may only read the data tables (no large objects, server
+//     files, signals to sessions, settings: schema.ErrRefused), and the text
+//     sits on lines of its own so a trailing "--" comment cannot hide the
+//     rest of the query. The rows read are then only data to the
+//     privileged steps below.
+//  2. Replay: each game's compact moves are decoded (codec.Decode) up
+//     to MaxPly; the distinct (variant, Zobrist hash) positions, with their
+//     FEN, are collected.
+//  3. Enqueue, in chunks of 5,000, one transaction each: positions without
+//     an evaluation for (Engine, Setting) are inserted into analysis_queue
+//     (ON CONFLICT DO NOTHING, except that a row marked failed is made
+//     claimable again); the others are counted as skipped. A run is
+//     therefore incremental and resumable: only what is missing is done.
+//  4. Evaluate: Workers goroutines, each with its own Evaluator, claim
+//     Batch rows at a time in one statement (UPDATE ... FROM (SELECT ...
+//     FOR UPDATE SKIP LOCKED LIMIT Batch)) among rows of this engine and
+//     setting that are not failed and whose lease is absent or expired,
+//     setting lease_owner = host:pid:worker, lease_until = now() + Lease and
+//     attempts + 1. While a batch is evaluated the worker renews its lease
+//     every Lease/2. The evaluations are inserted (ON CONFLICT DO NOTHING:
+//     the primary key makes a position evaluated at most once whatever
+//     races happen) and the queue rows deleted in one transaction; a
+//     position the engine fails on is marked failed with its error. A
+//     claimed row that is already evaluated (enqueued again by a run that
+//     raced with its evaluation) is just deleted. A row claimed MaxAttempts
+//     times without a result (its workers kept dying) is marked failed.
+//  5. End: a worker stops when its claim finds nothing and no unfailed row
+//     of this engine and setting remains in the queue. While rows remain
+//     that other workers hold, it waits (polling every 50-500 ms): a live
+//     worker finishes them, and a dead one's lease expires and they are
+//     claimed here. So a run may also finish positions enqueued by other
+//     runs of the same engine and setting, and when Run returns, every
+//     position it selected is evaluated or failed.
+//  6. Annotate: for every ply of the selected games whose positions before
+//     and after are both evaluated, move_annotations gets (upserted) the
+//     loss and class below.
 //
 // # Loss and classes
 //
@@ -76,7 +82,12 @@
 //
 // # Engines
 //
-// Builtin (package search at a fixed depth or move time; deterministic at a
+// ParseEngine turns a specification into an Engine (name, version, one
+// evaluator per worker): "builtin", or "hub:PATH" with the program's
+// arguments; it checks the Limit (Limit.Check: a depth of
+// 1..search.MaxDepth or a move time) and wraps ErrEngineSpec or ErrLimit.
+// The analyze command passes --engine and --engine-arg; a match command
+// can share it. Builtin (package search at a fixed depth or move time; deterministic at a
 // fixed depth) and Hub (an external Hub-protocol engine through
 // hub.Client, one process per worker; hub.AnalyzeRetry tries a position
 // twice, then it is failed). A position without a legal move is not sent

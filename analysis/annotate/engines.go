@@ -2,9 +2,13 @@ package annotate
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
@@ -24,6 +28,125 @@ func (l Limit) Setting() string {
 		return fmt.Sprintf("movetime=%d", l.MoveTime.Milliseconds())
 	}
 	return fmt.Sprintf("depth=%d", l.Depth)
+}
+
+// ErrLimit: a search limit that is neither a depth of 1..search.MaxDepth
+// nor a positive move time.
+var ErrLimit = errors.New("annotate: bad search limit")
+
+// Check reports whether l is usable: a move time > 0 (the depth is then
+// not used), else a depth of 1..search.MaxDepth.
+func (l Limit) Check() error {
+	if l.MoveTime > 0 || l.Depth >= 1 && l.Depth <= search.MaxDepth {
+		return nil
+	}
+	if l.MoveTime < 0 {
+		return fmt.Errorf("%w: move time %v", ErrLimit, l.MoveTime)
+	}
+	return fmt.Errorf("%w: depth %d, want 1..%d", ErrLimit, l.Depth, search.MaxDepth)
+}
+
+// ErrEngineSpec: an engine specification that names no engine draughtsdb
+// can run.
+var ErrEngineSpec = errors.New("annotate: unknown engine")
+
+// EngineOptions configure the engine ParseEngine makes.
+type EngineOptions struct {
+	// Limit is every search's limit (checked: Limit.Check).
+	Limit Limit
+	// TTSizeMB is the built-in engine's transposition table per worker
+	// (<= 0: search.DefaultTTSizeMB).
+	TTSizeMB int
+	// Timeout bounds one position of a hub engine beyond its move time
+	// (hub.Config.Timeout; <= 0: a minute).
+	Timeout time.Duration
+	// Stderr receives a hub engine's standard error (nil: discarded).
+	Stderr io.Writer
+	// Notice receives remarks on a hub engine's output (hub.Config.Notice).
+	Notice func(string)
+}
+
+// Engine is an engine ready to evaluate: its name and version as stored
+// in evaluations, and how to make one evaluator per worker.
+type Engine struct {
+	Name, Version string
+	// New makes one worker's evaluator.
+	New func() (Evaluator, error)
+	// First, if not nil, is an evaluator already started (a hub engine,
+	// to learn its name): give it to Run as Options.First, which closes
+	// it, or call Close.
+	First Evaluator
+}
+
+// Close closes First, for a caller that does not pass it to Run.
+func (e *Engine) Close() error {
+	if e.First == nil {
+		return nil
+	}
+	err := e.First.Close()
+	e.First = nil
+	return err
+}
+
+// ParseEngine makes the engine spec names, with args its program's
+// arguments:
+//
+//	builtin    draughtsdb's own search (package search); no args
+//	hub:PATH   the Hub-protocol engine program PATH, one process per
+//	           evaluator (started once here to read its name and version;
+//	           the file name of PATH if it gives no name)
+//
+// A spec of no known form wraps ErrEngineSpec, a bad limit ErrLimit. The
+// analyze command takes spec from --engine and args from --engine-arg;
+// other front ends (a match between engines) share the forms.
+func ParseEngine(spec string, args []string, o EngineOptions) (*Engine, error) {
+	if err := o.Limit.Check(); err != nil {
+		return nil, err
+	}
+	if o.TTSizeMB <= 0 {
+		o.TTSizeMB = search.DefaultTTSizeMB
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = time.Minute
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	lim := o.Limit
+	switch kind, arg, _ := strings.Cut(spec, ":"); {
+	case spec == "builtin":
+		if len(args) > 0 {
+			return nil, fmt.Errorf("%w: builtin takes no program arguments (have %d: %s)", ErrEngineSpec, len(args), capQuote(strings.Join(args, " ")))
+		}
+		return &Engine{Name: search.Name, Version: search.Version,
+			New: func() (Evaluator, error) { return NewBuiltin(lim, o.TTSizeMB), nil }}, nil
+	case kind == "hub" && arg != "":
+		cfg := hub.Config{Path: arg, Args: args, Timeout: o.Timeout, Stderr: o.Stderr, Notice: o.Notice}
+		first, err := StartHub(cfg, lim)
+		if err != nil {
+			return nil, fmt.Errorf("engine %s: %w", capQuote(arg), err)
+		}
+		e := &Engine{Name: first.Name(), Version: first.Version(), First: first,
+			New: func() (Evaluator, error) { return StartHub(cfg, lim) }}
+		if e.Name == "" {
+			e.Name = filepath.Base(arg)
+		}
+		return e, nil
+	}
+	return nil, fmt.Errorf("%w %s: want builtin or hub:PATH", ErrEngineSpec, capQuote(spec))
+}
+
+// capQuote quotes s for a message, cut to 80 bytes on a rune boundary.
+func capQuote(s string) string {
+	const max = 80
+	if len(s) <= max {
+		return fmt.Sprintf("%q", s)
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return fmt.Sprintf("%q...", s[:i])
 }
 
 // lost is the verdict on a position without a legal move (its side to move

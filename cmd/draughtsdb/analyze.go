@@ -6,19 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
-	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 func newAnalyzeCommand(a *app) *cobra.Command {
@@ -89,77 +83,50 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 			lim := annotate.Limit{Depth: depth}
 			if moveTimeMS > 0 {
 				lim = annotate.Limit{MoveTime: time.Duration(moveTimeMS) * time.Millisecond}
-			} else if depth <= 0 || depth > search.MaxDepth {
-				return fmt.Errorf("--depth must be 1..%d", search.MaxDepth)
 			}
+			// The configuration checked analysis.lease (1s..24h) and the
+			// thresholds (annotate.Run checks these again).
 			lease, err := time.ParseDuration(a.cfg.Analysis.Lease)
-			if err != nil || lease <= 0 {
-				return fmt.Errorf("analysis.lease: %q is not a positive duration (e.g. 60s)", a.cfg.Analysis.Lease)
-			}
-			t := annotate.Thresholds{Inaccuracy: a.cfg.Analysis.Inaccuracy, Mistake: a.cfg.Analysis.Mistake, Blunder: a.cfg.Analysis.Blunder}
-			if !(0 < t.Inaccuracy && t.Inaccuracy <= t.Mistake && t.Mistake <= t.Blunder) {
-				return fmt.Errorf("analysis thresholds must satisfy 0 < inaccuracy <= mistake <= blunder (have %d, %d, %d)", t.Inaccuracy, t.Mistake, t.Blunder)
+			if err != nil {
+				return fmt.Errorf("analysis.lease: %w", err)
 			}
 			workers := a.cfg.Workers
 			if workers <= 0 {
 				workers = runtime.NumCPU()
 			}
+			notice := func(s string) {
+				if !quiet && !jsonOut {
+					fmt.Fprintln(cmd.ErrOrStderr(), s)
+				}
+			}
+			eng, err := annotate.ParseEngine(engine, engineArgs, annotate.EngineOptions{Limit: lim, TTSizeMB: ttSize, Notice: notice})
+			if err != nil {
+				return engineFlagError(err)
+			}
 			opts := annotate.Options{
+				Engine: eng.Name, EngineVersion: eng.Version, NewEvaluator: eng.New, First: eng.First,
 				Setting: lim.Setting(), Workers: workers, Batch: batch, Lease: lease,
 				Where: where, WhereTimeout: whereTimeout, Variant: v, Limit: limit, MaxPly: maxPly,
-				Thresholds: t,
-				Notice: func(s string) {
-					if !quiet && !jsonOut {
-						fmt.Fprintln(cmd.ErrOrStderr(), s)
-					}
-				},
-			}
-			switch {
-			case engine == "builtin":
-				if len(engineArgs) > 0 {
-					return errors.New("--engine-arg is for hub engines")
-				}
-				opts.Engine, opts.EngineVersion = search.Name, search.Version
-				opts.NewEvaluator = func() (annotate.Evaluator, error) { return annotate.NewBuiltin(lim, ttSize), nil }
-			case strings.HasPrefix(engine, "hub:") && len(engine) > 4:
-				path := engine[4:]
-				hcfg := hub.Config{Path: path, Args: engineArgs, Timeout: time.Minute, Stderr: io.Discard}
-				first, err := annotate.StartHub(hcfg, lim)
-				if err != nil {
-					return fmt.Errorf("engine %s: %w", path, err)
-				}
-				opts.First = first
-				opts.Engine, opts.EngineVersion = first.Name(), first.Version()
-				if opts.Engine == "" {
-					opts.Engine = filepath.Base(path)
-				}
-				opts.NewEvaluator = func() (annotate.Evaluator, error) { return annotate.StartHub(hcfg, lim) }
-			default:
-				return fmt.Errorf("--engine %q: want builtin or hub:PATH", engine)
+				Thresholds: annotate.Thresholds{Inaccuracy: a.cfg.Analysis.Inaccuracy, Mistake: a.cfg.Analysis.Mistake, Blunder: a.cfg.Analysis.Blunder},
+				Notice:     notice,
 			}
 
 			pool, err := openDatabase(cmd.Context(), a.cfg)
 			if err != nil {
-				if opts.First != nil {
-					opts.First.Close()
-				}
+				eng.Close()
 				return err
 			}
 			defer pool.Close()
-			bar := newPositionBar(quiet || jsonOut)
+			bar := newProgress(quiet || jsonOut, "analyzing", "positions", 0)
 			if bar != nil {
-				start := time.Now()
 				opts.Progress = func(evaluated, failed, total int64) {
-					bar.ChangeMax64(max(total, evaluated+failed))
-					_ = bar.Set64(evaluated + failed)
-					bar.Describe(fmt.Sprintf("analyzing: %d evaluated, %d failed, %.1f positions/s",
-						evaluated, failed, float64(evaluated)/time.Since(start).Seconds()))
+					bar.setTotal(max(total, evaluated+failed))
+					bar.describe(fmt.Sprintf("analyzing: %d evaluated, %d failed", evaluated, failed))
+					bar.set(evaluated + failed)
 				}
 			}
 			sum, err := annotate.Run(cmd.Context(), pool, opts)
-			if bar != nil {
-				_ = bar.Finish()
-			}
+			bar.finish()
 			if sum != nil && (err == nil || errors.Is(err, context.Canceled)) {
 				if jsonOut {
 					if err := json.NewEncoder(cmd.OutOrStdout()).Encode(sum); err != nil {
@@ -202,21 +169,15 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 	return cmd
 }
 
-// newPositionBar is a progress bar counting positions on standard error
-// when it is a terminal and quiet is false; otherwise nil.
-func newPositionBar(quiet bool) *progressbar.ProgressBar {
-	if quiet || !term.IsTerminal(int(os.Stderr.Fd())) {
-		return nil
+// engineFlagError names the flags behind an annotate.ParseEngine error.
+func engineFlagError(err error) error {
+	switch {
+	case errors.Is(err, annotate.ErrLimit):
+		return fmt.Errorf("--depth/--movetime: %w", err)
+	case errors.Is(err, annotate.ErrEngineSpec):
+		return fmt.Errorf("--engine/--engine-arg: %w", err)
 	}
-	return progressbar.NewOptions64(-1,
-		progressbar.OptionSetWriter(os.Stderr),
-		progressbar.OptionSetDescription("analyzing"),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100_000_000),
-		progressbar.OptionShowCount(),
-		progressbar.OptionOnCompletion(func() { io.WriteString(os.Stderr, "\n") }),
-		progressbar.OptionClearOnFinish(),
-	)
+	return err
 }
 
 func printAnalyzeSummary(w io.Writer, s *annotate.Summary) {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -495,5 +496,31 @@ func TestAnalyzeOwnWorkersAreNotOthers(t *testing.T) {
 		if strings.Contains(n, "other") {
 			t.Errorf("a single run reported its own workers as others: %q", n)
 		}
+	}
+}
+
+// TestAnalyzeEngineFlags: --engine, --engine-arg, --depth and --movetime
+// are checked by annotate.ParseEngine, before any database is opened; the
+// error names the flags and wraps annotate's sentinel.
+func TestAnalyzeEngineFlags(t *testing.T) {
+	isolate(t)
+	for _, c := range []struct {
+		args []string
+		want error
+		flag string
+	}{
+		{[]string{"--engine", "scan"}, annotate.ErrEngineSpec, "--engine"},
+		{[]string{"--engine", "hub:"}, annotate.ErrEngineSpec, "--engine"},
+		{[]string{"--engine", "builtin", "--engine-arg", "hub"}, annotate.ErrEngineSpec, "--engine-arg"},
+		{[]string{"--depth", "0"}, annotate.ErrLimit, "--depth"},
+		{[]string{"--depth", "1000"}, annotate.ErrLimit, "--depth"},
+	} {
+		_, err := runCLI(t, append([]string{"analyze", "--database-url", "postgres://127.0.0.1:1/none"}, c.args...)...)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.flag) {
+			t.Errorf("analyze %q: %v, want %v naming %s", c.args, err, c.want, c.flag)
+		}
+	}
+	if _, err := runCLI(t, "analyze", "--depth", "4", "--movetime", "100"); err == nil || !strings.Contains(err.Error(), "not both") {
+		t.Errorf("--depth and --movetime: %v", err)
 	}
 }
