@@ -3,10 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/ingest/source"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/pgtest"
@@ -88,5 +92,133 @@ func TestOpeningsCommand(t *testing.T) {
 	noted, err := runCLI(t, "openings", "--database-url", url, "--variant", "international")
 	if err != nil || !strings.Contains(noted, "1 source(s) were imported before draughtsdb kept opening statistics") {
 		t.Errorf("uncounted source: %v\n%s", err, noted)
+	}
+}
+
+// TestOpeningsOfTheSharedFiles: `import` of every shared file (the copy of
+// testdata/pdn in ingest/pdn/testdata/shared), then `openings --variant V`
+// for the variants they hold games of from the start (Frisian and Italian
+// among them), prints the counts of an independent replay of the files:
+// at the initial position and after its most played move.
+func TestOpeningsOfTheSharedFiles(t *testing.T) {
+	isolate(t)
+	const dir = "../../ingest/pdn/testdata/shared"
+	url := pgtest.NewDBURL(t)
+	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", dir); err != nil {
+		t.Fatal(err)
+	}
+
+	// The replay: every accepted game once (the import stores one of games
+	// with the same variant, start, moves, players and date), counted at
+	// its first two plies from the initial position.
+	srcs, errs := source.Expand([]string{dir})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	type tally struct{ games, white, draws, black int }
+	count := map[string]map[string]*tally{} // variant/position -> move -> results
+	seen := map[string]bool{}
+	r := replay.NewReplayer(replay.Options{})
+	for _, s := range srcs {
+		rd, err := s.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr := pdn.NewReader(rd, s.Name)
+		for {
+			pg, err := pr.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			var g replay.Game
+			if r.Replay(pg, err, &g) != nil || g.StartFEN != "" || len(g.Moves) == 0 {
+				continue
+			}
+			key := []string{g.Variant.Name, g.White, g.Black, g.Date}
+			for i := range g.Moves {
+				key = append(key, rules.FormatMove(&g.Moves[i], rules.Numeric, true))
+			}
+			if seen[strings.Join(key, "|")] {
+				continue
+			}
+			seen[strings.Join(key, "|")] = true
+			pos, line := g.Start, ""
+			for ply := 0; ply < 2 && ply < len(g.Moves); ply++ {
+				k := g.Variant.Name + "/" + line
+				if count[k] == nil {
+					count[k] = map[string]*tally{}
+				}
+				m := &g.Moves[ply]
+				text := replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, rules.Ambiguous(pos.LegalMoves(nil), m))
+				x := count[k][text]
+				if x == nil {
+					x = &tally{}
+					count[k][text] = x
+				}
+				x.games++
+				switch g.Result {
+				case replay.WhiteWins:
+					x.white++
+				case replay.Draw:
+					x.draws++
+				case replay.BlackWins:
+					x.black++
+				}
+				pos.Play(m)
+				line = strings.TrimSpace(line + " " + text)
+			}
+		}
+		rd.Close()
+	}
+
+	checked := map[string]bool{}
+	for _, v := range rules.Variants() {
+		start := count[v.Name+"/"]
+		if len(start) == 0 {
+			continue
+		}
+		most := ""
+		for m, x := range start {
+			if most == "" || x.games > start[most].games || x.games == start[most].games && m < most {
+				most = m
+			}
+		}
+		for _, line := range []string{"", most} {
+			want := count[v.Name+"/"+line]
+			args := []string{"openings", "--database-url", url, "--variant", v.Name, "--format", "json", "--limit", "1000"}
+			if line != "" {
+				args = append(args, "--moves", line)
+			}
+			out, err := runCLIStdout(t, args...)
+			if err != nil {
+				t.Fatalf("%s: %v", strings.Join(args, " "), err)
+			}
+			var got []struct {
+				Move  string `json:"move"`
+				Games int    `json:"games"`
+				White int    `json:"white_wins"`
+				Draws int    `json:"draws"`
+				Black int    `json:"black_wins"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("%s: %v: %s", v.Name, err, out)
+			}
+			if len(got) != len(want) {
+				t.Errorf("%s after %q: %d moves printed, the replay has %d", v.Name, line, len(got), len(want))
+			}
+			for _, b := range got {
+				x := want[b.Move]
+				if x == nil || b.Games != x.games || b.White != x.white || b.Draws != x.draws || b.Black != x.black {
+					t.Errorf("%s after %q: printed %s %d games %d/%d/%d, replay %+v", v.Name, line, b.Move, b.Games, b.White, b.Draws, b.Black, x)
+				}
+			}
+		}
+		checked[v.Name] = true
+	}
+	t.Logf("variants checked: %v", checked)
+	for _, v := range []string{"frisian", "italian", "international", "english", "russian"} {
+		if !checked[v] {
+			t.Errorf("no %s game from the initial position in %s", v, dir)
+		}
 	}
 }
