@@ -24,7 +24,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Options control an import. The zero value is usable.
+// Options control an import. The zero value is usable; Import checks
+// them first (at most 1024 workers, 1,000,000 games a batch,
+// openings.MaxDepth plies) and fills the defaults.
 type Options struct {
 	Workers   int            // replay workers; <= 0: the number of CPUs
 	BatchSize int            // games per transaction; <= 0: 5000
@@ -44,6 +46,32 @@ type Options struct {
 	// "" means a directory of the user's in the system's temporary
 	// directory (see spool.go).
 	SpoolDir string
+}
+
+// maxBatchSize bounds Options.BatchSize: a batch is held in memory and
+// written in one transaction.
+const maxBatchSize = 1_000_000
+
+// check validates o and fills its defaults.
+func (o *Options) check() error {
+	switch {
+	case o.Workers > maxWorkers:
+		return fmt.Errorf("import: %d workers: at most %d", o.Workers, maxWorkers)
+	case o.BatchSize > maxBatchSize:
+		return fmt.Errorf("import: batches of %d games: at most %d", o.BatchSize, maxBatchSize)
+	case o.OpeningDepth > openings.MaxDepth:
+		return fmt.Errorf("import: an opening depth of %d plies: at most %d", o.OpeningDepth, openings.MaxDepth)
+	}
+	if o.Notice == nil {
+		o.Notice = func(string) {}
+	}
+	if o.BatchSize <= 0 {
+		o.BatchSize = 5000
+	}
+	if o.OpeningDepth <= 0 {
+		o.OpeningDepth = openings.DefaultDepth
+	}
+	return nil
 }
 
 // Summary is what an import did.
@@ -102,19 +130,13 @@ const (
 // last stored game.
 func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Options) (*Summary, error) {
 	start := time.Now()
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	sum := &Summary{RejectedByReason: map[string]int{}}
 	notice := opts.Notice
-	if notice == nil {
-		notice = func(string) {}
-	}
 	batchSize := opts.BatchSize
-	if batchSize <= 0 {
-		batchSize = 5000
-	}
 	depth := opts.OpeningDepth
-	if depth <= 0 {
-		depth = openings.DefaultDepth
-	}
 	fail := func(e *SourceError) {
 		sum.SourcesFailed++
 		sum.Failures = append(sum.Failures, Failure{Source: e.Source, Game: e.Game, Error: e.Error()})

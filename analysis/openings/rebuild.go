@@ -11,9 +11,13 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
+// MaxDepth bounds the plies the statistics count (import.opening_depth's
+// range): beyond it an import would index every position of most games.
+const MaxDepth = 1000
+
 // RebuildOptions control Rebuild.
 type RebuildOptions struct {
-	// Depth is the plies to count; <= 0: DefaultDepth.
+	// Depth is the plies to count; <= 0: DefaultDepth; at most MaxDepth.
 	Depth int
 	// All rebuilds every source; otherwise only the sources without
 	// statistics at Depth (imported before they existed, or at another
@@ -22,6 +26,17 @@ type RebuildOptions struct {
 	// Progress, when set, is called after each batch with the games done
 	// and the games to do.
 	Progress func(done, total int)
+}
+
+// check validates o and fills its defaults.
+func (o *RebuildOptions) check() error {
+	if o.Depth > MaxDepth {
+		return fmt.Errorf("openings: a depth of %d plies: at most %d", o.Depth, MaxDepth)
+	}
+	if o.Depth <= 0 {
+		o.Depth = DefaultDepth
+	}
+	return nil
 }
 
 // RebuildSummary is what Rebuild did.
@@ -40,10 +55,10 @@ type RebuildSummary struct {
 // rebuilt in one transaction, so the statistics are never half rebuilt; it
 // holds the import lock (schema.ImportLock), so no import runs meanwhile.
 func Rebuild(ctx context.Context, pool *pgxpool.Pool, opts RebuildOptions) (*RebuildSummary, error) {
-	depth := opts.Depth
-	if depth <= 0 {
-		depth = DefaultDepth
+	if err := opts.check(); err != nil {
+		return nil, err
 	}
+	depth := opts.Depth
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
