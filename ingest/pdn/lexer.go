@@ -59,7 +59,7 @@ type openParen struct{ line, col int32 }
 // of the file. Game boundaries are decided while lexing (a result, or a tag
 // after movetext), so every byte is looked at once.
 //
-// The defects it meets go to rep, the Reader's gameReport on the current game.
+// The defects it meets go to rep, the Reader's report on the current game.
 type lexer struct {
 	src io.Reader
 	rep *gameReport

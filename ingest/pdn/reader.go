@@ -18,8 +18,8 @@ type Reader struct {
 	prevTags bool        // the previous game had tags
 }
 
-// gameReport is what is wrong with the current game, from the lexer and from
-// the builder alike: the first defect and the warnings.
+// gameReport is what is wrong with the current game, found by the lexer
+// and by the builder alike: its first defect and its warnings.
 type gameReport struct {
 	name    string // the file's, given to NewReader
 	ordinal int    // the game's, 1-based
