@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
@@ -14,17 +15,19 @@ type gamesSource struct{ o *Options }
 
 var gameColumns = []Column{
 	{Name: "id", Kind: Int, Doc: "games.id"},
-	{Name: "variant", Kind: String, Dict: true, Doc: "russian, international, english, brazilian or canadian"},
+	{Name: "variant", Kind: String, Dict: true, Doc: variantList(nil, "or")},
 	{Name: "event", Kind: String, Nullable: true, Dict: true, Doc: "Event tag"},
 	{Name: "site", Kind: String, Nullable: true, Dict: true, Doc: "Site tag"},
 	{Name: "date", Kind: String, Dict: true, Doc: "YYYY.MM.DD, ?? for unknown parts"},
 	{Name: "round", Kind: String, Nullable: true, Dict: true, Doc: "Round tag"},
 	{Name: "white", Kind: String, Nullable: true, Dict: true, Doc: "White player (cleaned; null when none)"},
 	{Name: "black", Kind: String, Nullable: true, Dict: true, Doc: "Black player"},
-	{Name: "result", Kind: String, Dict: true, Doc: "in the variant's form: 2-0 1-1 0-2 (international), 1-0 1/2-1/2 0-1 (others), 0-0 double forfeit, * unknown"},
+	{Name: "result", Kind: String, Dict: true, Doc: "in the variant's form, the first mover's score first: 2-0 1-1 0-2 (international), 1-0 1/2-1/2 0-1 (others; in " +
+		variantList(func(v *rules.Variant) bool { return v.FirstToMove == rules.Black }, "and") + " Black moves first: 1-0 is a Black win), 0-0 double forfeit, * unknown"},
 	{Name: "white_score", Kind: Float, Nullable: true, Doc: "White's result: 1 win, 0.5 draw, 0 loss (also for 0-0); null when unknown"},
 	{Name: "ply_count", Kind: Int, Doc: "moves played (plies)"},
-	{Name: "moves", Kind: String, Doc: "the moves in the variant's notation with full capture paths, space separated: numeric (32-28 19-23 28x19) for international, english and canadian, algebraic (c3-d4 f6:d4:b6) for russian and brazilian"},
+	{Name: "moves", Kind: String, Doc: "the moves in the variant's notation with full capture paths, space separated: algebraic (c3-d4 f6:d4:b6) for " +
+		variantList(func(v *rules.Variant) bool { return v.DefaultNotation == rules.Algebraic }, "and") + ", numeric (32-28 19-23 28x19) for the others"},
 	{Name: "start_fen", Kind: String, Nullable: true, Doc: "the start position's FEN; null for the initial position"},
 	{Name: "final_zobrist", Kind: String, Doc: "Zobrist hash of the final position, 16 hex digits"},
 	{Name: "moves_hash", Kind: Int, Doc: "games.moves_hash: identifies variant, start and moves (equal for games with the same moves)"},
@@ -32,7 +35,24 @@ var gameColumns = []Column{
 	{Name: "warnings", Kind: String, Nullable: true, Doc: "replay remarks as a JSON array of strings"},
 	{Name: "source", Kind: String, Dict: true, Doc: "name of the imported source (file, zip entry, -)"},
 	{Name: "ordinal", Kind: Int, Doc: "1-based position of the game in its source"},
-	{Name: "variant_basis", Kind: String, Dict: true, Doc: "how the variant was decided: forced, GameType, Variant tag, FEN, notation, default"},
+	{Name: "variant_basis", Kind: String, Dict: true, Doc: "how the variant was decided: forced, GameType, Variant tag, Italian tags, FEN, notation, replay, default"},
+}
+
+// variantList names the variants rules plays that keep passes (all for
+// nil), in rules' order, joined by commas and conj, for the column docs
+// ("russian, brazilian and czech"): a variant added to rules appears in
+// them, and the README test asks for it in the README.
+func variantList(keep func(*rules.Variant) bool, conj string) string {
+	var names []string
+	for _, v := range rules.Variants() {
+		if keep == nil || keep(v) {
+			names = append(names, v.Name)
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
 }
 
 func (gamesSource) columns() []Column { return gameColumns }

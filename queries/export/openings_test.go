@@ -39,7 +39,7 @@ func expectedOpenings(t *testing.T, pool *pgxpool.Pool) map[string]*openingRow {
 		if err := rows.Scan(&gt, &fen, &moves, &result); err != nil {
 			t.Fatal(err)
 		}
-		v, err := rules.VariantByGameType(int(gt))
+		v, err := codec.VariantByID(gt)
 		if err != nil {
 			t.Fatal(err)
 		}

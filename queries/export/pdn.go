@@ -85,12 +85,31 @@ func toPDN(r *gameRec, evals map[posKey][]pdn.Evaluation) *pdn.Game {
 			}
 			sort.Strings(names)
 			for _, n := range names {
+				if n == "Variant" && v.GameType == 0 {
+					continue // written below
+				}
 				g.Tags = append(g.Tags, pdn.Tag{Name: n, Value: other[n]})
 			}
 		}
 	}
-	gt := pdn.FullGameType(strconv.Itoa(v.GameType))
-	tag("GameType", &gt)
+	if v.GameType == 0 {
+		// No PDN GameType (Killer): a Variant tag naming it, which the
+		// import reads ("GameType 0" it would refuse); the game's own tag
+		// when it names the variant.
+		name := v.Name
+		if r.tags != nil {
+			var other map[string]string
+			if json.Unmarshal([]byte(*r.tags), &other) == nil {
+				if tv, err := rules.VariantByName(other["Variant"]); err == nil && tv == v {
+					name = other["Variant"]
+				}
+			}
+		}
+		tag("Variant", &name)
+	} else {
+		gt := pdn.FullGameType(strconv.Itoa(v.GameType))
+		tag("GameType", &gt)
+	}
 	tag("FEN", r.startFEN)
 
 	comments := func(ply int) []string {
