@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/ingest/source"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
 // TestValidateCounts: Validate counts accepted and rejected games by
@@ -53,3 +55,36 @@ func TestValidateCounts(t *testing.T) {
 		t.Fatal("a million workers accepted")
 	}
 }
+
+// TestNormalizeWritesAcceptedGames: Normalize writes the accepted games in
+// each variant's notation (or the one asked), counts the rejected ones and
+// the variations left out.
+func TestNormalizeWritesAcceptedGames(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "n.pdn")
+	text := "[GameType \"20\"]\n\n1. 32-28 (1. 99-98) 19-23 *\n\n[GameType \"20\"]\n\n1. 32-28 19-23 2. 31-27 *\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srcs, _ := source.Expand([]string{path})
+	for _, c := range []struct {
+		notation *rules.Notation
+		want     string
+	}{{nil, "1. 32-28 19-23 *"}, {ptr(rules.Algebraic), "1. d4-e5 g7-f6 *"}} {
+		var out strings.Builder
+		var rejected []int
+		sum, err := Normalize(context.Background(), srcs, &out, NormalizeOptions{Notation: c.notation,
+			OnReject: func(_ *source.Source, it *Item) { rejected = append(rejected, it.Ordinal) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Written != 1 || sum.Rejected != 1 || sum.VariationsDropped != 1 || len(rejected) != 1 || rejected[0] != 2 {
+			t.Fatalf("summary %+v, rejected %v", sum, rejected)
+		}
+		if !strings.Contains(out.String(), c.want) {
+			t.Fatalf("output lacks %q:\n%s", c.want, out.String())
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -5,9 +5,7 @@ import (
 	"fmt"
 
 	"github.com/draughtsdb/draughtsdb/ingest"
-	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/ingest/source"
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 )
@@ -61,40 +59,20 @@ not written.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: %v\n", e)
 			}
 			bw := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
-			w := pdn.NewWriter(bw)
-			r := replay.NewReplayer(replay.Options{})
-			var written, rejected, dropped int
-			err = ingest.Run(cmd.Context(), srcs, ingest.Config{Workers: a.cfg.Workers, Keep: true, Replay: replay.Options{Variant: forced}}, func(ev *ingest.Event) error {
-				switch ev.Kind {
-				case ingest.SourceEnd:
-					if ev.Err != nil {
-						failed++
-						fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: %v\n", ev.Err)
-					}
-				case ingest.Games:
-					for i := range ev.Items {
-						it := &ev.Items[i]
-						if it.Game == nil {
-							rejected++
-							fmt.Fprintln(cmd.ErrOrStderr(), rejectLine(ev.Source.Name, it))
-							continue
-						}
-						n := it.Game.Variant.DefaultNotation
-						if fixed != nil {
-							n = *fixed
-						}
-						g, warnings := r.NormalizedPDN(it.Game, n)
-						for _, wmsg := range warnings {
-							dropped++
-							fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", ev.Source.Name, wmsg)
-						}
-						if err := w.WriteGame(g); err != nil {
-							return err
-						}
-						written++
-					}
-				}
-				return nil
+			errOut := cmd.ErrOrStderr()
+			sum, err := ingest.Normalize(cmd.Context(), srcs, bw, ingest.NormalizeOptions{
+				Workers:  a.cfg.Workers,
+				Variant:  forced,
+				Notation: fixed,
+				OnReject: func(src *source.Source, it *ingest.Item) {
+					fmt.Fprintln(errOut, rejectLine(src.Name, it))
+				},
+				OnWarning: func(src *source.Source, w string) {
+					fmt.Fprintf(errOut, "%s: %s\n", src.Name, w)
+				},
+				OnSourceError: func(_ *source.Source, err error) {
+					fmt.Fprintf(errOut, "draughtsdb: %v\n", err) // it names the source
+				},
 			})
 			if ferr := bw.Flush(); err == nil {
 				err = ferr
@@ -102,11 +80,11 @@ not written.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: %d game(s) written, %d rejected (not written), %d variation(s) left out\n", written, rejected, dropped)
-			if failed > 0 {
+			fmt.Fprintf(errOut, "draughtsdb: %d game(s) written, %d rejected (not written), %d variation(s) left out\n", sum.Written, sum.Rejected, sum.VariationsDropped)
+			if failed += sum.SourcesFailed; failed > 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("%d input(s) could not be read", failed)}
 			}
-			if rejected > 0 {
+			if sum.Rejected > 0 {
 				return &exitError{code: normalizeSomeRejected}
 			}
 			return nil
