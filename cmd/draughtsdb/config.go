@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 
 	"github.com/spf13/cobra"
@@ -197,7 +198,7 @@ const MaxWorkers = 1024
 
 // maxLoss is the largest loss analyze computes for a move: both scores
 // are capped at annotate.ScoreCap, so a threshold above it never applies.
-const maxLoss = 2 * annotate.ScoreCap
+const maxLoss = annotate.MaxLoss
 
 // Lease bounds: below a second, workers would spend their time renewing
 // and taking over each other's claims; a day is far beyond any batch.
@@ -215,7 +216,7 @@ var intLimits = map[string]struct {
 	"embedded.port":        {1, 65535, ""},
 	"workers":              {0, MaxWorkers, "0 = one per CPU"},
 	"import.batch_size":    {1, 1_000_000, "games per transaction"},
-	"import.opening_depth": {1, 1000, "plies"},
+	"import.opening_depth": {1, openings.MaxDepth, "plies"},
 	"analysis.inaccuracy":  {1, maxLoss, "hundredths of a man"},
 	"analysis.mistake":     {1, maxLoss, "hundredths of a man"},
 	"analysis.blunder":     {1, maxLoss, "hundredths of a man"},
