@@ -26,6 +26,8 @@ func (g *Game) ToPDN(n rules.Notation) *pdn.Game {
 			out.Tags = append(out.Tags, pdn.Tag{Name: "Date", Value: g.Date})
 		case t.Name == "Result":
 			out.Tags = append(out.Tags, pdn.Tag{Name: "Result", Value: g.Result.Format(v)})
+		case t.Name == "Variant" && v.GameType == 0:
+			// Written below, as the variant of a game without a GameType.
 		case !replacedTags[t.Name]:
 			out.Tags = append(out.Tags, t)
 		}
@@ -34,7 +36,18 @@ func (g *Game) ToPDN(n rules.Notation) *pdn.Game {
 	if !seen["Result"] {
 		out.Tags = append(out.Tags, pdn.Tag{Name: "Result", Value: g.Result.Format(v)})
 	}
-	out.Tags = append(out.Tags, pdn.Tag{Name: "GameType", Value: GameType(v, n)})
+	if v.GameType == 0 {
+		// A variant PDN has no number for (Killer) is named by a Variant
+		// tag, which the reader reads; "GameType 0" it would refuse. The
+		// game's own tag is kept when it names the variant.
+		name := v.Name
+		if tv, _, _ := variantTagVariant(g.PDN.Tag("Variant")); tv == v {
+			name = g.PDN.Tag("Variant")
+		}
+		out.Tags = append(out.Tags, pdn.Tag{Name: "Variant", Value: name})
+	} else {
+		out.Tags = append(out.Tags, pdn.Tag{Name: "GameType", Value: GameType(v, n)})
+	}
 	if g.StartFEN != "" {
 		out.Tags = append(out.Tags, pdn.Tag{Name: "FEN", Value: g.StartFEN})
 	}

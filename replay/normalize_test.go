@@ -218,3 +218,53 @@ func TestNormalizeKeepsLegalVariations(t *testing.T) {
 		t.Fatalf("second normalisation differs:\n%s\n%s", text, b2.String())
 	}
 }
+
+// TestNormalizeEveryVariantReadsBack: a game of every variant rules plays,
+// normalised in either notation, reads back under the same variant with
+// the same positions, Killer (no PDN GameType: a Variant tag) and a game
+// forced to a variant without any tag included.
+func TestNormalizeEveryVariantReadsBack(t *testing.T) {
+	for _, v := range rules.Variants() {
+		pos := v.StartPosition()
+		var moves []pdn.Move
+		var legal []rules.Move
+		for ply := 0; ply < 12; ply++ {
+			legal = pos.LegalMoves(legal[:0])
+			if len(legal) == 0 {
+				break
+			}
+			m := &legal[(ply*7)%len(legal)]
+			moves = append(moves, pdn.Move{Text: FormatMove(v, m, rules.Numeric, true)})
+			pos.Play(m)
+		}
+		for _, forced := range []bool{false, true} {
+			in := &pdn.Game{Moves: moves, Result: "*"}
+			opts := Options{Variant: v}
+			if !forced {
+				opts = Options{}
+				in.Tags = []pdn.Tag{{Name: "Variant", Value: strings.ToUpper(v.Name)}}
+				if v.GameType != 0 {
+					in.Tags = []pdn.Tag{{Name: "GameType", Value: strconv.Itoa(v.GameType)}}
+				}
+			}
+			var g Game
+			if err := NewReplayer(opts).Replay(in, nil, &g); err != nil {
+				t.Fatalf("%s forced=%v: %v", v.Name, forced, err)
+			}
+			for _, n := range []rules.Notation{rules.Numeric, rules.Algebraic} {
+				var out bytes.Buffer
+				if err := pdn.NewWriter(&out).WriteGame(g.ToPDN(n)); err != nil {
+					t.Fatal(err)
+				}
+				back, err := pdn.NewReader(bytes.NewReader(out.Bytes()), "n.pdn").Next()
+				var h Game
+				if err := NewReplayer(Options{}).Replay(back, err, &h); err != nil {
+					t.Fatalf("%s forced=%v notation %d: the normalised game does not read back: %v\n%s", v.Name, forced, n, err, out.Bytes())
+				}
+				if h.Variant != v || !slices.Equal(h.Hashes, g.Hashes) {
+					t.Fatalf("%s forced=%v notation %d: read back as %s, same positions %v\n%s", v.Name, forced, n, h.Variant, slices.Equal(h.Hashes, g.Hashes), out.Bytes())
+				}
+			}
+		}
+	}
+}
