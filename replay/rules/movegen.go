@@ -128,9 +128,3 @@ func (p *Position) PlainMove(from, to int) (m Move, ok bool) {
 	}
 	return plainMoveTwelve(p, i, t)
 }
-
-// kingsRank reports whether v ranks captures by the kings they take, so
-// that single jumps are not all equal when the opponent has kings.
-func kingsRank(v *Variant) bool {
-	return v.MajorityCapture && (v.Precedence == PrecedenceKings || v.Precedence == PrecedenceValue)
-}

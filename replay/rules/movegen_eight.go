@@ -27,49 +27,42 @@ func shiftEight(x bbEight, d int) bbEight {
 // genEight is the state of one capture search. It lives on the caller's stack.
 type genEight struct {
 	moves    []Move
-	mark     int    // moves[mark:] are this call's captures
-	best     uint64 // the highest rank emitted so far (majority rule)
+	mark     int // moves[mark:] are this call's captures
+	best     int // most pieces captured so far, or the highest rank (majority rule)
 	keep     bool
-	majority bool
-	ranked   bool // rank captures by prec, not by their count alone
-	ordered  bool // track which jumped pieces are kings (PrecedenceItalian)
-	killer   bool // KingHaltsBehindKing
-	withKing bool // the chain's mover started as a king
-	prec     CapturePrecedence
-	menBack  bool
-	flying   bool
-	promo    PromotionInCapture
-	fwd0     int  // first forward direction of the side to move (0 or 2)
-	up, down bool // men capture in directions 0-1 / 2-3
+	withKing bool     // the chain's mover started as a king
+	r        genRules // the variant's traits, copied in one go
+	up, down bool     // men capture in directions 0-1 / 2-3
 	board    uint8
 	from     int
 	opp      bbEight // opponent pieces not yet jumped in this chain
-	oppMen   bbEight // the opponent pieces men may jump (not kings in Italian)
-	kings    bbEight // the opponent's kings
 	empty    bbEight // empty squares, including the start square of the mover
 	captured bbEight
 	promoRow bbEight
 	n        int
-	order    uint32 // bit 31-i: the i-th jumped piece is a king (ordered only)
-	promoted bool   // a man promoted in this chain and goes on as a king
+	promoted bool // a man promoted in this chain and goes on as a king
 	path     [maxPath]uint8
 	// fp fingerprints the captured squares so far, in order (keep mode).
-	fp uint64
+	fp    uint64
+	kings bbEight // the opponent's kings
+	order uint32  // bit 31-i: the i-th jumped piece is a king (ordered only)
 }
 
 // emit records the chain that ends at square to.
 func (g *genEight) emit(to int, promotes bool) {
-	if g.majority {
-		r := uint64(g.n)
-		if g.ranked {
-			r = g.rank()
-		}
-		if r < g.best {
-			return
-		}
-		if r > g.best {
-			g.best = r
-			g.moves = g.moves[:g.mark]
+	if g.r.majority {
+		if g.r.ranked {
+			if !g.ranks() {
+				return
+			}
+		} else {
+			if g.n < g.best {
+				return
+			}
+			if g.n > g.best {
+				g.best = g.n
+				g.moves = g.moves[:g.mark]
+			}
 		}
 	}
 	// "drop" identifies moves by start, end and captured set; "keep" also
@@ -96,6 +89,20 @@ func (g *genEight) emit(to int, promotes bool) {
 	m.path = g.path
 }
 
+// ranks reports whether the chain under way ranks at least as high as the
+// captures emitted so far, and drops those if it ranks higher.
+func (g *genEight) ranks() bool {
+	r := int(g.rank()) // below 2^62
+	if r < g.best {
+		return false
+	}
+	if r > g.best {
+		g.best = r
+		g.moves = g.moves[:g.mark]
+	}
+	return true
+}
+
 // rank orders the chain under way by the variant's precedence (higher is
 // better); only the highest-ranked captures are legal.
 func (g *genEight) rank() uint64 {
@@ -105,7 +112,7 @@ func (g *genEight) rank() uint64 {
 	if g.withKing {
 		w = 1
 	}
-	switch g.prec {
+	switch g.r.prec {
 	case PrecedenceKings:
 		return n<<8 | k
 	case PrecedenceItalian:
@@ -163,7 +170,7 @@ func (g *genEight) manJump(t, l, d int) {
 	}
 	g.n++
 	if g.promoRow.has(l) {
-		switch g.promo {
+		switch g.r.promo {
 		case PromoteAndContinue:
 			g.promoted = true
 			if !g.kingCapture(l, d) {
@@ -197,7 +204,7 @@ func (g *genEight) kingCapture(i, last int) bool {
 		}
 		dl := deltaEight[d]
 		t := i + dl
-		if g.flying {
+		if g.r.flying {
 			for g.empty.has(t) {
 				t += dl
 			}
@@ -217,11 +224,11 @@ func (g *genEight) kingCapture(i, last int) bool {
 			g.fp = seqStep(fp, t)
 		}
 		order := g.order
-		if g.ordered && g.kings.has(t) {
+		if g.r.ordered && g.kings.has(t) {
 			g.order |= 1 << (31 - uint(g.n)&31)
 		}
 		g.n++
-		if !g.flying {
+		if !g.r.flying {
 			g.path[g.n-1] = uint8(l)
 			if !g.kingCapture(l, d) {
 				g.emit(l, g.promoted)
@@ -237,7 +244,7 @@ func (g *genEight) kingCapture(i, last int) bool {
 				}
 			}
 			if !cont {
-				if g.killer && g.kings.has(t) {
+				if g.r.killer && g.kings.has(t) {
 					// Killer: a capture that ends by jumping a king
 					// stops directly behind it.
 					g.path[g.n-1] = uint8(l)
@@ -275,7 +282,7 @@ func sidesEight(p *Position) (us, them, kings, empty bbEight) {
 // menTargetsEight returns the opponent pieces a man may jump: all of
 // them, or only the men where men may not capture kings (Italian).
 func menTargetsEight(v *Variant, them, kings bbEight) bbEight {
-	if v.MenCannotCaptureKings {
+	if v.special&spMenNoKings != 0 {
 		return them.andNot(kings)
 	}
 	return them
@@ -341,8 +348,7 @@ func menMultiEight(promo PromotionInCapture, side Color, j0, j1, j2, j3, c bbEig
 	}
 	// A man in jd goes on if its landing square, two steps in direction d,
 	// is in c.
-	m := j0.and(c.shl(2 * sBEight)).or(j1.and(c.shl(2 * sAEight))).or(j2.and(c.shr(2 * sAEight))).or(j3.and(c.shr(2 * sBEight)))
-	return m
+	return j0.and(c.shl(2 * sBEight)).or(j1.and(c.shl(2 * sAEight))).or(j2.and(c.shr(2 * sAEight))).or(j3.and(c.shr(2 * sBEight)))
 }
 
 // init sets up g in place (a genEight built by value and copied would be
@@ -351,25 +357,16 @@ func (g *genEight) init(p *Position, moves []Move, keep bool, them, empty bbEigh
 	v := p.v
 	g.moves = moves
 	g.mark = len(moves)
-	g.best = 0
+	g.best = 1
 	g.keep = keep
-	g.majority = v.MajorityCapture
-	g.prec = v.Precedence
-	g.ranked = v.MajorityCapture && v.Precedence != PrecedenceCount
-	g.ordered = v.Precedence == PrecedenceItalian
-	g.killer = v.KingHaltsBehindKing
-	g.menBack = v.MenCaptureBackward
-	g.flying = v.FlyingKings
-	g.promo = v.Promotion
-	g.fwd0 = int(p.side) * 2
+	g.r = v.gr
 	g.up = v.MenCaptureBackward || p.side == White
 	g.down = v.MenCaptureBackward || p.side == Black
 	g.board = v.Board.id
-	g.opp = them
 	g.kings = them.and(loadEight(&p.kings))
-	g.oppMen = them
-	if v.MenCannotCaptureKings {
-		g.oppMen = them.andNot(g.kings)
+	g.opp = them // men first: see capturesEight
+	if v.special&spMenNoKings != 0 {
+		g.opp = them.andNot(g.kings)
 	}
 	g.empty = empty
 	g.promoRow = promoRowEight(p.side)
@@ -380,8 +377,7 @@ func (g *genEight) init(p *Position, moves []Move, keep bool, them, empty bbEigh
 // if there are none.
 func capturesEight(p *Position, moves []Move, keep bool, them, empty, movers, kingMovers bbEight) []Move {
 	var g genEight
-	g.init(p, moves, keep, them, empty)
-	g.opp = g.oppMen
+	g.init(p, moves, keep, them, empty) // g.opp: what men may jump
 	for x := movers; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
@@ -439,8 +435,50 @@ func singleCapturesEight(moves []Move, keep bool, side Color, board uint8, j0, j
 	return moves
 }
 
-// genMovesEight appends the legal moves of p to moves.
+// genMovesEight appends the legal moves of p to moves. Variants with
+// rare rules (Variant.special) take genMovesSpecialEight, so that the
+// classic ones pay one test for them (and perft none).
 func genMovesEight(p *Position, moves []Move, keep bool) []Move {
+	if p.v.special != 0 {
+		return genMovesSpecialEight(p, moves, keep)
+	}
+	return genMovesEightClassic(p, moves, keep)
+}
+
+// genMovesEightClassic is genMovesEight for the variants without
+// rare rules.
+func genMovesEightClassic(p *Position, moves []Move, keep bool) []Move {
+	us, them, kings, empty := sidesEight(p)
+	v := p.v
+	men := us.andNot(kings)
+	k := us.and(kings)
+	c0, c1, c2, c3 := jumpSquaresEight(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
+	jm := j0.or(j1).or(j2).or(j3)
+	kc := k.any() && kingsCanCaptureEight(v.FlyingKings, k, them, empty)
+	if kc {
+		return capturesEight(p, moves, keep, them, empty, jm, k)
+	}
+	if jm.any() {
+		var noKings bbEight
+		multi := menMultiEight(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
+		if !multi.any() {
+			return singleCapturesEight(moves, keep, p.side, v.Board.id, j0, j1, j2, j3)
+		}
+		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			// Some capture takes two or more pieces (menMultiEight is exact
+			// here), so only the men in multi can make a longest one.
+			return capturesEight(p, moves, keep, them, empty, multi, noKings)
+		}
+		return capturesEight(p, moves, keep, them, empty, jm, noKings)
+	}
+	return plainMovesEight(moves, p.side, v.Board.id, v.FlyingKings, men, k, empty)
+}
+
+// genMovesSpecialEight is genMovesEight for the variants with rare
+// rules (Variant.special): men that may not take kings, king precedence,
+// single jumps ranked by the kings they take.
+func genMovesSpecialEight(p *Position, moves []Move, keep bool) []Move {
 	us, them, kings, empty := sidesEight(p)
 	v := p.v
 	men := us.andNot(kings)
@@ -450,7 +488,7 @@ func genMovesEight(p *Position, moves []Move, keep bool) []Move {
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureEight(v.FlyingKings, k, them, empty)
 	if kc {
-		if v.KingPrecedence {
+		if v.special&spKingPrec != 0 {
 			var noMen bbEight
 			return capturesEight(p, moves, keep, them, empty, noMen, k)
 		}
@@ -460,7 +498,7 @@ func genMovesEight(p *Position, moves []Move, keep bool) []Move {
 		var noKings bbEight
 		multi := menMultiEight(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
 		if !multi.any() {
-			if kingsRank(v) && them.and(kings).any() {
+			if v.special&spKingsRank != 0 && them.and(kings).any() {
 				// Single jumps, but those taking a king come first.
 				return capturesEight(p, moves, keep, them, empty, jm, noKings)
 			}
@@ -524,8 +562,64 @@ func appendStepsEight(moves []Move, to bbEight, back int, promoRow bbEight, boar
 
 // countMovesEight returns the number of legal moves of p. Plain moves and
 // single man captures are counted with population counts; other captures
-// are generated into scratch.
+// are generated into scratch. Perft calls the two bodies directly.
 func countMovesEight(p *Position, scratch []Move, keep bool) int {
+	if p.v.special != 0 {
+		return countMovesSpecialEight(p, scratch, keep)
+	}
+	return countMovesEightClassic(p, scratch, keep)
+}
+
+// countMovesEightClassic is countMovesEight for the variants without
+// rare rules.
+func countMovesEightClassic(p *Position, scratch []Move, keep bool) int {
+	us, them, kings, empty := sidesEight(p)
+	v := p.v
+	men := us.andNot(kings)
+	k := us.and(kings)
+	c0, c1, c2, c3 := jumpSquaresEight(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
+	jm := j0.or(j1).or(j2).or(j3)
+	kc := k.any() && kingsCanCaptureEight(v.FlyingKings, k, them, empty)
+	if kc {
+		return len(capturesEight(p, scratch[:0], keep, them, empty, jm, k))
+	}
+	if jm.any() {
+		var noKings bbEight
+		multi := menMultiEight(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
+		if !multi.any() {
+			return j0.count() + j1.count() + j2.count() + j3.count()
+		}
+		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			return len(capturesEight(p, scratch[:0], keep, them, empty, multi, noKings))
+		}
+		// Without the majority rule every capture counts: the single jumps
+		// of men that cannot go on by population count, the others by
+		// search. Moves of different men never coincide.
+		n := j0.andNot(multi).count() + j1.andNot(multi).count() + j2.andNot(multi).count() + j3.andNot(multi).count()
+		return n + len(capturesEight(p, scratch[:0], keep, them, empty, multi, noKings))
+	}
+	fwd := int(p.side) * 2
+	n := shiftEight(men, fwd).and(empty).count() + shiftEight(men, fwd+1).and(empty).count()
+	if !k.any() {
+		return n
+	}
+	for d := 0; d < 4; d++ {
+		x := shiftEight(k, d).and(empty)
+		n += x.count()
+		if v.FlyingKings {
+			for x.any() {
+				x = shiftEight(x, d).and(empty)
+				n += x.count()
+			}
+		}
+	}
+	return n
+}
+
+// countMovesSpecialEight is countMovesEight for the variants with
+// rare rules (see genMovesSpecialEight).
+func countMovesSpecialEight(p *Position, scratch []Move, keep bool) int {
 	us, them, kings, empty := sidesEight(p)
 	v := p.v
 	men := us.andNot(kings)
@@ -535,7 +629,7 @@ func countMovesEight(p *Position, scratch []Move, keep bool) int {
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureEight(v.FlyingKings, k, them, empty)
 	if kc {
-		if v.KingPrecedence {
+		if v.special&spKingPrec != 0 {
 			var noMen bbEight
 			return len(capturesEight(p, scratch[:0], keep, them, empty, noMen, k))
 		}
@@ -545,7 +639,7 @@ func countMovesEight(p *Position, scratch []Move, keep bool) int {
 		var noKings bbEight
 		multi := menMultiEight(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
 		if !multi.any() {
-			if kingsRank(v) && them.and(kings).any() {
+			if v.special&spKingsRank != 0 && them.and(kings).any() {
 				return len(capturesEight(p, scratch[:0], keep, them, empty, jm, noKings))
 			}
 			return j0.count() + j1.count() + j2.count() + j3.count()
@@ -609,15 +703,16 @@ func playToEight(dst, src *Position, m *Move) {
 }
 
 // perftEight is perft for one board size on c.pos[depth]; children are played
-// into c.pos[depth-1].
+// into c.pos[depth-1]. The classic and the Special bodies are separate
+// functions so that the choice is made once per Perft (c.special).
 func (c *perftCtx) perftEight(depth int) uint64 {
 	p := &c.pos[depth]
 	buf := c.bufs[depth][:0]
 	keep := c.opts.Keep
 	if depth == 1 && !c.opts.NoBulk {
-		return uint64(countMovesEight(p, buf, keep))
+		return uint64(countMovesEightClassic(p, buf, keep))
 	}
-	moves := genMovesEight(p, buf, keep)
+	moves := genMovesEightClassic(p, buf, keep)
 	c.bufs[depth] = moves[:0] // keep a grown buffer
 	q := &c.pos[depth-1]
 	if depth == 1 {
@@ -636,13 +731,52 @@ func (c *perftCtx) perftEight(depth int) uint64 {
 		scratch := c.bufs[1][:0]
 		for i := range moves {
 			playToEight(q, p, &moves[i])
-			n += uint64(countMovesEight(q, scratch, keep))
+			n += uint64(countMovesEightClassic(q, scratch, keep))
 		}
 		return n
 	}
 	for i := range moves {
 		playToEight(q, p, &moves[i])
 		n += c.perftEight(depth - 1)
+	}
+	return n
+}
+
+// perftSpecialEight is perftEight for the variants with rare rules
+// (Variant.special): it calls the Special generators.
+func (c *perftCtx) perftSpecialEight(depth int) uint64 {
+	p := &c.pos[depth]
+	buf := c.bufs[depth][:0]
+	keep := c.opts.Keep
+	if depth == 1 && !c.opts.NoBulk {
+		return uint64(countMovesSpecialEight(p, buf, keep))
+	}
+	moves := genMovesSpecialEight(p, buf, keep)
+	c.bufs[depth] = moves[:0] // keep a grown buffer
+	q := &c.pos[depth-1]
+	if depth == 1 {
+		// Play every move (that is what NoBulk measures); sink keeps the
+		// compiler from dropping the dead positions.
+		var s uint64
+		for i := range moves {
+			playToEight(q, p, &moves[i])
+			s += q.white[0] ^ q.black[0] ^ q.kings[0]
+		}
+		c.sink += s
+		return uint64(len(moves))
+	}
+	var n uint64
+	if depth == 2 && !c.opts.NoBulk {
+		scratch := c.bufs[1][:0]
+		for i := range moves {
+			playToEight(q, p, &moves[i])
+			n += uint64(countMovesSpecialEight(q, scratch, keep))
+		}
+		return n
+	}
+	for i := range moves {
+		playToEight(q, p, &moves[i])
+		n += c.perftSpecialEight(depth - 1)
 	}
 	return n
 }

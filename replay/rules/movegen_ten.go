@@ -27,49 +27,42 @@ func shiftTen(x bbTen, d int) bbTen {
 // genTen is the state of one capture search. It lives on the caller's stack.
 type genTen struct {
 	moves    []Move
-	mark     int    // moves[mark:] are this call's captures
-	best     uint64 // the highest rank emitted so far (majority rule)
+	mark     int // moves[mark:] are this call's captures
+	best     int // most pieces captured so far, or the highest rank (majority rule)
 	keep     bool
-	majority bool
-	ranked   bool // rank captures by prec, not by their count alone
-	ordered  bool // track which jumped pieces are kings (PrecedenceItalian)
-	killer   bool // KingHaltsBehindKing
-	withKing bool // the chain's mover started as a king
-	prec     CapturePrecedence
-	menBack  bool
-	flying   bool
-	promo    PromotionInCapture
-	fwd0     int  // first forward direction of the side to move (0 or 2)
-	up, down bool // men capture in directions 0-1 / 2-3
+	withKing bool     // the chain's mover started as a king
+	r        genRules // the variant's traits, copied in one go
+	up, down bool     // men capture in directions 0-1 / 2-3
 	board    uint8
 	from     int
 	opp      bbTen // opponent pieces not yet jumped in this chain
-	oppMen   bbTen // the opponent pieces men may jump (not kings in Italian)
-	kings    bbTen // the opponent's kings
 	empty    bbTen // empty squares, including the start square of the mover
 	captured bbTen
 	promoRow bbTen
 	n        int
-	order    uint32 // bit 31-i: the i-th jumped piece is a king (ordered only)
-	promoted bool   // a man promoted in this chain and goes on as a king
+	promoted bool // a man promoted in this chain and goes on as a king
 	path     [maxPath]uint8
 	// fp fingerprints the captured squares so far, in order (keep mode).
-	fp uint64
+	fp    uint64
+	kings bbTen  // the opponent's kings
+	order uint32 // bit 31-i: the i-th jumped piece is a king (ordered only)
 }
 
 // emit records the chain that ends at square to.
 func (g *genTen) emit(to int, promotes bool) {
-	if g.majority {
-		r := uint64(g.n)
-		if g.ranked {
-			r = g.rank()
-		}
-		if r < g.best {
-			return
-		}
-		if r > g.best {
-			g.best = r
-			g.moves = g.moves[:g.mark]
+	if g.r.majority {
+		if g.r.ranked {
+			if !g.ranks() {
+				return
+			}
+		} else {
+			if g.n < g.best {
+				return
+			}
+			if g.n > g.best {
+				g.best = g.n
+				g.moves = g.moves[:g.mark]
+			}
 		}
 	}
 	// "drop" identifies moves by start, end and captured set; "keep" also
@@ -96,6 +89,20 @@ func (g *genTen) emit(to int, promotes bool) {
 	m.path = g.path
 }
 
+// ranks reports whether the chain under way ranks at least as high as the
+// captures emitted so far, and drops those if it ranks higher.
+func (g *genTen) ranks() bool {
+	r := int(g.rank()) // below 2^62
+	if r < g.best {
+		return false
+	}
+	if r > g.best {
+		g.best = r
+		g.moves = g.moves[:g.mark]
+	}
+	return true
+}
+
 // rank orders the chain under way by the variant's precedence (higher is
 // better); only the highest-ranked captures are legal.
 func (g *genTen) rank() uint64 {
@@ -105,7 +112,7 @@ func (g *genTen) rank() uint64 {
 	if g.withKing {
 		w = 1
 	}
-	switch g.prec {
+	switch g.r.prec {
 	case PrecedenceKings:
 		return n<<8 | k
 	case PrecedenceItalian:
@@ -163,7 +170,7 @@ func (g *genTen) manJump(t, l, d int) {
 	}
 	g.n++
 	if g.promoRow.has(l) {
-		switch g.promo {
+		switch g.r.promo {
 		case PromoteAndContinue:
 			g.promoted = true
 			if !g.kingCapture(l, d) {
@@ -197,7 +204,7 @@ func (g *genTen) kingCapture(i, last int) bool {
 		}
 		dl := deltaTen[d]
 		t := i + dl
-		if g.flying {
+		if g.r.flying {
 			for g.empty.has(t) {
 				t += dl
 			}
@@ -217,11 +224,11 @@ func (g *genTen) kingCapture(i, last int) bool {
 			g.fp = seqStep(fp, t)
 		}
 		order := g.order
-		if g.ordered && g.kings.has(t) {
+		if g.r.ordered && g.kings.has(t) {
 			g.order |= 1 << (31 - uint(g.n)&31)
 		}
 		g.n++
-		if !g.flying {
+		if !g.r.flying {
 			g.path[g.n-1] = uint8(l)
 			if !g.kingCapture(l, d) {
 				g.emit(l, g.promoted)
@@ -237,7 +244,7 @@ func (g *genTen) kingCapture(i, last int) bool {
 				}
 			}
 			if !cont {
-				if g.killer && g.kings.has(t) {
+				if g.r.killer && g.kings.has(t) {
 					// Killer: a capture that ends by jumping a king
 					// stops directly behind it.
 					g.path[g.n-1] = uint8(l)
@@ -275,7 +282,7 @@ func sidesTen(p *Position) (us, them, kings, empty bbTen) {
 // menTargetsTen returns the opponent pieces a man may jump: all of
 // them, or only the men where men may not capture kings (Italian).
 func menTargetsTen(v *Variant, them, kings bbTen) bbTen {
-	if v.MenCannotCaptureKings {
+	if v.special&spMenNoKings != 0 {
 		return them.andNot(kings)
 	}
 	return them
@@ -341,8 +348,7 @@ func menMultiTen(promo PromotionInCapture, side Color, j0, j1, j2, j3, c bbTen) 
 	}
 	// A man in jd goes on if its landing square, two steps in direction d,
 	// is in c.
-	m := j0.and(c.shl(2 * sBTen)).or(j1.and(c.shl(2 * sATen))).or(j2.and(c.shr(2 * sATen))).or(j3.and(c.shr(2 * sBTen)))
-	return m
+	return j0.and(c.shl(2 * sBTen)).or(j1.and(c.shl(2 * sATen))).or(j2.and(c.shr(2 * sATen))).or(j3.and(c.shr(2 * sBTen)))
 }
 
 // init sets up g in place (a genTen built by value and copied would be
@@ -351,25 +357,16 @@ func (g *genTen) init(p *Position, moves []Move, keep bool, them, empty bbTen) {
 	v := p.v
 	g.moves = moves
 	g.mark = len(moves)
-	g.best = 0
+	g.best = 1
 	g.keep = keep
-	g.majority = v.MajorityCapture
-	g.prec = v.Precedence
-	g.ranked = v.MajorityCapture && v.Precedence != PrecedenceCount
-	g.ordered = v.Precedence == PrecedenceItalian
-	g.killer = v.KingHaltsBehindKing
-	g.menBack = v.MenCaptureBackward
-	g.flying = v.FlyingKings
-	g.promo = v.Promotion
-	g.fwd0 = int(p.side) * 2
+	g.r = v.gr
 	g.up = v.MenCaptureBackward || p.side == White
 	g.down = v.MenCaptureBackward || p.side == Black
 	g.board = v.Board.id
-	g.opp = them
 	g.kings = them.and(loadTen(&p.kings))
-	g.oppMen = them
-	if v.MenCannotCaptureKings {
-		g.oppMen = them.andNot(g.kings)
+	g.opp = them // men first: see capturesTen
+	if v.special&spMenNoKings != 0 {
+		g.opp = them.andNot(g.kings)
 	}
 	g.empty = empty
 	g.promoRow = promoRowTen(p.side)
@@ -380,8 +377,7 @@ func (g *genTen) init(p *Position, moves []Move, keep bool, them, empty bbTen) {
 // if there are none.
 func capturesTen(p *Position, moves []Move, keep bool, them, empty, movers, kingMovers bbTen) []Move {
 	var g genTen
-	g.init(p, moves, keep, them, empty)
-	g.opp = g.oppMen
+	g.init(p, moves, keep, them, empty) // g.opp: what men may jump
 	for x := movers; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
@@ -439,8 +435,50 @@ func singleCapturesTen(moves []Move, keep bool, side Color, board uint8, j0, j1,
 	return moves
 }
 
-// genMovesTen appends the legal moves of p to moves.
+// genMovesTen appends the legal moves of p to moves. Variants with
+// rare rules (Variant.special) take genMovesSpecialTen, so that the
+// classic ones pay one test for them (and perft none).
 func genMovesTen(p *Position, moves []Move, keep bool) []Move {
+	if p.v.special != 0 {
+		return genMovesSpecialTen(p, moves, keep)
+	}
+	return genMovesTenClassic(p, moves, keep)
+}
+
+// genMovesTenClassic is genMovesTen for the variants without
+// rare rules.
+func genMovesTenClassic(p *Position, moves []Move, keep bool) []Move {
+	us, them, kings, empty := sidesTen(p)
+	v := p.v
+	men := us.andNot(kings)
+	k := us.and(kings)
+	c0, c1, c2, c3 := jumpSquaresTen(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
+	jm := j0.or(j1).or(j2).or(j3)
+	kc := k.any() && kingsCanCaptureTen(v.FlyingKings, k, them, empty)
+	if kc {
+		return capturesTen(p, moves, keep, them, empty, jm, k)
+	}
+	if jm.any() {
+		var noKings bbTen
+		multi := menMultiTen(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
+		if !multi.any() {
+			return singleCapturesTen(moves, keep, p.side, v.Board.id, j0, j1, j2, j3)
+		}
+		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			// Some capture takes two or more pieces (menMultiTen is exact
+			// here), so only the men in multi can make a longest one.
+			return capturesTen(p, moves, keep, them, empty, multi, noKings)
+		}
+		return capturesTen(p, moves, keep, them, empty, jm, noKings)
+	}
+	return plainMovesTen(moves, p.side, v.Board.id, v.FlyingKings, men, k, empty)
+}
+
+// genMovesSpecialTen is genMovesTen for the variants with rare
+// rules (Variant.special): men that may not take kings, king precedence,
+// single jumps ranked by the kings they take.
+func genMovesSpecialTen(p *Position, moves []Move, keep bool) []Move {
 	us, them, kings, empty := sidesTen(p)
 	v := p.v
 	men := us.andNot(kings)
@@ -450,7 +488,7 @@ func genMovesTen(p *Position, moves []Move, keep bool) []Move {
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureTen(v.FlyingKings, k, them, empty)
 	if kc {
-		if v.KingPrecedence {
+		if v.special&spKingPrec != 0 {
 			var noMen bbTen
 			return capturesTen(p, moves, keep, them, empty, noMen, k)
 		}
@@ -460,7 +498,7 @@ func genMovesTen(p *Position, moves []Move, keep bool) []Move {
 		var noKings bbTen
 		multi := menMultiTen(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
 		if !multi.any() {
-			if kingsRank(v) && them.and(kings).any() {
+			if v.special&spKingsRank != 0 && them.and(kings).any() {
 				// Single jumps, but those taking a king come first.
 				return capturesTen(p, moves, keep, them, empty, jm, noKings)
 			}
@@ -524,8 +562,64 @@ func appendStepsTen(moves []Move, to bbTen, back int, promoRow bbTen, board uint
 
 // countMovesTen returns the number of legal moves of p. Plain moves and
 // single man captures are counted with population counts; other captures
-// are generated into scratch.
+// are generated into scratch. Perft calls the two bodies directly.
 func countMovesTen(p *Position, scratch []Move, keep bool) int {
+	if p.v.special != 0 {
+		return countMovesSpecialTen(p, scratch, keep)
+	}
+	return countMovesTenClassic(p, scratch, keep)
+}
+
+// countMovesTenClassic is countMovesTen for the variants without
+// rare rules.
+func countMovesTenClassic(p *Position, scratch []Move, keep bool) int {
+	us, them, kings, empty := sidesTen(p)
+	v := p.v
+	men := us.andNot(kings)
+	k := us.and(kings)
+	c0, c1, c2, c3 := jumpSquaresTen(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
+	jm := j0.or(j1).or(j2).or(j3)
+	kc := k.any() && kingsCanCaptureTen(v.FlyingKings, k, them, empty)
+	if kc {
+		return len(capturesTen(p, scratch[:0], keep, them, empty, jm, k))
+	}
+	if jm.any() {
+		var noKings bbTen
+		multi := menMultiTen(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
+		if !multi.any() {
+			return j0.count() + j1.count() + j2.count() + j3.count()
+		}
+		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			return len(capturesTen(p, scratch[:0], keep, them, empty, multi, noKings))
+		}
+		// Without the majority rule every capture counts: the single jumps
+		// of men that cannot go on by population count, the others by
+		// search. Moves of different men never coincide.
+		n := j0.andNot(multi).count() + j1.andNot(multi).count() + j2.andNot(multi).count() + j3.andNot(multi).count()
+		return n + len(capturesTen(p, scratch[:0], keep, them, empty, multi, noKings))
+	}
+	fwd := int(p.side) * 2
+	n := shiftTen(men, fwd).and(empty).count() + shiftTen(men, fwd+1).and(empty).count()
+	if !k.any() {
+		return n
+	}
+	for d := 0; d < 4; d++ {
+		x := shiftTen(k, d).and(empty)
+		n += x.count()
+		if v.FlyingKings {
+			for x.any() {
+				x = shiftTen(x, d).and(empty)
+				n += x.count()
+			}
+		}
+	}
+	return n
+}
+
+// countMovesSpecialTen is countMovesTen for the variants with
+// rare rules (see genMovesSpecialTen).
+func countMovesSpecialTen(p *Position, scratch []Move, keep bool) int {
 	us, them, kings, empty := sidesTen(p)
 	v := p.v
 	men := us.andNot(kings)
@@ -535,7 +629,7 @@ func countMovesTen(p *Position, scratch []Move, keep bool) int {
 	jm := j0.or(j1).or(j2).or(j3)
 	kc := k.any() && kingsCanCaptureTen(v.FlyingKings, k, them, empty)
 	if kc {
-		if v.KingPrecedence {
+		if v.special&spKingPrec != 0 {
 			var noMen bbTen
 			return len(capturesTen(p, scratch[:0], keep, them, empty, noMen, k))
 		}
@@ -545,7 +639,7 @@ func countMovesTen(p *Position, scratch []Move, keep bool) int {
 		var noKings bbTen
 		multi := menMultiTen(v.Promotion, p.side, j0, j1, j2, j3, c0.or(c1).or(c2).or(c3))
 		if !multi.any() {
-			if kingsRank(v) && them.and(kings).any() {
+			if v.special&spKingsRank != 0 && them.and(kings).any() {
 				return len(capturesTen(p, scratch[:0], keep, them, empty, jm, noKings))
 			}
 			return j0.count() + j1.count() + j2.count() + j3.count()
@@ -609,15 +703,16 @@ func playToTen(dst, src *Position, m *Move) {
 }
 
 // perftTen is perft for one board size on c.pos[depth]; children are played
-// into c.pos[depth-1].
+// into c.pos[depth-1]. The classic and the Special bodies are separate
+// functions so that the choice is made once per Perft (c.special).
 func (c *perftCtx) perftTen(depth int) uint64 {
 	p := &c.pos[depth]
 	buf := c.bufs[depth][:0]
 	keep := c.opts.Keep
 	if depth == 1 && !c.opts.NoBulk {
-		return uint64(countMovesTen(p, buf, keep))
+		return uint64(countMovesTenClassic(p, buf, keep))
 	}
-	moves := genMovesTen(p, buf, keep)
+	moves := genMovesTenClassic(p, buf, keep)
 	c.bufs[depth] = moves[:0] // keep a grown buffer
 	q := &c.pos[depth-1]
 	if depth == 1 {
@@ -636,13 +731,52 @@ func (c *perftCtx) perftTen(depth int) uint64 {
 		scratch := c.bufs[1][:0]
 		for i := range moves {
 			playToTen(q, p, &moves[i])
-			n += uint64(countMovesTen(q, scratch, keep))
+			n += uint64(countMovesTenClassic(q, scratch, keep))
 		}
 		return n
 	}
 	for i := range moves {
 		playToTen(q, p, &moves[i])
 		n += c.perftTen(depth - 1)
+	}
+	return n
+}
+
+// perftSpecialTen is perftTen for the variants with rare rules
+// (Variant.special): it calls the Special generators.
+func (c *perftCtx) perftSpecialTen(depth int) uint64 {
+	p := &c.pos[depth]
+	buf := c.bufs[depth][:0]
+	keep := c.opts.Keep
+	if depth == 1 && !c.opts.NoBulk {
+		return uint64(countMovesSpecialTen(p, buf, keep))
+	}
+	moves := genMovesSpecialTen(p, buf, keep)
+	c.bufs[depth] = moves[:0] // keep a grown buffer
+	q := &c.pos[depth-1]
+	if depth == 1 {
+		// Play every move (that is what NoBulk measures); sink keeps the
+		// compiler from dropping the dead positions.
+		var s uint64
+		for i := range moves {
+			playToTen(q, p, &moves[i])
+			s += q.white[0] ^ q.black[0] ^ q.kings[0]
+		}
+		c.sink += s
+		return uint64(len(moves))
+	}
+	var n uint64
+	if depth == 2 && !c.opts.NoBulk {
+		scratch := c.bufs[1][:0]
+		for i := range moves {
+			playToTen(q, p, &moves[i])
+			n += uint64(countMovesSpecialTen(q, scratch, keep))
+		}
+		return n
+	}
+	for i := range moves {
+		playToTen(q, p, &moves[i])
+		n += c.perftSpecialTen(depth - 1)
 	}
 	return n
 }

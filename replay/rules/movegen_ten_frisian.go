@@ -46,49 +46,42 @@ func shiftTenFrisian(x bbTen, d int) bbTen {
 // genTenFrisian is the state of one capture search. It lives on the caller's stack.
 type genTenFrisian struct {
 	moves    []Move
-	mark     int    // moves[mark:] are this call's captures
-	best     uint64 // the highest rank emitted so far (majority rule)
+	mark     int // moves[mark:] are this call's captures
+	best     int // most pieces captured so far, or the highest rank (majority rule)
 	keep     bool
-	majority bool
-	ranked   bool // rank captures by prec, not by their count alone
-	ordered  bool // track which jumped pieces are kings (PrecedenceItalian)
-	killer   bool // KingHaltsBehindKing
-	withKing bool // the chain's mover started as a king
-	prec     CapturePrecedence
-	menBack  bool
-	flying   bool
-	promo    PromotionInCapture
-	fwd0     int  // first forward direction of the side to move (0 or 2)
-	up, down bool // men capture in directions 0-1 / 2-3
+	withKing bool     // the chain's mover started as a king
+	r        genRules // the variant's traits, copied in one go
+	up, down bool     // men capture in directions 0-1 / 2-3
 	board    uint8
 	from     int
 	opp      bbTen // opponent pieces not yet jumped in this chain
-	oppMen   bbTen // the opponent pieces men may jump (not kings in Italian)
-	kings    bbTen // the opponent's kings
 	empty    bbTen // empty squares, including the start square of the mover
 	captured bbTen
 	promoRow bbTen
 	n        int
-	order    uint32 // bit 31-i: the i-th jumped piece is a king (ordered only)
-	promoted bool   // a man promoted in this chain and goes on as a king
+	promoted bool // a man promoted in this chain and goes on as a king
 	path     [maxPath]uint8
 	// fp fingerprints the captured squares so far, in order (keep mode).
-	fp uint64
+	fp    uint64
+	kings bbTen  // the opponent's kings
+	order uint32 // bit 31-i: the i-th jumped piece is a king (ordered only)
 }
 
 // emit records the chain that ends at square to.
 func (g *genTenFrisian) emit(to int, promotes bool) {
-	if g.majority {
-		r := uint64(g.n)
-		if g.ranked {
-			r = g.rank()
-		}
-		if r < g.best {
-			return
-		}
-		if r > g.best {
-			g.best = r
-			g.moves = g.moves[:g.mark]
+	if g.r.majority {
+		if g.r.ranked {
+			if !g.ranks() {
+				return
+			}
+		} else {
+			if g.n < g.best {
+				return
+			}
+			if g.n > g.best {
+				g.best = g.n
+				g.moves = g.moves[:g.mark]
+			}
 		}
 	}
 	// "drop" identifies moves by start, end and captured set; "keep" also
@@ -115,6 +108,20 @@ func (g *genTenFrisian) emit(to int, promotes bool) {
 	m.path = g.path
 }
 
+// ranks reports whether the chain under way ranks at least as high as the
+// captures emitted so far, and drops those if it ranks higher.
+func (g *genTenFrisian) ranks() bool {
+	r := int(g.rank()) // below 2^62
+	if r < g.best {
+		return false
+	}
+	if r > g.best {
+		g.best = r
+		g.moves = g.moves[:g.mark]
+	}
+	return true
+}
+
 // rank orders the chain under way by the variant's precedence (higher is
 // better); only the highest-ranked captures are legal.
 func (g *genTenFrisian) rank() uint64 {
@@ -124,7 +131,7 @@ func (g *genTenFrisian) rank() uint64 {
 	if g.withKing {
 		w = 1
 	}
-	switch g.prec {
+	switch g.r.prec {
 	case PrecedenceKings:
 		return n<<8 | k
 	case PrecedenceItalian:
@@ -204,7 +211,7 @@ func (g *genTenFrisian) manJump(t, l, d int) {
 	}
 	g.n++
 	if g.promoRow.has(l) {
-		switch g.promo {
+		switch g.r.promo {
 		case PromoteAndContinue:
 			g.promoted = true
 			if !g.kingCapture(l, d) {
@@ -242,7 +249,7 @@ func (g *genTenFrisian) kingCapture(i, last int) bool {
 		// The chain below restores g.empty and g.opp before it returns.
 		empty, opp := g.empty.and(m), g.opp.and(m)
 		t := i + dl
-		if g.flying {
+		if g.r.flying {
 			for empty.has(t) {
 				t += dl
 			}
@@ -262,7 +269,7 @@ func (g *genTenFrisian) kingCapture(i, last int) bool {
 			g.fp = seqStep(fp, t)
 		}
 		g.n++
-		if !g.flying {
+		if !g.r.flying {
 			g.path[g.n-1] = uint8(l)
 			if !g.kingCapture(l, d) {
 				g.emit(l, g.promoted)
@@ -308,7 +315,7 @@ func sidesTenFrisian(p *Position) (us, them, kings, empty bbTen) {
 // menTargetsTenFrisian returns the opponent pieces a man may jump: all of
 // them, or only the men where men may not capture kings (Italian).
 func menTargetsTenFrisian(v *Variant, them, kings bbTen) bbTen {
-	if v.MenCannotCaptureKings {
+	if v.special&spMenNoKings != 0 {
 		return them.andNot(kings)
 	}
 	return them
@@ -415,8 +422,7 @@ func menMultiTenFrisian(promo PromotionInCapture, side Color, j0, j1, j2, j3, j4
 	m := j0.and(c.shl(2 * sBTen)).or(j1.and(c.shl(2 * sATen))).or(j2.and(c.shr(2 * sATen))).or(j3.and(c.shr(2 * sBTen)))
 	// The orthogonal jumpers: the landing square is in the row or column
 	// (jumpSquares checked it), so shifting c back by two steps is exact.
-	m = m.or(j4.and(c.shl(2))).or(j5.and(c.shr(2))).or(j6.and(c.shl(2 * sVTen))).or(j7.and(c.shr(2 * sVTen)))
-	return m
+	return m.or(j4.and(c.shl(2))).or(j5.and(c.shr(2))).or(j6.and(c.shl(2 * sVTen))).or(j7.and(c.shr(2 * sVTen)))
 }
 
 // init sets up g in place (a genTenFrisian built by value and copied would be
@@ -425,25 +431,16 @@ func (g *genTenFrisian) init(p *Position, moves []Move, keep bool, them, empty b
 	v := p.v
 	g.moves = moves
 	g.mark = len(moves)
-	g.best = 0
+	g.best = 1
 	g.keep = keep
-	g.majority = v.MajorityCapture
-	g.prec = v.Precedence
-	g.ranked = v.MajorityCapture && v.Precedence != PrecedenceCount
-	g.ordered = v.Precedence == PrecedenceItalian
-	g.killer = v.KingHaltsBehindKing
-	g.menBack = v.MenCaptureBackward
-	g.flying = v.FlyingKings
-	g.promo = v.Promotion
-	g.fwd0 = int(p.side) * 2
+	g.r = v.gr
 	g.up = v.MenCaptureBackward || p.side == White
 	g.down = v.MenCaptureBackward || p.side == Black
 	g.board = v.Board.id
-	g.opp = them
 	g.kings = them.and(loadTen(&p.kings))
-	g.oppMen = them
-	if v.MenCannotCaptureKings {
-		g.oppMen = them.andNot(g.kings)
+	g.opp = them // men first: see capturesTenFrisian
+	if v.special&spMenNoKings != 0 {
+		g.opp = them.andNot(g.kings)
 	}
 	g.empty = empty
 	g.promoRow = promoRowTen(p.side)
@@ -454,8 +451,7 @@ func (g *genTenFrisian) init(p *Position, moves []Move, keep bool, them, empty b
 // if there are none.
 func capturesTenFrisian(p *Position, moves []Move, keep bool, them, empty, movers, kingMovers bbTen) []Move {
 	var g genTenFrisian
-	g.init(p, moves, keep, them, empty)
-	g.opp = g.oppMen
+	g.init(p, moves, keep, them, empty) // g.opp: what men may jump
 	for x := movers; x.any(); x = x.dropLowest() {
 		i := x.lowest()
 		g.from = i
@@ -521,8 +517,52 @@ func singleCapturesTenFrisian(moves []Move, keep bool, side Color, board uint8, 
 	return moves
 }
 
-// genMovesTenFrisian appends the legal moves of p to moves.
+// genMovesTenFrisian appends the legal moves of p to moves. Variants with
+// rare rules (Variant.special) take genMovesSpecialTenFrisian, so that the
+// classic ones pay one test for them (and perft none).
 func genMovesTenFrisian(p *Position, moves []Move, keep bool) []Move {
+	if p.v.special != 0 {
+		return genMovesSpecialTenFrisian(p, moves, keep)
+	}
+	return genMovesTenFrisianClassic(p, moves, keep)
+}
+
+// genMovesTenFrisianClassic is genMovesTenFrisian for the variants without
+// rare rules.
+func genMovesTenFrisianClassic(p *Position, moves []Move, keep bool) []Move {
+	us, them, kings, empty := sidesTenFrisian(p)
+	v := p.v
+	men := us.andNot(kings)
+	k := us.and(kings)
+	c0, c1, c2, c3, c4, c5, c6, c7 := jumpSquaresTenFrisian(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
+	jm := j0.or(j1).or(j2).or(j3)
+	j4, j5, j6, j7 := men.and(c4), men.and(c5), men.and(c6), men.and(c7)
+	jm = jm.or(j4).or(j5).or(j6).or(j7)
+	kc := k.any() && kingsCanCaptureTenFrisian(v.FlyingKings, k, them, empty)
+	if kc {
+		return capturesTenFrisian(p, moves, keep, them, empty, jm, k)
+	}
+	if jm.any() {
+		var noKings bbTen
+		multi := menMultiTenFrisian(v.Promotion, p.side, j0, j1, j2, j3, j4, j5, j6, j7, c0.or(c1).or(c2).or(c3).or(c4).or(c5).or(c6).or(c7))
+		if !multi.any() {
+			return singleCapturesTenFrisian(moves, keep, p.side, v.Board.id, j0, j1, j2, j3, j4, j5, j6, j7)
+		}
+		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			// Some capture takes two or more pieces (menMultiTenFrisian is exact
+			// here), so only the men in multi can make a longest one.
+			return capturesTenFrisian(p, moves, keep, them, empty, multi, noKings)
+		}
+		return capturesTenFrisian(p, moves, keep, them, empty, jm, noKings)
+	}
+	return plainMovesTenFrisian(moves, p.side, v.Board.id, v.FlyingKings, men, k, empty)
+}
+
+// genMovesSpecialTenFrisian is genMovesTenFrisian for the variants with rare
+// rules (Variant.special): men that may not take kings, king precedence,
+// single jumps ranked by the kings they take.
+func genMovesSpecialTenFrisian(p *Position, moves []Move, keep bool) []Move {
 	us, them, kings, empty := sidesTenFrisian(p)
 	v := p.v
 	men := us.andNot(kings)
@@ -534,7 +574,7 @@ func genMovesTenFrisian(p *Position, moves []Move, keep bool) []Move {
 	jm = jm.or(j4).or(j5).or(j6).or(j7)
 	kc := k.any() && kingsCanCaptureTenFrisian(v.FlyingKings, k, them, empty)
 	if kc {
-		if v.KingPrecedence {
+		if v.special&spKingPrec != 0 {
 			var noMen bbTen
 			return capturesTenFrisian(p, moves, keep, them, empty, noMen, k)
 		}
@@ -544,7 +584,7 @@ func genMovesTenFrisian(p *Position, moves []Move, keep bool) []Move {
 		var noKings bbTen
 		multi := menMultiTenFrisian(v.Promotion, p.side, j0, j1, j2, j3, j4, j5, j6, j7, c0.or(c1).or(c2).or(c3).or(c4).or(c5).or(c6).or(c7))
 		if !multi.any() {
-			if kingsRank(v) && them.and(kings).any() {
+			if v.special&spKingsRank != 0 && them.and(kings).any() {
 				// Single jumps, but those taking a king come first.
 				return capturesTenFrisian(p, moves, keep, them, empty, jm, noKings)
 			}
@@ -608,8 +648,66 @@ func appendStepsTenFrisian(moves []Move, to bbTen, back int, promoRow bbTen, boa
 
 // countMovesTenFrisian returns the number of legal moves of p. Plain moves and
 // single man captures are counted with population counts; other captures
-// are generated into scratch.
+// are generated into scratch. Perft calls the two bodies directly.
 func countMovesTenFrisian(p *Position, scratch []Move, keep bool) int {
+	if p.v.special != 0 {
+		return countMovesSpecialTenFrisian(p, scratch, keep)
+	}
+	return countMovesTenFrisianClassic(p, scratch, keep)
+}
+
+// countMovesTenFrisianClassic is countMovesTenFrisian for the variants without
+// rare rules.
+func countMovesTenFrisianClassic(p *Position, scratch []Move, keep bool) int {
+	us, them, kings, empty := sidesTenFrisian(p)
+	v := p.v
+	men := us.andNot(kings)
+	k := us.and(kings)
+	c0, c1, c2, c3, c4, c5, c6, c7 := jumpSquaresTenFrisian(v.MenCaptureBackward || p.side == White, v.MenCaptureBackward || p.side == Black, them, empty)
+	j0, j1, j2, j3 := men.and(c0), men.and(c1), men.and(c2), men.and(c3)
+	jm := j0.or(j1).or(j2).or(j3)
+	j4, j5, j6, j7 := men.and(c4), men.and(c5), men.and(c6), men.and(c7)
+	jm = jm.or(j4).or(j5).or(j6).or(j7)
+	kc := k.any() && kingsCanCaptureTenFrisian(v.FlyingKings, k, them, empty)
+	if kc {
+		return len(capturesTenFrisian(p, scratch[:0], keep, them, empty, jm, k))
+	}
+	if jm.any() {
+		var noKings bbTen
+		multi := menMultiTenFrisian(v.Promotion, p.side, j0, j1, j2, j3, j4, j5, j6, j7, c0.or(c1).or(c2).or(c3).or(c4).or(c5).or(c6).or(c7))
+		if !multi.any() {
+			return j0.count() + j1.count() + j2.count() + j3.count() + j4.count() + j5.count() + j6.count() + j7.count()
+		}
+		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			return len(capturesTenFrisian(p, scratch[:0], keep, them, empty, multi, noKings))
+		}
+		// Without the majority rule every capture counts: the single jumps
+		// of men that cannot go on by population count, the others by
+		// search. Moves of different men never coincide.
+		n := j0.andNot(multi).count() + j1.andNot(multi).count() + j2.andNot(multi).count() + j3.andNot(multi).count() + j4.andNot(multi).count() + j5.andNot(multi).count() + j6.andNot(multi).count() + j7.andNot(multi).count()
+		return n + len(capturesTenFrisian(p, scratch[:0], keep, them, empty, multi, noKings))
+	}
+	fwd := int(p.side) * 2
+	n := shiftTenFrisian(men, fwd).and(empty).count() + shiftTenFrisian(men, fwd+1).and(empty).count()
+	if !k.any() {
+		return n
+	}
+	for d := 0; d < 4; d++ {
+		x := shiftTenFrisian(k, d).and(empty)
+		n += x.count()
+		if v.FlyingKings {
+			for x.any() {
+				x = shiftTenFrisian(x, d).and(empty)
+				n += x.count()
+			}
+		}
+	}
+	return n
+}
+
+// countMovesSpecialTenFrisian is countMovesTenFrisian for the variants with
+// rare rules (see genMovesSpecialTenFrisian).
+func countMovesSpecialTenFrisian(p *Position, scratch []Move, keep bool) int {
 	us, them, kings, empty := sidesTenFrisian(p)
 	v := p.v
 	men := us.andNot(kings)
@@ -621,7 +719,7 @@ func countMovesTenFrisian(p *Position, scratch []Move, keep bool) int {
 	jm = jm.or(j4).or(j5).or(j6).or(j7)
 	kc := k.any() && kingsCanCaptureTenFrisian(v.FlyingKings, k, them, empty)
 	if kc {
-		if v.KingPrecedence {
+		if v.special&spKingPrec != 0 {
 			var noMen bbTen
 			return len(capturesTenFrisian(p, scratch[:0], keep, them, empty, noMen, k))
 		}
@@ -631,7 +729,7 @@ func countMovesTenFrisian(p *Position, scratch []Move, keep bool) int {
 		var noKings bbTen
 		multi := menMultiTenFrisian(v.Promotion, p.side, j0, j1, j2, j3, j4, j5, j6, j7, c0.or(c1).or(c2).or(c3).or(c4).or(c5).or(c6).or(c7))
 		if !multi.any() {
-			if kingsRank(v) && them.and(kings).any() {
+			if v.special&spKingsRank != 0 && them.and(kings).any() {
 				return len(capturesTenFrisian(p, scratch[:0], keep, them, empty, jm, noKings))
 			}
 			return j0.count() + j1.count() + j2.count() + j3.count() + j4.count() + j5.count() + j6.count() + j7.count()
@@ -695,15 +793,16 @@ func playToTenFrisian(dst, src *Position, m *Move) {
 }
 
 // perftTenFrisian is perft for one board size on c.pos[depth]; children are played
-// into c.pos[depth-1].
+// into c.pos[depth-1]. The classic and the Special bodies are separate
+// functions so that the choice is made once per Perft (c.special).
 func (c *perftCtx) perftTenFrisian(depth int) uint64 {
 	p := &c.pos[depth]
 	buf := c.bufs[depth][:0]
 	keep := c.opts.Keep
 	if depth == 1 && !c.opts.NoBulk {
-		return uint64(countMovesTenFrisian(p, buf, keep))
+		return uint64(countMovesTenFrisianClassic(p, buf, keep))
 	}
-	moves := genMovesTenFrisian(p, buf, keep)
+	moves := genMovesTenFrisianClassic(p, buf, keep)
 	c.bufs[depth] = moves[:0] // keep a grown buffer
 	q := &c.pos[depth-1]
 	if depth == 1 {
@@ -722,13 +821,52 @@ func (c *perftCtx) perftTenFrisian(depth int) uint64 {
 		scratch := c.bufs[1][:0]
 		for i := range moves {
 			playToTenFrisian(q, p, &moves[i])
-			n += uint64(countMovesTenFrisian(q, scratch, keep))
+			n += uint64(countMovesTenFrisianClassic(q, scratch, keep))
 		}
 		return n
 	}
 	for i := range moves {
 		playToTenFrisian(q, p, &moves[i])
 		n += c.perftTenFrisian(depth - 1)
+	}
+	return n
+}
+
+// perftSpecialTenFrisian is perftTenFrisian for the variants with rare rules
+// (Variant.special): it calls the Special generators.
+func (c *perftCtx) perftSpecialTenFrisian(depth int) uint64 {
+	p := &c.pos[depth]
+	buf := c.bufs[depth][:0]
+	keep := c.opts.Keep
+	if depth == 1 && !c.opts.NoBulk {
+		return uint64(countMovesSpecialTenFrisian(p, buf, keep))
+	}
+	moves := genMovesSpecialTenFrisian(p, buf, keep)
+	c.bufs[depth] = moves[:0] // keep a grown buffer
+	q := &c.pos[depth-1]
+	if depth == 1 {
+		// Play every move (that is what NoBulk measures); sink keeps the
+		// compiler from dropping the dead positions.
+		var s uint64
+		for i := range moves {
+			playToTenFrisian(q, p, &moves[i])
+			s += q.white[0] ^ q.black[0] ^ q.kings[0]
+		}
+		c.sink += s
+		return uint64(len(moves))
+	}
+	var n uint64
+	if depth == 2 && !c.opts.NoBulk {
+		scratch := c.bufs[1][:0]
+		for i := range moves {
+			playToTenFrisian(q, p, &moves[i])
+			n += uint64(countMovesSpecialTenFrisian(q, scratch, keep))
+		}
+		return n
+	}
+	for i := range moves {
+		playToTenFrisian(q, p, &moves[i])
+		n += c.perftSpecialTenFrisian(depth - 1)
 	}
 	return n
 }

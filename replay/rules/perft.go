@@ -21,6 +21,9 @@ type perftCtx struct {
 	bufs [][]Move
 	pos  []Position // pos[d] is the position with d plies to go
 	sink uint64     // see perftTen
+	// special: the variant has rare rules (Variant.special), so perft*
+	// calls the generators' Special bodies.
+	special bool
 }
 
 func newPerftCtx(depth int, opts PerftOptions) *perftCtx {
@@ -49,16 +52,32 @@ func (c *perftCtx) perft(p Position, depth int) uint64 {
 	for i := range c.pos {
 		c.pos[i].v = p.v // playTo* copies no variant
 	}
+	c.special = p.v.special != 0
 	c.pos[depth] = p
 	switch p.v.gen {
 	case movegenEight:
+		if c.special {
+			return c.perftSpecialEight(depth)
+		}
 		return c.perftEight(depth)
 	case movegenTen:
+		if c.special {
+			return c.perftSpecialTen(depth)
+		}
 		return c.perftTen(depth)
 	case movegenEightThai:
+		if c.special {
+			return c.perftSpecialEightThai(depth)
+		}
 		return c.perftEightThai(depth)
 	case movegenTenFrisian:
+		if c.special {
+			return c.perftSpecialTenFrisian(depth)
+		}
 		return c.perftTenFrisian(depth)
+	}
+	if c.special {
+		return c.perftSpecialTwelve(depth)
 	}
 	return c.perftTwelve(depth)
 }

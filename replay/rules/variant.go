@@ -140,9 +140,35 @@ type Variant struct {
 	// Win is how the game is won; see Position.Outcome.
 	Win WinCondition
 
-	gen     uint8  // the generated move generator (movegenEight, ...)
-	hashKey uint64 // XORed into every hash; 0 for the five original variants
+	// Derived at package init from the traits above (see setup): a copy
+	// of a Variant with other traits keeps its original's generator,
+	// packed traits and hash key, so variants are made in this package.
+	gen     uint8    // the generated move generator (movegenEight, ...)
+	gr      genRules // the traits a capture search reads, packed
+	special uint8    // spMenNoKings | spKingPrec | spKingsRank: 0 for the classics
+	hashKey uint64   // XORed into every hash; 0 for the five original variants
 }
+
+// genRules are the traits a capture search reads, packed in 8 bytes so
+// that it copies them with one load and one store (doc.go: performance).
+type genRules struct {
+	majority bool // MajorityCapture
+	ranked   bool // MajorityCapture ranked by Precedence, not the count alone
+	ordered  bool // PrecedenceItalian: track where kings were jumped
+	killer   bool // KingHaltsBehindKing
+	menBack  bool // MenCaptureBackward
+	flying   bool // FlyingKings
+	promo    PromotionInCapture
+	prec     CapturePrecedence
+}
+
+// Variant.special bits: the rare rules the generators check per position,
+// tested with one byte load.
+const (
+	spMenNoKings = 1 << iota // MenCannotCaptureKings
+	spKingPrec               // KingPrecedence
+	spKingsRank              // single jumps are not equal when kings can be taken
+)
 
 // The variants implemented.
 var (
@@ -232,22 +258,41 @@ var variants = []*Variant{Russian, International, Brazilian, Canadian, English, 
 
 func init() {
 	for _, v := range variants {
-		v.gen = v.Board.gen
-		switch {
-		case v.CapturesRemovedAtOnce || v.KingLandsBehind:
-			if !(v.CapturesRemovedAtOnce && v.KingLandsBehind && v.Board.gen == movegenEight) {
-				panic("rules: " + v.Name + ": Thai captures are rendered for 8x8 only, and both together")
-			}
-			v.gen = movegenEightThai
-		case v.OrthogonalCaptures:
-			if v.Board.gen != movegenTen {
-				panic("rules: " + v.Name + ": orthogonal captures are rendered for 10x10 only")
-			}
-			v.gen = movegenTenFrisian
+		v.setup()
+	}
+}
+
+// setup derives the generator, the packed traits and the hash key.
+func (v *Variant) setup() {
+	ranked := v.MajorityCapture && v.Precedence != PrecedenceCount
+	v.gr = genRules{majority: v.MajorityCapture, ranked: ranked,
+		ordered: v.Precedence == PrecedenceItalian, killer: v.KingHaltsBehindKing,
+		menBack: v.MenCaptureBackward, flying: v.FlyingKings, promo: v.Promotion, prec: v.Precedence}
+	v.special = 0
+	if v.MenCannotCaptureKings {
+		v.special |= spMenNoKings
+	}
+	if v.KingPrecedence {
+		v.special |= spKingPrec
+	}
+	if v.MajorityCapture && (v.Precedence == PrecedenceKings || v.Precedence == PrecedenceValue) {
+		v.special |= spKingsRank
+	}
+	v.gen = v.Board.gen
+	switch {
+	case v.CapturesRemovedAtOnce || v.KingLandsBehind:
+		if !(v.CapturesRemovedAtOnce && v.KingLandsBehind && v.Board.gen == movegenEight) {
+			panic("rules: " + v.Name + ": Thai captures are rendered for 8x8 only, and both together")
 		}
-		if v != Russian && v != International && v != Brazilian && v != Canadian && v != English {
-			v.hashKey = variantHashKey(v.Name)
+		v.gen = movegenEightThai
+	case v.OrthogonalCaptures:
+		if v.Board.gen != movegenTen {
+			panic("rules: " + v.Name + ": orthogonal captures are rendered for 10x10 only")
 		}
+		v.gen = movegenTenFrisian
+	}
+	if v != Russian && v != International && v != Brazilian && v != Canadian && v != English {
+		v.hashKey = variantHashKey(v.Name)
 	}
 }
 

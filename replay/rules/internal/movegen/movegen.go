@@ -20,7 +20,16 @@ import (
 //go:embed movegen.go.tmpl
 var source string
 
-var tmpl = template.Must(template.New("movegen.go.tmpl").Option("missingkey=error").Parse(source))
+var tmpl = template.Must(template.New("movegen.go.tmpl").Option("missingkey=error").Funcs(template.FuncMap{
+	"special": func(g Generator, special bool) specialData { return specialData{g, special} },
+}).Parse(source))
+
+// specialData renders genMoves and countMoves twice: the classic body and
+// the Special one with the checks for rare rules (see the template).
+type specialData struct {
+	Generator
+	Special bool
+}
 
 // Generator is one rendering of the template.
 type Generator struct {
