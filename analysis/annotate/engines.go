@@ -149,10 +149,26 @@ func capQuote(s string) string {
 	return fmt.Sprintf("%q...", s[:i])
 }
 
-// lost is the verdict on a position without a legal move (its side to move
-// has lost), given without asking the engine: draughtsdb's own -Win, as
-// the built-in engine returns it.
-func lost() Eval { return Eval{Score: -search.Win, Mate: true} }
+// over is the verdict on a position whose game is over by the variant's
+// Win rule (rules.Position.Outcome: no legal move loses, or wins in
+// antidraughts; in breakthrough the first king has won), given without
+// asking the engine (a Hub GUI never asks one about a finished game):
+// draughtsdb's own -Win or Win for the side to move, as the built-in
+// engine returns it, and no best move. ok is false when the game goes on.
+func over(pos *rules.Position) (e Eval, ok bool) {
+	o := pos.Outcome()
+	if o == rules.Undecided {
+		return Eval{}, false
+	}
+	winner := rules.White
+	if o == rules.BlackWins {
+		winner = rules.Black
+	}
+	if winner == pos.SideToMove() {
+		return Eval{Score: search.Win, Mate: true}, true
+	}
+	return Eval{Score: -search.Win, Mate: true}, true
+}
 
 // Builtin is the built-in engine (package search) with its own
 // transposition table.
@@ -168,8 +184,8 @@ func NewBuiltin(l Limit, ttMB int) *Builtin {
 
 // Evaluate searches pos.
 func (b *Builtin) Evaluate(ctx context.Context, pos rules.Position) (Eval, error) {
-	if len(pos.LegalMoves(nil)) == 0 {
-		return lost(), nil
+	if e, ok := over(&pos); ok {
+		return e, nil
 	}
 	r := b.e.Search(ctx, pos, search.Options{Depth: b.Limit.Depth, MoveTime: b.Limit.MoveTime}, nil)
 	e := Eval{Score: r.Score, Mate: r.Mate, Depth: r.Depth, Nodes: int64(r.Nodes), TimeMs: int(r.Time.Milliseconds())}
@@ -212,8 +228,8 @@ func (h *Hub) Version() string { return h.c.ID()["version"] }
 
 // Evaluate has the engine analyse pos.
 func (h *Hub) Evaluate(ctx context.Context, pos rules.Position) (Eval, error) {
-	if len(pos.LegalMoves(nil)) == 0 {
-		return lost(), nil
+	if e, ok := over(&pos); ok {
+		return e, nil
 	}
 	a, err := hub.AnalyzeRetry(ctx, h.c, pos, h.Limit.Depth, h.Limit.MoveTime)
 	if err != nil {

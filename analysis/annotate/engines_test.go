@@ -54,7 +54,9 @@ func TestThresholdsCheck(t *testing.T) {
 // closeCounter is an Evaluator that counts its closes.
 type closeCounter struct{ closed int }
 
-func (c *closeCounter) Evaluate(context.Context, rules.Position) (Eval, error) { return lost(), nil }
+func (c *closeCounter) Evaluate(context.Context, rules.Position) (Eval, error) {
+	return Eval{Score: -search.Win, Mate: true}, nil
+}
 func (c *closeCounter) Close() error                                           { c.closed++; return nil }
 
 // TestRunChecksOptionsFirst: Run refuses unusable options before it
@@ -176,5 +178,41 @@ func TestParseEngineHub(t *testing.T) {
 	}
 	if len(notices) != 0 {
 		t.Errorf("notices: %q", notices)
+	}
+}
+
+// TestFinishedGamesFollowTheWinRule: a finished position's verdict comes
+// from the variant's Win rule, not from "no legal move loses": in
+// antidraughts the side without pieces has won, in breakthrough the side
+// with a king; positions that go on are searched.
+func TestFinishedGamesFollowTheWinRule(t *testing.T) {
+	b := NewBuiltin(Limit{Depth: 2}, 1)
+	for _, c := range []struct {
+		v     *rules.Variant
+		fen   string
+		score int // the side to move's; 0: the game goes on
+	}{
+		{rules.International, "W:W:B1,2", -search.Win},
+		{rules.Antidraughts, "W:W:B1,2", search.Win},
+		{rules.Antidraughts, "B:W11,12:B", search.Win},
+		{rules.Breakthrough, "B:WK3,40:B20,30", -search.Win},
+		{rules.Breakthrough, "W:WK3,40:B20,30", search.Win},
+		{rules.Breakthrough, "W:W40:B20,30", 0},
+		{rules.International, "W:WK3,40:B20,30", 0},
+	} {
+		pos, err := rules.ParseFEN(c.v, c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := b.Evaluate(context.Background(), pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case c.score != 0 && (e.Score != c.score || !e.Mate || e.Best != ""):
+			t.Errorf("%s %s: %+v, want score %d and no move", c.v.Name, c.fen, e, c.score)
+		case c.score == 0 && e.Best == "":
+			t.Errorf("%s %s: %+v, want a searched position", c.v.Name, c.fen, e)
+		}
 	}
 }

@@ -1,7 +1,8 @@
 // Package search is draughtsdb's game-tree search: it evaluates a position
-// of any implemented variant (russian, international, brazilian, canadian,
-// english) and finds the best move, for batch annotation and for the
-// `draughtsdb hub` engine. It builds on replay/rules (LegalMoves, copy-make
+// of any variant package rules plays (rules.Variants: the classic ones,
+// Pool, Czech, Spanish, Italian, Thai, Killer, Frisian, Frysk,
+// antidraughts, breakthrough, ...) and finds the best move, for batch
+// annotation and for the `draughtsdb hub` engine. It builds on replay/rules (LegalMoves, copy-make
 // Play, Zobrist Hash) and is pure Go without I/O.
 //
 // # Using it
@@ -33,11 +34,24 @@
 // # Scores
 //
 // Scores are in hundredths of a man (a man = 100) from the side to move's
-// view. A side to move without a legal move has lost: -(Win - ply) with
-// Win = 30000 and ply counted from the root, so +29995 means the opponent
-// runs out of moves 5 plies from now. |Score| >= MateThreshold (29000)
-// marks a forced result; Result.Mate and PliesToEnd report it. The search
-// stops early once the end of the game lies inside the horizon.
+// view. A line ends where the variant's Win rule (rules.Variant.Win, as
+// rules.Position.Outcome applies it) ends the game: a side to move without
+// a legal move has lost, or won in antidraughts (WinWhenNoMove); in
+// breakthrough (FirstKingWins) the side that made a king has won. The
+// loser scores -(Win - ply) with Win = 30000 and ply counted from the
+// root, so +29995 means the game is won 5 plies from now. |Score| >=
+// MateThreshold (29000) marks a forced result; Result.Mate and PliesToEnd
+// report it. The search stops early once the end of the game lies inside
+// the horizon. A root position that is already decided returns its score
+// and no move.
+//
+// Frisian's limit on moving one king (Variant.KingMoveLimit), which
+// rules.Position.LegalMoves does not apply because it depends on the
+// moves before, is applied along every line from Options.KingMoves (the
+// game's rules.KingMoveCounter before the root; nil: a fresh one), so the
+// best move and the PV never move a king a fourth time in a row. The
+// transposition table does not key on it: a position reached with another
+// count may reuse a score (an approximation, like most of a search).
 //
 // # Algorithm
 //
@@ -66,13 +80,19 @@
 //
 // # Evaluation
 //
-// Weights are data (type Weights, DefaultWeights(v)), in hundredths of a
-// man: material (man 100; flying king 300 on 10x10 and 12x12, 280 on 8x8;
-// English king 150), advancement per row (tempo; larger in the endgame,
-// when men run for promotion), centre squares, kings on the long
-// diagonals, men still guarding the back rank (middlegame), and a cheap
-// mobility term (men with an empty square ahead, empty squares next to
-// kings). Evaluate(pos) exposes it with the default weights.
+// Weights are data (type Weights, DefaultWeights(v), derived from the
+// variant's rules so that a new variant gets sensible ones), in hundredths
+// of a man: material (man 100; flying king 300 on 10x10 and 12x12, 280 on
+// 8x8; kings that step one square: English 150, Italian 200, where men may
+// not take them; Thai and Frisian kings 250), advancement per row (tempo;
+// larger in the endgame, when men run for promotion), centre squares,
+// kings on the long diagonals, men still guarding the back rank
+// (middlegame), and a cheap mobility term (men with an empty square ahead,
+// empty squares next to kings). Antidraughts inverts every term (losing
+// pieces is good); breakthrough weighs advance and the back-rank guard
+// (a king ends the game, so its value does not matter). The five first
+// variants keep the weights their stored evaluations were made with.
+// Evaluate(pos) exposes it with the default weights.
 //
 // # Tests and figures
 //
@@ -92,6 +112,12 @@
 //     start scores 0), TestMoveTime and TestCancel (a fake clock and
 //     cancellations at chosen iterations and nodes: nothing depends on the
 //     machine's speed), TestRepetition, TestNoLegalMove.
+//   - variants_test.go: TestDecidedAgreesWithOutcome (the search ends lines
+//     where rules.Position.Outcome does, on random games of every
+//     variant), TestAntidraughts (the side without pieces wins; the engine
+//     gives its last man away), TestBreakthrough (the first king wins),
+//     TestKingMoveLimit (Frisian: no fourth king move in a row, where
+//     without the limit the engine would play one), TestWeightsPerVariant.
 //
 // Benchmarks (go test -bench Search ./analysis/search) report nodes/s, a
 // node being every alphaBeta and quiescence call. Measured single-threaded

@@ -28,25 +28,58 @@ type Weights struct {
 	// EndgamePieces: at or below this many pieces on the board AdvanceEnd
 	// is used.
 	EndgamePieces int
+	// Inverted turns every term against its owner: in antidraughts, where
+	// the side without a move (no pieces, or all blocked) wins, a piece, a
+	// free square ahead or a step towards promotion is a burden.
+	Inverted bool
 }
 
-// DefaultWeights returns the built-in weights of variant v. Flying kings are
-// worth about three men; English kings (one step) about one and a half.
+// DefaultWeights returns the built-in weights of variant v, from its rules
+// so that a variant added to package rules gets sensible ones:
+//
+//   - material: flying kings are worth about three men (300 on 10x10 and
+//     12x12, 280 on 8x8); kings that move one step about one and a half
+//     (English 150), two where men may not capture them (Italian 200);
+//     Thai kings, which must land directly behind the piece they take,
+//     and Frisian kings, which move only diagonally but capture in eight
+//     directions (its capture precedence counts them almost two men), 250;
+//   - antidraughts (Win: WinWhenNoMove) is International's evaluation
+//     inverted (Inverted): losing pieces is good;
+//   - breakthrough (Win: FirstKingWins): the first king wins, so the king
+//     value does not matter (the search ends the game there) and men are
+//     worth their advance and their guard of the back row.
 func DefaultWeights(v *rules.Variant) Weights {
-	switch v {
-	case rules.English:
-		return Weights{Man: 100, King: 150, Advance: 3, AdvanceEnd: 6, Centre: 4, KingCentre: 4,
-			BackRank: 8, Mobility: 2, EndgamePieces: 8}
-	case rules.International:
-		return Weights{Man: 100, King: 300, Advance: 2, AdvanceEnd: 6, Centre: 4, KingCentre: 10,
+	var w Weights
+	switch v.Board.Width {
+	case 10:
+		w = Weights{Man: 100, King: 300, Advance: 2, AdvanceEnd: 6, Centre: 4, KingCentre: 10,
 			BackRank: 6, Mobility: 1, EndgamePieces: 12}
-	case rules.Canadian:
-		return Weights{Man: 100, King: 300, Advance: 2, AdvanceEnd: 5, Centre: 3, KingCentre: 10,
+	case 12:
+		w = Weights{Man: 100, King: 300, Advance: 2, AdvanceEnd: 5, Centre: 3, KingCentre: 10,
 			BackRank: 5, Mobility: 1, EndgamePieces: 16}
-	default: // Russian, Brazilian: 8x8 with flying kings
-		return Weights{Man: 100, King: 280, Advance: 3, AdvanceEnd: 7, Centre: 5, KingCentre: 10,
+	default: // 8x8 with flying kings: Russian, Brazilian, Pool, Czech, Spanish
+		w = Weights{Man: 100, King: 280, Advance: 3, AdvanceEnd: 7, Centre: 5, KingCentre: 10,
 			BackRank: 8, Mobility: 2, EndgamePieces: 8}
 	}
+	switch {
+	case !v.FlyingKings && v.MenCannotCaptureKings: // Italian
+		w = Weights{Man: 100, King: 200, Advance: 3, AdvanceEnd: 6, Centre: 4, KingCentre: 4,
+			BackRank: 8, Mobility: 2, EndgamePieces: 8}
+	case !v.FlyingKings: // English
+		w = Weights{Man: 100, King: 150, Advance: 3, AdvanceEnd: 6, Centre: 4, KingCentre: 4,
+			BackRank: 8, Mobility: 2, EndgamePieces: 8}
+	case v.KingLandsBehind, v.OrthogonalCaptures: // Thai; Frisian, Frysk
+		w.King = 250
+	}
+	switch v.Win {
+	case rules.WinWhenNoMove:
+		w = Weights{Man: 100, King: 200, Advance: 2, AdvanceEnd: 4, Mobility: 2, EndgamePieces: w.EndgamePieces,
+			Inverted: true}
+	case rules.FirstKingWins:
+		w = Weights{Man: 100, King: 100, Advance: 8, AdvanceEnd: 16, Centre: 3, BackRank: 20, Mobility: 1,
+			EndgamePieces: w.EndgamePieces}
+	}
+	return w
 }
 
 // geometry holds per-board square tables computed from the public
@@ -183,6 +216,9 @@ func (e *evaluator) evaluate(pos *rules.Position) int {
 		score[c] += v
 	}
 	us := pos.SideToMove()
+	if e.w.Inverted {
+		return score[us^1] - score[us]
+	}
 	return score[us] - score[us^1]
 }
 

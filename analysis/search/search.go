@@ -13,9 +13,11 @@ const (
 	Version = "0.1"
 )
 
-// Score bounds. A side to move without a legal move has lost: its score is
-// -(Win - ply), ply counted from the root, so faster wins score higher.
-// Any score with |score| >= MateThreshold is a forced win or loss.
+// Score bounds. A position the variant's Win rule decides (a side to move
+// without a legal move has lost, or won in antidraughts; in breakthrough
+// the first king has won) scores -(Win - ply) for the side that lost, ply
+// counted from the root, so faster wins score higher. Any score with
+// |score| >= MateThreshold is a forced win or loss.
 const (
 	Win           = 30000
 	MateThreshold = Win - 1000
@@ -50,6 +52,12 @@ type Options struct {
 	// before pos, oldest first, for repetition detection. Only the plies
 	// since the last irreversible move (a man move or capture) matter.
 	History []uint64
+	// KingMoves is the state of the variant's limit on moving one king
+	// (Variant.KingMoveLimit, Frisian) before pos: the moves of the game
+	// so far applied to a rules.KingMoveCounter. Nil is a fresh counter.
+	// The search applies the limit along every line (rules.Position's
+	// LegalMoves does not), so the best move and the PV are allowed.
+	KingMoves *rules.KingMoveCounter
 }
 
 // Result is the outcome of a search or of one completed iteration.
@@ -59,8 +67,9 @@ type Result struct {
 	Score int
 	// Depth is the nominal depth of the last completed iteration.
 	Depth int
-	// Best is the best move; the zero Move if the side to move has no
-	// legal move (then Score is -Win and PV is empty).
+	// Best is the best move; the zero Move if the game is over in pos
+	// (the side to move has no legal move, or the variant's Win rule
+	// decides it: then Score is -Win or Win and PV is empty).
 	Best rules.Move
 	// PV is the principal variation, starting with Best.
 	PV    []rules.Move
@@ -137,10 +146,9 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 	depth = min(depth, MaxDepth)
 
 	var res Result
-	rootMoves := pos.LegalMoves(nil)
-	if len(rootMoves) == 0 {
-		res = Result{Score: -Win, Mate: true, Time: now().Sub(start)}
-		return res
+	rootMoves := s.legalMoves(&pos, 0, nil)
+	if sc, over := s.decided(&pos, len(rootMoves), 0); over {
+		return Result{Score: sc, Mate: true, Time: now().Sub(start)}
 	}
 	res = Result{Best: rootMoves[0], PV: []rules.Move{rootMoves[0]}}
 	for d := 1; d <= depth; d++ {
@@ -192,6 +200,9 @@ type searcher struct {
 	done          <-chan struct{}
 
 	moves   [maxPly][]rules.Move
+	kings   [maxPly + 1]rules.KingMoveCounter // the king move limit's state per ply
+	limit   bool                              // the variant has a king move limit
+	win     rules.WinCondition
 	order   [maxPly][]int
 	keys    [maxPly][]int
 	killers [maxPly][2]uint16
@@ -225,6 +236,69 @@ func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, no
 	s.history = [73 * 73]int32{}
 	s.stack = append(s.stack[:0], opts.History...)
 	s.rev[0] = len(opts.History)
+	s.win, s.limit = v.Win, v.KingMoveLimit > 0
+	s.kings[0] = rules.KingMoveCounter{}
+	if opts.KingMoves != nil {
+		s.kings[0] = *opts.KingMoves
+	}
+}
+
+// legalMoves generates the moves of pos at ply into buf: its legal moves,
+// less those the variant's king move limit forbids on this line (unless it
+// forbids them all: then the limit gives way, as the generator of
+// synthetic games has it).
+func (s *searcher) legalMoves(pos *rules.Position, ply int, buf []rules.Move) []rules.Move {
+	moves := pos.LegalMoves(buf)
+	if !s.limit || len(moves) == 0 || moves[0].IsCapture() {
+		return moves // captures are never limited
+	}
+	k := &s.kings[ply]
+	n := 0
+	for i := range moves {
+		if k.Allowed(pos, &moves[i]) {
+			n++
+		}
+	}
+	if n == 0 || n == len(moves) {
+		return moves
+	}
+	return k.Filter(pos, moves)
+}
+
+// play makes move m of pos at ply into child, with the king move limit's
+// state.
+func (s *searcher) play(pos, child *rules.Position, m *rules.Move, ply int) {
+	*child = *pos
+	if s.limit && ply+1 < len(s.kings) {
+		s.kings[ply+1] = s.kings[ply]
+		s.kings[ply+1].Update(pos, m)
+	}
+	child.Play(m)
+}
+
+// decided reports whether the variant's Win rule ends the game in pos,
+// which has n legal moves, and its score then from the side to move's
+// view at ply. It is Position.Outcome without generating the moves again
+// (TestDecidedAgreesWithOutcome): in breakthrough a side with a king has
+// won (the side that just moved first: it made it); a side to move
+// without a legal move has lost, or won in antidraughts.
+func (s *searcher) decided(pos *rules.Position, n, ply int) (int, bool) {
+	if s.win == rules.FirstKingWins {
+		us := pos.SideToMove()
+		if _, k := pos.Count(us.Opponent()); k > 0 {
+			return -(Win - ply), true
+		}
+		if _, k := pos.Count(us); k > 0 {
+			return Win - ply, true
+		}
+	}
+	if n > 0 {
+		return 0, false
+	}
+	if s.win == rules.WinWhenNoMove {
+		return Win - ply, true
+	}
+	return -(Win - ply), true
 }
 
 func (s *searcher) checkStop() {
@@ -306,10 +380,10 @@ func (s *searcher) alphaBeta(pos *rules.Position, depth, ply, alpha, beta, ext i
 			}
 		}
 	}
-	moves := pos.LegalMoves(s.moves[ply][:0])
+	moves := s.legalMoves(pos, ply, s.moves[ply][:0])
 	s.moves[ply] = moves
-	if len(moves) == 0 {
-		return -(Win - ply)
+	if sc, over := s.decided(pos, len(moves), ply); over {
+		return sc
 	}
 	if ply >= maxPly-2 {
 		return s.ev.evaluate(pos)
@@ -338,9 +412,9 @@ func (s *searcher) alphaBeta(pos *rules.Position, depth, ply, alpha, beta, ext i
 		pickBest(order, keys, i)
 		idx := order[i]
 		m := &moves[idx]
-		child := *pos
+		var child rules.Position
 		reversible := !capture && pos.Piece(m.From()).IsKing()
-		child.Play(m)
+		s.play(pos, &child, m, ply)
 		s.stack = append(s.stack, child.Hash())
 		if reversible {
 			s.rev[ply+1] = s.rev[ply] + 1
@@ -479,8 +553,8 @@ func (s *searcher) quiesce(pos *rules.Position, moves []rules.Move, ply, alpha, 
 	for i := range order {
 		pickBest(order, keys, i)
 		m := &moves[order[i]]
-		child := *pos
-		child.Play(m)
+		var child rules.Position
+		s.play(pos, &child, m, ply)
 		sc := -s.qnode(&child, ply+1, -beta, -alpha)
 		if s.stop {
 			return 0
@@ -508,10 +582,10 @@ func (s *searcher) qnode(pos *rules.Position, ply, alpha, beta int) int {
 		return 0
 	}
 	s.nodes++
-	moves := pos.LegalMoves(s.moves[ply][:0])
+	moves := s.legalMoves(pos, ply, s.moves[ply][:0])
 	s.moves[ply] = moves
-	if len(moves) == 0 {
-		return -(Win - ply)
+	if sc, over := s.decided(pos, len(moves), ply); over {
+		return sc
 	}
 	if !moves[0].IsCapture() || ply >= maxPly-2 {
 		return s.ev.evaluate(pos)
