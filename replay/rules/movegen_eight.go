@@ -363,7 +363,13 @@ func (g *genEight) init(p *Position, moves []Move, keep bool, them, empty bbEigh
 	g.up = v.MenCaptureBackward || p.side == White
 	g.down = v.MenCaptureBackward || p.side == Black
 	g.board = v.Board.id
-	g.kings = them.and(loadEight(&p.kings))
+	kings := loadEight(&p.kings)
+	g.kings = them.and(kings)
+	if g.r.ranked && !kings.any() {
+		// With no king on the board every precedence ranks captures by
+		// their number alone.
+		g.r.ranked = false
+	}
 	g.opp = them // men first: see capturesEight
 	if v.special&spMenNoKings != 0 {
 		g.opp = them.andNot(g.kings)

@@ -363,7 +363,13 @@ func (g *genTen) init(p *Position, moves []Move, keep bool, them, empty bbTen) {
 	g.up = v.MenCaptureBackward || p.side == White
 	g.down = v.MenCaptureBackward || p.side == Black
 	g.board = v.Board.id
-	g.kings = them.and(loadTen(&p.kings))
+	kings := loadTen(&p.kings)
+	g.kings = them.and(kings)
+	if g.r.ranked && !kings.any() {
+		// With no king on the board every precedence ranks captures by
+		// their number alone.
+		g.r.ranked = false
+	}
 	g.opp = them // men first: see capturesTen
 	if v.special&spMenNoKings != 0 {
 		g.opp = them.andNot(g.kings)

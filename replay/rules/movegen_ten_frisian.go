@@ -65,6 +65,9 @@ type genTenFrisian struct {
 	fp    uint64
 	kings bbTen  // the opponent's kings
 	order uint32 // bit 31-i: the i-th jumped piece is a king (ordered only)
+	// upMask and downMask are every square, or none where men may not
+	// capture in directions 0, 1, 6 (up) or 2, 3, 7 (down).
+	upMask, downMask bbTen
 }
 
 // emit records the chain that ends at square to.
@@ -151,50 +154,43 @@ func (g *genTenFrisian) rank() uint64 {
 func (g *genTenFrisian) manCapture(i int) bool {
 	b := bitTen(i)
 	opp, empty := g.opp, g.empty
-	var j0, j1, j2, j3 bool
-	if g.up {
-		j0 = b.shr(sBTen).and(opp).shr(sBTen).and(empty).any()
-		j1 = b.shr(sATen).and(opp).shr(sATen).and(empty).any()
-	}
-	if g.down {
-		j2 = b.shl(sATen).and(opp).shl(sATen).and(empty).any()
-		j3 = b.shl(sBTen).and(opp).shl(sBTen).and(empty).any()
-	}
-	var j4, j5, j6, j7 bool
 	w, e := orthoWTen(), orthoETen()
-	j4 = b.shr(1).and(opp).and(w).shr(1).and(empty).and(w).any()
-	j5 = b.shl(1).and(opp).and(e).shl(1).and(empty).and(e).any()
-	if g.up {
-		j6 = b.shr(sVTen).and(opp).shr(sVTen).and(empty).any()
-	}
-	if g.down {
-		j7 = b.shl(sVTen).and(opp).shl(sVTen).and(empty).any()
-	}
-	if !(j0 || j1 || j2 || j3 || j4 || j5 || j6 || j7) {
+	// The landing square of each jump, branch-free; directions a man may
+	// not capture in are masked by g.upMask and g.downMask.
+	up, down := empty.and(g.upMask), empty.and(g.downMask)
+	l0 := b.shr(sBTen).and(opp).shr(sBTen).and(up)
+	l1 := b.shr(sATen).and(opp).shr(sATen).and(up)
+	l2 := b.shl(sATen).and(opp).shl(sATen).and(down)
+	l3 := b.shl(sBTen).and(opp).shl(sBTen).and(down)
+	l4 := b.shr(1).and(opp).and(w).shr(1).and(empty).and(w)
+	l5 := b.shl(1).and(opp).and(e).shl(1).and(empty).and(e)
+	l6 := b.shr(sVTen).and(opp).shr(sVTen).and(up)
+	l7 := b.shl(sVTen).and(opp).shl(sVTen).and(down)
+	if !l0.or(l1).or(l2).or(l3).or(l4).or(l5).or(l6).or(l7).any() {
 		return false
 	}
-	if j0 {
+	if l0.any() {
 		g.manJump(i-sBTen, i-2*sBTen, 0)
 	}
-	if j1 {
+	if l1.any() {
 		g.manJump(i-sATen, i-2*sATen, 1)
 	}
-	if j2 {
+	if l2.any() {
 		g.manJump(i+sATen, i+2*sATen, 2)
 	}
-	if j3 {
+	if l3.any() {
 		g.manJump(i+sBTen, i+2*sBTen, 3)
 	}
-	if j4 {
+	if l4.any() {
 		g.manJump(i-1, i-2, 4)
 	}
-	if j5 {
+	if l5.any() {
 		g.manJump(i+1, i+2, 5)
 	}
-	if j6 {
+	if l6.any() {
 		g.manJump(i-sVTen, i-2*sVTen, 6)
 	}
-	if j7 {
+	if l7.any() {
 		g.manJump(i+sVTen, i+2*sVTen, 7)
 	}
 	return true
@@ -436,8 +432,20 @@ func (g *genTenFrisian) init(p *Position, moves []Move, keep bool, them, empty b
 	g.r = v.gr
 	g.up = v.MenCaptureBackward || p.side == White
 	g.down = v.MenCaptureBackward || p.side == Black
+	if g.up {
+		g.upMask = validTen()
+	}
+	if g.down {
+		g.downMask = validTen()
+	}
 	g.board = v.Board.id
-	g.kings = them.and(loadTen(&p.kings))
+	kings := loadTen(&p.kings)
+	g.kings = them.and(kings)
+	if g.r.ranked && !kings.any() {
+		// With no king on the board every precedence ranks captures by
+		// their number alone.
+		g.r.ranked = false
+	}
 	g.opp = them // men first: see capturesTenFrisian
 	if v.special&spMenNoKings != 0 {
 		g.opp = them.andNot(g.kings)

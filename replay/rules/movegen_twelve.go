@@ -363,7 +363,13 @@ func (g *genTwelve) init(p *Position, moves []Move, keep bool, them, empty bbTwe
 	g.up = v.MenCaptureBackward || p.side == White
 	g.down = v.MenCaptureBackward || p.side == Black
 	g.board = v.Board.id
-	g.kings = them.and(loadTwelve(&p.kings))
+	kings := loadTwelve(&p.kings)
+	g.kings = them.and(kings)
+	if g.r.ranked && !kings.any() {
+		// With no king on the board every precedence ranks captures by
+		// their number alone.
+		g.r.ranked = false
+	}
 	g.opp = them // men first: see capturesTwelve
 	if v.special&spMenNoKings != 0 {
 		g.opp = them.andNot(g.kings)

@@ -58,6 +58,17 @@ func TestZobristGolden(t *testing.T) {
 		{Canadian, "W:WK72,40:B1,K30", 0x9ad91cc5f57a5dc4},
 		{English, "", 0x2b5196e6996bce1e},
 		{English, "W:W21-32:B1-8,10-12,14", 0xc129567b03c87604},
+		// The later variants, with their variant keys (pinned when added).
+		{Pool, "", 0xd166f8e55e47ad48},
+		{Czech, "", 0xa5af33c51f8519da},
+		{Spanish, "", 0x90d6394ffac01340},
+		{Italian, "", 0xd345881e9718dcb9},
+		{Thai, "", 0x1751f1513579250b},
+		{Killer, "", 0xd8c9ec9dc81388ef},
+		{Antidraughts, "", 0x30fefdb5c1a6d913},
+		{Breakthrough, "", 0x8f69d9ebfa7e3795},
+		{Frisian, "", 0x255b353ff740b349},
+		{Frysk, "", 0x76933ceb1d9bbbc8},
 	}
 	for _, g := range golden {
 		pos := g.v.StartPosition()
