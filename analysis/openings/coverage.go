@@ -3,7 +3,7 @@ package openings
 import (
 	"context"
 
-	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5"
 )
 
 // Coverage says how far the stored opening statistics reach: Depth, the
@@ -16,11 +16,18 @@ type Coverage struct {
 	Uncounted int `json:"uncounted"`
 }
 
+// RowQuerier is what ReadCoverage needs of a connection: *pgxpool.Pool,
+// *pgx.Conn and pgx.Tx all are (the explorer reads it inside
+// schema.ReadOnly's transaction).
+type RowQuerier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
 // ReadCoverage reads the Coverage of the database.
-func ReadCoverage(ctx context.Context, pool *pgxpool.Pool) (Coverage, error) {
+func ReadCoverage(ctx context.Context, q RowQuerier) (Coverage, error) {
 	var depth *int16
 	var c Coverage
-	if err := pool.QueryRow(ctx, `SELECT min(opening_depth), count(*) FILTER (WHERE opening_depth IS NULL)::int FROM sources`).Scan(&depth, &c.Uncounted); err != nil {
+	if err := q.QueryRow(ctx, `SELECT min(opening_depth), count(*) FILTER (WHERE opening_depth IS NULL)::int FROM sources`).Scan(&depth, &c.Uncounted); err != nil {
 		return c, err
 	}
 	if depth != nil {

@@ -66,6 +66,7 @@ that names the variable, flag or config file that holds it.`,
 		newExportCommand(a),
 		newOpeningsCommand(a),
 		newAnalyzeCommand(a),
+		newServeCommand(a),
 	)
 	return root
 }

@@ -28,6 +28,7 @@ var settings = []setting{
 	{"analysis.mistake", 80, "analyze: a move losing at least this much (hundredths of a man, inaccuracy..blunder) is a mistake"},
 	{"analysis.blunder", 200, "analyze: a move losing at least this much (hundredths of a man, mistake..6000) is a blunder"},
 	{"analysis.lease", "60s", "analyze: how long a worker's claim on a batch of positions lasts before other workers may take it over (renewed while it works); 1s..24h"},
+	{"serve.listen", "127.0.0.1:8080", "serve: the address (HOST:PORT) the explorer listens on; loopback by default, as it has no authentication"},
 }
 
 // Config is the effective configuration handed to the commands as a plain
@@ -54,6 +55,9 @@ type Config struct {
 		Blunder    int    `mapstructure:"blunder"`
 		Lease      string `mapstructure:"lease"`
 	} `mapstructure:"analysis"`
+	Serve struct {
+		Listen string `mapstructure:"listen"`
+	} `mapstructure:"serve"`
 }
 
 func settingHelp(key string) string {

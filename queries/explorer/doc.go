@@ -1,0 +1,40 @@
+// Package explorer is `draughtsdb serve`: a JSON API and a web page for
+// browsing the imported games by position — the opening tree, the games
+// that reached a position, a game with its evaluations, a player's record.
+//
+// # No second implementation
+//
+// Every answer comes from the code the command line uses: the tree is
+// openings.Tree (the opening statistics), the line is replay.PlayLine, a
+// stored game is codec.Decode, the games at a position and a player's
+// record are the named queries games_at_position and player
+// (queries.RunTx). What the CLI has no code for — a tree over the games
+// that pass a filter, a game's evaluations and move classes, player-name
+// completion — is written here, from the position index and the games, as
+// fixed SQL whose every user value is a bound parameter: no SQL text is
+// ever built from a request.
+//
+// # Read only, bounded
+//
+// Each request runs in one schema.ReadOnlyTimeout transaction (READ ONLY,
+// role draughtsdb_reader, a statement timeout, rolled back), under a
+// request deadline (Options.RequestTimeout). Page sizes, the number of
+// moves and the length of every parameter are capped, and a filtered tree
+// counts at most Options.MaxFilterGames games (the newest), saying so.
+//
+// # Errors
+//
+// A request that cannot be answered because of what it asks gets 400 with
+// {"error": "..."} saying what is wrong (an illegal move names the legal
+// ones, as `draughtsdb openings` does); an unknown game or player gets
+// 404; a request that runs out of time gets 503. No input gives 500: a
+// fuzz test (FuzzAPI) sends arbitrary parameters to a real database.
+//
+// # The page
+//
+// web/ holds the page (plain HTML, JS and CSS, embedded in the binary: no
+// build step, no network): an SVG board for every variant's board, the
+// tree, the move list, the filters, the games at the position and a game
+// viewer. Its URL holds the state (variant, moves, fen, filters, game), so
+// a reload or a shared link shows the same thing.
+package explorer

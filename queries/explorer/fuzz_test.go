@@ -1,0 +1,62 @@
+package explorer
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// fuzzEndpoints are the paths FuzzAPI sends parameters to; the game's id
+// is the fuzzed path.
+var fuzzEndpoints = []string{"/api/position", "/api/openings", "/api/games", "/api/game/", "/api/player", "/api/players", "/api/variants"}
+
+// FuzzAPI sends arbitrary query strings (and game ids) to every endpoint
+// of a server on a real database holding the archive: no answer may be
+// 500, and every API answer is JSON, with "error" when it is not 200. The
+// seed corpus is testdata/fuzz/FuzzAPI (run by go test); go test -fuzz
+// FuzzAPI -parallel 1 ./queries/explorer searches for more.
+func FuzzAPI(f *testing.F) {
+	pool := importArchive(f)
+	s, err := New(pool, Options{DefaultVariant: "international"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	h := s.Handler()
+	for i, q := range []string{
+		"moves=32-28+19-23", "moves=32-22", "variant=russian&moves=c3-d4", "fen=W:W31-50:B1-20&moves=32-28",
+		"moves=32-28&player=x&color=white&event=DAM&from=2000&to=2003.05.23", "cursor=AAAAAAA&limit=5",
+		"name=Sven+Winkel", "prefix=s&limit=50", "", "variant=english&fen=B:W21-32:B1-12",
+	} {
+		f.Add(uint8(i), "1", q)
+	}
+	f.Add(uint8(3), "99999999", "")
+	f.Add(uint8(3), "-1", "x=1")
+	f.Fuzz(func(t *testing.T, ep uint8, id, query string) {
+		path := fuzzEndpoints[int(ep)%len(fuzzEndpoints)]
+		if strings.HasSuffix(path, "/") {
+			path += id
+		}
+		u := &url.URL{Path: path, RawQuery: query}
+		req := (&http.Request{Method: http.MethodGet, URL: u, Header: http.Header{}, Host: "explorer.test",
+			RequestURI: u.RequestURI(), Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}).WithContext(context.Background())
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code >= 500 && rec.Code != http.StatusServiceUnavailable {
+			t.Fatalf("GET %s: %d %s", u.RequestURI(), rec.Code, rec.Body.String())
+		}
+		if !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+			return // a redirect of the router (a path to clean) or the page
+		}
+		var body map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Fatalf("GET %s: %d, not a JSON object: %v: %s", u.RequestURI(), rec.Code, err, rec.Body.String())
+		}
+		if _, ok := body["error"]; (rec.Code != http.StatusOK) != ok {
+			t.Fatalf("GET %s: %d %s", u.RequestURI(), rec.Code, rec.Body.String())
+		}
+	})
+}

@@ -1,0 +1,428 @@
+package explorer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/queries"
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
+	"github.com/jackc/pgx/v5"
+)
+
+// GameRow is a game in a list: the columns of the named query
+// games_at_position.
+type GameRow struct {
+	ID      int64  `json:"id"`
+	Variant string `json:"variant"`
+	White   string `json:"white"`
+	Black   string `json:"black"`
+	Event   string `json:"event"`
+	Date    string `json:"date"`
+	Result  string `json:"result"`
+	Plies   int    `json:"plies"`
+	Opening string `json:"opening,omitempty"`
+}
+
+// namedGamesAt runs the named query games_at_position (what `draughtsdb
+// query games_at_position` runs) for a page of the games at p.
+func (s *Server) namedGamesAt(ctx context.Context, tx pgx.Tx, p *position, limit, offset int) ([]GameRow, error) {
+	q, err := queries.Lookup("games_at_position")
+	if err != nil {
+		return nil, err
+	}
+	res, err := queries.RunTx(ctx, tx, q, map[string]string{
+		"hash": hashText(p.line.Final.Hash()), "variant": p.v.Name,
+		"limit": strconv.Itoa(limit), "offset": strconv.Itoa(offset)})
+	if err != nil {
+		return nil, err
+	}
+	return gameRows(res)
+}
+
+// gameRows reads the named query's rows by column name.
+func gameRows(res *queries.Result) ([]GameRow, error) {
+	idx := map[string]int{}
+	for i, c := range res.Columns {
+		idx[c] = i
+	}
+	for _, c := range []string{"id", "variant", "white", "black", "event", "date", "result", "plies", "opening"} {
+		if _, ok := idx[c]; !ok {
+			return nil, fmt.Errorf("query games_at_position: no column %s", c)
+		}
+	}
+	out := make([]GameRow, 0, len(res.Rows))
+	for _, r := range res.Rows {
+		id, err := strconv.ParseInt(r[idx["id"]], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("query games_at_position: id %q: %w", r[idx["id"]], err)
+		}
+		plies, _ := strconv.Atoi(r[idx["plies"]])
+		out = append(out, GameRow{ID: id, Variant: r[idx["variant"]], White: r[idx["white"]], Black: r[idx["black"]],
+			Event: r[idx["event"]], Date: r[idx["date"]], Result: r[idx["result"]], Plies: plies, Opening: r[idx["opening"]]})
+	}
+	return out, nil
+}
+
+// storedGame is a game that passed a filter, with what the filtered tree
+// needs.
+type storedGame struct {
+	row      GameRow
+	ID       int64
+	startFEN string
+	moves    []byte
+	result   int16
+}
+
+// filteredGamesSQL selects the games of a variant that reach a position
+// (the position index) and pass a filter, newest first. Every value is a
+// parameter; an empty one turns its condition off. Dates compare at the
+// precision given, unknown years left out, as `draughtsdb export` does.
+const filteredGamesSQL = `
+SELECT g.id, g.start_fen, CASE WHEN $10::bool THEN g.moves END, g.result, w.name, b.name, g.event, g.date, g.ply_count
+FROM draughtsdb_games_at($1::bigint) AS hits(id)
+JOIN games g ON g.id = hits.id
+LEFT JOIN players w ON w.id = g.white_id
+LEFT JOIN players b ON b.id = g.black_id
+WHERE g.variant = $2::smallint
+  AND ($3::text = '' OR CASE $4::text WHEN 'white' THEN w.name = $3::text
+                                      WHEN 'black' THEN b.name = $3::text
+                                      ELSE w.name = $3::text OR b.name = $3::text END)
+  AND ($5::text = '' OR strpos(lower(g.event), lower($5::text)) > 0)
+  AND ($6::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($6::text)) >= $6::text))
+  AND ($7::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($7::text)) <= $7::text))
+ORDER BY g.id DESC
+LIMIT $8::int OFFSET $9::int`
+
+// filteredGames runs filteredGamesSQL; withMoves fetches the stored moves
+// too (for the filtered tree).
+func filteredGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, hash uint64, f *filter, limit, offset int, withMoves bool) ([]storedGame, error) {
+	rows, err := tx.Query(ctx, filteredGamesSQL, int64(hash), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To,
+		limit, offset, withMoves)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []storedGame
+	for rows.Next() {
+		var g storedGame
+		var startFEN, white, black, event *string
+		var plies int16
+		if err := rows.Scan(&g.ID, &startFEN, &g.moves, &g.result, &white, &black, &event, &g.row.Date, &plies); err != nil {
+			return nil, err
+		}
+		if startFEN != nil {
+			g.startFEN = *startFEN
+		}
+		g.row.ID, g.row.Variant, g.row.Plies = g.ID, v.Name, int(plies)
+		g.row.White, g.row.Black, g.row.Event = deref(white), deref(black), deref(event)
+		g.row.Result = codec.ResultOf(g.result).Format(v)
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// GamesPage is the answer of /api/games.
+type GamesPage struct {
+	Variant    string    `json:"variant"`
+	FEN        string    `json:"fen"`
+	Hash       string    `json:"hash"`
+	Name       string    `json:"name,omitempty"`
+	Filter     *filter   `json:"filter,omitempty"`
+	Games      []GameRow `json:"games"`
+	NextCursor string    `json:"next_cursor,omitempty"` // absent on the last page
+}
+
+// games answers /api/games: the games that reached the position, newest
+// first, a page at a time (the named query games_at_position; with a
+// filter, the filtered tree's selection).
+func (s *Server) games(ctx context.Context, rq *request) (any, error) {
+	p, err := s.positionParam(rq)
+	if err != nil {
+		return nil, err
+	}
+	f, err := filterParam(rq)
+	if err != nil {
+		return nil, err
+	}
+	limit, err := rq.intParam("limit", defaultGamesLimit, 1, maxGamesLimit)
+	if err != nil {
+		return nil, err
+	}
+	hash := p.line.Final.Hash()
+	key := pageKey(p.v, hash, f)
+	offset, err := parseCursor(rq.get("cursor"), key)
+	if err != nil {
+		return nil, err
+	}
+	page := &GamesPage{Variant: p.v.Name, FEN: p.line.Final.FEN(), Hash: hashText(hash)}
+	err = s.read(ctx, func(tx pgx.Tx) error {
+		var rows []GameRow
+		if f.empty() {
+			if rows, err = s.namedGamesAt(ctx, tx, p, limit+1, offset); err != nil {
+				return err
+			}
+		} else {
+			page.Filter = f
+			gs, err := filteredGames(ctx, tx, p.v, hash, f, limit+1, offset, false)
+			if err != nil {
+				return err
+			}
+			for _, g := range gs {
+				rows = append(rows, g.row)
+			}
+		}
+		if len(rows) > limit {
+			rows = rows[:limit]
+			page.NextCursor = cursor{offset: offset + limit, key: key}.String()
+		}
+		notes, err := positionNotes(ctx, tx, []rules.Position{p.line.Final})
+		if err != nil {
+			return err
+		}
+		if n := notes[hash]; n.name != nil {
+			page.Name = *n.name
+		}
+		page.Games = rows
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if page.Games == nil {
+		page.Games = []GameRow{}
+	}
+	return page, nil
+}
+
+// Annotation is an engine's class of a move (move_annotations).
+type Annotation struct {
+	Engine  string `json:"engine"`
+	Setting string `json:"setting"`
+	Loss    int    `json:"loss"` // hundredths of a man
+	Class   string `json:"class"`
+}
+
+// GameMove is one ply of a game.
+type GameMove struct {
+	Ply       int    `json:"ply"`
+	Side      string `json:"side"` // who played it
+	Move      string `json:"move"` // the variant's notation, full path only when needed
+	Numeric   string `json:"numeric"`
+	Algebraic string `json:"algebraic"`
+	From      int    `json:"from"`
+	To        int    `json:"to"`
+	Captured  []int  `json:"captured"`
+	FEN       string `json:"fen"` // after the move
+	// Eval is the mean evaluation of the position after the move, in men
+	// from White's view; null when there is none.
+	Eval      *float64 `json:"eval"`
+	EvalCount int      `json:"eval_count,omitempty"`
+	Name      string   `json:"name,omitempty"` // the ballot the move reaches
+	// Class is the worst class the engines gave the move (ok,
+	// inaccuracy, mistake, blunder), "" when none did.
+	Class       string       `json:"class,omitempty"`
+	Annotations []Annotation `json:"annotations,omitempty"`
+}
+
+// GameAnswer is the answer of /api/game/{id}.
+type GameAnswer struct {
+	ID        int64             `json:"id"`
+	Variant   string            `json:"variant"`
+	Tags      map[string]string `json:"tags"` // every tag, as the PDN writes them
+	White     string            `json:"white"`
+	Black     string            `json:"black"`
+	Event     string            `json:"event"`
+	Date      string            `json:"date"`
+	Result    string            `json:"result"`
+	Plies     int               `json:"plies"`
+	StartFEN  string            `json:"start_fen"`
+	StartEval *float64          `json:"start_eval"`
+	Source    string            `json:"source"`
+	Ordinal   int               `json:"ordinal"`
+	Warnings  []string          `json:"warnings,omitempty"`
+	Moves     []GameMove        `json:"moves"`
+	PDN       string            `json:"pdn"`
+}
+
+var classRank = map[string]int{"ok": 1, "inaccuracy": 2, "mistake": 3, "blunder": 4}
+
+// game answers /api/game/{id}: the stored game decoded (codec.Decode),
+// with the evaluations of its positions and the classes of its moves.
+func (s *Server) game(ctx context.Context, rq *request) (any, error) {
+	idText := rq.r.PathValue("id")
+	id, err := strconv.ParseInt(idText, 10, 64)
+	if err != nil || id <= 0 {
+		return nil, badRequest("game id %s: want a positive integer", quote(idText))
+	}
+	var ans *GameAnswer
+	err = s.read(ctx, func(tx pgx.Tx) error {
+		var (
+			variant, result, plies       int16
+			event, site, round, startFEN *string
+			white, black, tags           *string
+			date, source                 string
+			ordinal                      int32
+			moves                        []byte
+			warnings                     []string
+		)
+		err := tx.QueryRow(ctx, `SELECT g.variant, g.event, g.site, g.date, g.round, w.name, b.name, g.result, g.ply_count,
+				g.start_fen, g.moves, g.tags::text, g.warnings, s.name, g.ordinal
+			FROM games g JOIN sources s ON s.id = g.source_id
+			LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id
+			WHERE g.id = $1`, id).Scan(&variant, &event, &site, &date, &round, &white, &black, &result, &plies,
+			&startFEN, &moves, &tags, &warnings, &source, &ordinal)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return notFound("no game %d", id)
+		}
+		if err != nil {
+			return err
+		}
+		v, err := codec.VariantByID(variant)
+		if err != nil {
+			return fmt.Errorf("game %d: %w", id, err)
+		}
+		dg, err := codec.Decode(v, deref(startFEN), moves)
+		if err != nil {
+			return fmt.Errorf("game %d: stored moves do not decode: %w", id, err)
+		}
+		ans = &GameAnswer{ID: id, Variant: v.Name, White: deref(white), Black: deref(black), Event: deref(event),
+			Date: date, Result: codec.ResultOf(result).Format(v), Plies: int(plies), StartFEN: dg.Start().FEN(),
+			Source: source, Ordinal: int(ordinal), Warnings: warnings, Moves: make([]GameMove, 0, len(dg.Moves))}
+
+		notes, err := positionNotes(ctx, tx, dg.Positions)
+		if err != nil {
+			return err
+		}
+		ans.StartEval = notes[dg.Start().Hash()].eval
+		byPly := map[int][]Annotation{}
+		arows, err := tx.Query(ctx, `SELECT ply, engine, setting, loss, class FROM move_annotations
+			WHERE game_id = $1 ORDER BY ply, engine, setting`, id)
+		if err != nil {
+			return err
+		}
+		for arows.Next() {
+			var ply int32
+			var a Annotation
+			if err := arows.Scan(&ply, &a.Engine, &a.Setting, &a.Loss, &a.Class); err != nil {
+				arows.Close()
+				return err
+			}
+			byPly[int(ply)] = append(byPly[int(ply)], a)
+		}
+		if err := arows.Err(); err != nil {
+			return err
+		}
+		var legal []rules.Move
+		for i := range dg.Moves {
+			m, before, after := &dg.Moves[i], &dg.Positions[i], &dg.Positions[i+1]
+			legal = before.LegalMoves(legal[:0])
+			amb := rules.Ambiguous(legal, m)
+			gm := GameMove{Ply: i + 1, Side: colorName(before.SideToMove()),
+				Move:      replay.FormatMove(v, m, v.DefaultNotation, amb),
+				Numeric:   replay.FormatMove(v, m, rules.Numeric, true),
+				Algebraic: replay.FormatMove(v, m, rules.Algebraic, true),
+				From:      m.From(), To: m.To(), Captured: append([]int{}, m.Captured(nil)...),
+				FEN: after.FEN(), Annotations: byPly[i+1]}
+			n := notes[after.Hash()]
+			gm.Eval, gm.EvalCount = n.eval, n.evalCount
+			if n.name != nil {
+				gm.Name = *n.name
+			}
+			for _, a := range gm.Annotations {
+				if classRank[a.Class] > classRank[gm.Class] {
+					gm.Class = a.Class
+				}
+			}
+			ans.Moves = append(ans.Moves, gm)
+		}
+		ans.Tags, ans.PDN, err = gamePDN(v, &dg, ans, event, site, round, tags, startFEN)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ans, nil
+}
+
+// gamePDN writes the game as normalised PDN with pdn.Writer, laid out as
+// `draughtsdb export --format pdn` lays out a game: the standard tags,
+// the other tags in name order, GameType in full form, FEN when the game
+// does not start from the initial position, the moves in the variant's
+// notation with full capture paths.
+func gamePDN(v *rules.Variant, dg *codec.Game, a *GameAnswer, event, site, round, tags, startFEN *string) (map[string]string, string, error) {
+	g := &pdn.Game{Result: a.Result}
+	all := map[string]string{}
+	tag := func(name string, value *string) {
+		if value != nil {
+			g.Tags = append(g.Tags, pdn.Tag{Name: name, Value: *value})
+			all[name] = *value
+		}
+	}
+	str := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	tag("Event", event)
+	tag("Site", site)
+	tag("Date", &a.Date)
+	tag("Round", round)
+	tag("White", str(a.White))
+	tag("Black", str(a.Black))
+	tag("Result", &a.Result)
+	if tags != nil {
+		var other map[string]string
+		if err := json.Unmarshal([]byte(*tags), &other); err == nil {
+			names := make([]string, 0, len(other))
+			for n := range other {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				o := other[n]
+				tag(n, &o)
+			}
+		}
+	}
+	gt := pdn.FullGameType(strconv.Itoa(v.GameType))
+	tag("GameType", &gt)
+	tag("FEN", startFEN)
+	side := dg.Start().SideToMove()
+	number := 1
+	for i := range dg.Moves {
+		m := pdn.Move{Text: replay.FormatMove(v, &dg.Moves[i], v.DefaultNotation, true)}
+		switch {
+		case side == v.FirstToMove:
+			m.Number = int32(number)
+		case i == 0:
+			m.Number, m.Black = int32(number), true
+		}
+		if side != v.FirstToMove {
+			number++
+		}
+		side = side.Opponent()
+		g.Moves = append(g.Moves, m)
+	}
+	var buf bytes.Buffer
+	if err := pdn.NewWriter(&buf).WriteGame(g); err != nil {
+		return nil, "", fmt.Errorf("game %d: writing PDN: %w", a.ID, err)
+	}
+	return all, strings.TrimRight(buf.String(), "\n") + "\n", nil
+}

@@ -1,0 +1,174 @@
+package explorer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/draughtsdb/draughtsdb/ingest"
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/ingest/source"
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/pgtest"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+const shared = "../../ingest/pdn/testdata/shared"
+
+// archive is what the tests import: the shared International archive,
+// whose games name no players and share one date, two International
+// tournaments of the shared test suite, whose games name players, events
+// and other dates, and lidraughts' International games (some only
+// headers, some without a date).
+var archive = []string{
+	filepath.Join(shared, "international"),
+	filepath.Join(shared, "testsuite", "succeed", "nk2003-amsterdam.pdn.gz"),
+	filepath.Join(shared, "testsuite", "succeed", "wk2003.pdn.gz"),
+	filepath.Join(shared, "online", "standard.pdn.gz"),
+}
+
+// replayed is an archive game as the tests see it, read and replayed
+// without the database (ingest/pdn and replay).
+type replayed struct {
+	variant      *rules.Variant
+	event, date  string
+	white, black string
+	result       replay.Result
+	start        rules.Position
+	moves        []rules.Move
+	hashes       []uint64 // the start and after every ply
+}
+
+var (
+	replayOnce  sync.Once
+	replayGames []replayed
+	replayErr   error
+)
+
+// cleanName is the importer's cleaning of a player tag: spaces collapsed,
+// "?" and "-" meaning nobody.
+func cleanName(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "?" || s == "-" {
+		return ""
+	}
+	return s
+}
+
+// replayArchive reads and replays the archive in Go, dropping what the
+// import drops as duplicates (same variant, start, moves, players and
+// date).
+func replayArchive(t testing.TB) []replayed {
+	t.Helper()
+	replayOnce.Do(func() {
+		srcs, errs := source.Expand(archive)
+		if len(errs) > 0 {
+			replayErr = errors.Join(errs...)
+			return
+		}
+		seen := map[string]bool{}
+		r := replay.NewReplayer(replay.Options{})
+		for _, s := range srcs {
+			rd, err := s.Open()
+			if err != nil {
+				replayErr = err
+				return
+			}
+			pr := pdn.NewReader(rd, s.Name)
+			for {
+				pg, err := pr.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				var g replay.Game
+				if err := r.Replay(pg, err, &g); err != nil {
+					continue
+				}
+				rg := replayed{variant: g.Variant, event: pg.Tag("Event"), date: g.Date,
+					white: cleanName(g.White), black: cleanName(g.Black), result: g.Result, start: g.Start,
+					moves: append([]rules.Move(nil), g.Moves...), hashes: append([]uint64{g.Start.Hash()}, g.Hashes...)}
+				key := []string{g.Variant.Name, g.StartFEN, rg.white, rg.black, rg.date}
+				for i := range g.Moves {
+					key = append(key, rules.FormatMove(&g.Moves[i], rules.Numeric, true))
+				}
+				if k := strings.Join(key, "|"); !seen[k] {
+					seen[k] = true
+					replayGames = append(replayGames, rg)
+				}
+			}
+			rd.Close()
+		}
+	})
+	if replayErr != nil {
+		t.Fatal(replayErr)
+	}
+	return replayGames
+}
+
+// importArchive returns a new database holding the archive.
+func importArchive(t testing.TB) *pgxpool.Pool {
+	t.Helper()
+	pool := pgtest.NewDB(t)
+	sum, err := ingest.Import(context.Background(), pool, archive, ingest.Options{BatchSize: 500, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(replayArchive(t)); sum.Imported != want {
+		t.Fatalf("import: %+v; replay found %d distinct games", sum, want)
+	}
+	return pool
+}
+
+// testServer serves the archive's database.
+func testServer(t testing.TB, pool *pgxpool.Pool, opt Options) *httptest.Server {
+	t.Helper()
+	if opt.DefaultVariant == "" {
+		opt.DefaultVariant = "international"
+	}
+	s, err := New(pool, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// get fetches path with the query params and decodes the JSON answer into
+// out (when the status is 200); it returns the status and the body.
+func get(t testing.TB, ts *httptest.Server, path string, params url.Values, out any) (int, string) {
+	t.Helper()
+	u := ts.URL + path
+	if len(params) > 0 {
+		u += "?" + params.Encode()
+	}
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(path, "/api/") && !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("GET %s: Content-Type %q", u, ct)
+	}
+	if resp.StatusCode == http.StatusOK && out != nil {
+		if err := json.Unmarshal(body, out); err != nil {
+			t.Fatalf("GET %s: %v in %s", u, err, body)
+		}
+	}
+	return resp.StatusCode, string(body)
+}

@@ -1,0 +1,281 @@
+package explorer
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/draughtsdb/draughtsdb/analysis/openings"
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
+	"github.com/jackc/pgx/v5"
+)
+
+// TreeMove is one move of the tree, with the keys of `draughtsdb openings
+// --format json`.
+type TreeMove struct {
+	Move      string   `json:"move"`
+	Algebraic string   `json:"algebraic"`
+	Games     int64    `json:"games"`
+	WhiteWins int64    `json:"white_wins"`
+	Draws     int64    `json:"draws"`
+	BlackWins int64    `json:"black_wins"`
+	Score     *float64 `json:"score"` // White's score in percent, one decimal; null when no game has a result
+	Name      string   `json:"name,omitempty"`
+	Eval      *float64 `json:"eval,omitempty"`
+	EvalCount int      `json:"eval_count,omitempty"`
+}
+
+// TreePosition is the position of a tree with its totals.
+type TreePosition struct {
+	Variant    string   `json:"variant"`
+	FEN        string   `json:"fen"`
+	Hash       string   `json:"hash"`
+	SideToMove string   `json:"side_to_move"`
+	Ply        int      `json:"ply"`
+	Name       string   `json:"name,omitempty"`
+	Games      int64    `json:"games"` // games that played a move from here (the sum of the moves)
+	WhiteWins  int64    `json:"white_wins"`
+	Draws      int64    `json:"draws"`
+	BlackWins  int64    `json:"black_wins"`
+	Score      *float64 `json:"score"`
+	// Source says where the counts come from: "statistics" (the opening
+	// statistics, as `draughtsdb openings`) or "games" (the games that
+	// pass the filter, counted one by one).
+	Source string  `json:"source"`
+	Filter *filter `json:"filter,omitempty"`
+	// Counted is, for a filtered tree, the games that passed the filter
+	// and were decoded; Truncated says there were more than the cap and
+	// only the newest Counted were counted.
+	Counted   int  `json:"counted,omitempty"`
+	Truncated bool `json:"truncated,omitempty"`
+	// Depth is how many plies of each game the statistics count.
+	Depth int `json:"depth,omitempty"`
+	// Notes are what a person should know about these counts.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// TreeAnswer is the answer of /api/openings.
+type TreeAnswer struct {
+	Position TreePosition `json:"position"`
+	Moves    []TreeMove   `json:"moves"`
+	TopGames []GameRow    `json:"top_games"`
+}
+
+func score1(s float64) *float64 {
+	if math.IsNaN(s) {
+		return nil
+	}
+	r := math.Round(s*10) / 10
+	return &r
+}
+
+// treeMoves writes a node's branches as `draughtsdb openings --format
+// json` does.
+func treeMoves(node *openings.Node) []TreeMove {
+	out := make([]TreeMove, 0, len(node.Branch))
+	for _, b := range node.Branch {
+		out = append(out, TreeMove{Move: b.Text, Algebraic: b.Algebraic, Games: b.Games, WhiteWins: b.WhiteWins,
+			Draws: b.Draws, BlackWins: b.BlackWins, Score: score1(b.Score), Name: b.Name, Eval: b.Eval, EvalCount: b.EvalCount})
+	}
+	return out
+}
+
+func treePosition(p *position, node *openings.Node) TreePosition {
+	tp := TreePosition{Variant: p.v.Name, FEN: node.FEN, Hash: hashText(node.Hash), SideToMove: colorName(node.Side),
+		Ply: len(p.line.Moves), Name: node.Name, Games: node.Games}
+	for _, b := range node.Branch {
+		tp.WhiteWins += b.WhiteWins
+		tp.Draws += b.Draws
+		tp.BlackWins += b.BlackWins
+	}
+	tp.Score = score1(openings.Score(tp.WhiteWins, tp.Draws, tp.BlackWins))
+	return tp
+}
+
+// openings answers /api/openings: without a filter the opening statistics
+// (openings.Tree, what `draughtsdb openings` prints); with one, a count
+// over the games that pass it (filteredTree).
+func (s *Server) openings(ctx context.Context, rq *request) (any, error) {
+	p, err := s.positionParam(rq)
+	if err != nil {
+		return nil, err
+	}
+	f, err := filterParam(rq)
+	if err != nil {
+		return nil, err
+	}
+	var ans TreeAnswer
+	err = s.read(ctx, func(tx pgx.Tx) error {
+		var node *openings.Node
+		if f.empty() {
+			if node, err = openings.Tree(ctx, tx, &p.line.Final); err != nil {
+				return err
+			}
+			ans.Position = treePosition(p, node)
+			ans.Position.Source = "statistics"
+			cov, err := openings.ReadCoverage(ctx, tx)
+			if err != nil {
+				return err
+			}
+			ans.Position.Depth = cov.Depth
+			if cov.Uncounted > 0 {
+				ans.Position.Notes = append(ans.Position.Notes, fmt.Sprintf("%d source(s) were imported before draughtsdb kept opening statistics and are not in this tree; draughtsdb db rebuild-openings counts them", cov.Uncounted))
+			}
+			if cov.Depth > 0 && len(p.line.Moves) >= cov.Depth && p.fen == "" {
+				ans.Position.Notes = append(ans.Position.Notes, fmt.Sprintf("the opening statistics count the first %d plies of each game; this position is at ply %d (a filter counts the games themselves)", cov.Depth, len(p.line.Moves)))
+			}
+			if ans.TopGames, err = s.namedGamesAt(ctx, tx, p, topGames, 0); err != nil {
+				return err
+			}
+		} else {
+			ft, err := s.filteredTree(ctx, tx, p, f)
+			if err != nil {
+				return err
+			}
+			node = ft.node
+			ans.Position = treePosition(p, node)
+			ans.Position.Source, ans.Position.Filter = "games", f
+			ans.Position.Counted, ans.Position.Truncated = ft.counted, ft.truncated
+			if ft.truncated {
+				ans.Position.Notes = append(ans.Position.Notes, fmt.Sprintf("more than %d games pass the filter at this position: the counts are over the newest %d; narrow the filter for exact counts", s.opt.MaxFilterGames, ft.counted))
+			}
+			ans.TopGames = ft.top
+		}
+		ans.Moves = treeMoves(node)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ans.TopGames == nil {
+		ans.TopGames = []GameRow{}
+	}
+	return &ans, nil
+}
+
+// filtered is a tree counted over the games that pass a filter.
+type filtered struct {
+	node      *openings.Node
+	counted   int
+	truncated bool
+	top       []GameRow
+}
+
+// tally is one move's results.
+type tally struct {
+	games, white, draws, black int64
+}
+
+// filteredTree counts the tree at p over the games that pass f: the games
+// that reach the position (draughtsdb_games_at, the position index) and
+// pass the filter, newest first, at most MaxFilterGames of them; each is
+// decoded (codec.Decode) and its move from the position's first visit
+// counted, as the statistics count it. Unlike the statistics, every ply
+// counts, not only the first import.opening_depth. Moves are matched by
+// move code and written as openings.Tree writes them; names and
+// evaluations are the positions' after the moves.
+func (s *Server) filteredTree(ctx context.Context, tx pgx.Tx, p *position, f *filter) (*filtered, error) {
+	v, pos := p.v, &p.line.Final
+	hash := pos.Hash()
+	games, err := filteredGames(ctx, tx, v, hash, f, s.opt.MaxFilterGames+1, 0, true)
+	if err != nil {
+		return nil, err
+	}
+	out := &filtered{}
+	if len(games) > s.opt.MaxFilterGames {
+		games, out.truncated = games[:s.opt.MaxFilterGames], true
+	}
+	out.counted = len(games)
+	counts := map[codec.MoveCode]*tally{}
+	for i := range games {
+		g := &games[i]
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		dg, err := codec.Decode(v, g.startFEN, g.moves)
+		if err != nil {
+			return nil, fmt.Errorf("game %d: stored moves do not decode: %w", g.ID, err)
+		}
+		ply := -1
+		for k := range dg.Positions {
+			if dg.Positions[k].Hash() == hash {
+				ply = k
+				break
+			}
+		}
+		if ply < 0 {
+			continue // a false match of the index's 44 hash bits
+		}
+		if len(out.top) < topGames {
+			out.top = append(out.top, g.row)
+		}
+		if ply >= len(dg.Moves) {
+			continue // the game ends here
+		}
+		c := codec.MoveCodeOf(&dg.Moves[ply])
+		t := counts[c]
+		if t == nil {
+			t = &tally{}
+			counts[c] = t
+		}
+		t.games++
+		switch g.result {
+		case codec.ResultWhiteWins:
+			t.white++
+		case codec.ResultDraw:
+			t.draws++
+		case codec.ResultBlackWins:
+			t.black++
+		}
+	}
+	node := &openings.Node{Variant: v, FEN: pos.FEN(), Hash: hash, Side: pos.SideToMove()}
+	legal := pos.LegalMoves(nil)
+	var children []rules.Position
+	for i := range legal {
+		m := &legal[i]
+		c := codec.MoveCodeOf(m)
+		t, ok := counts[c]
+		if !ok {
+			continue
+		}
+		delete(counts, c) // the first legal move of a code names it, as in openings.Tree
+		b := openings.Branch{Move: *m,
+			Text:      replay.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m)),
+			Algebraic: replay.FormatMove(v, m, rules.Algebraic, rules.Ambiguous(legal, m)),
+			Games:     t.games, WhiteWins: t.white, Draws: t.draws, BlackWins: t.black,
+			Score: openings.Score(t.white, t.draws, t.black)}
+		child := *pos
+		child.Play(m)
+		b.Child = child.Hash()
+		children = append(children, child)
+		node.Branch = append(node.Branch, b)
+		node.Games += b.Games
+	}
+	sort.SliceStable(node.Branch, func(i, j int) bool {
+		a, b := &node.Branch[i], &node.Branch[j]
+		if a.Games != b.Games {
+			return a.Games > b.Games
+		}
+		return a.Text < b.Text
+	})
+	notes, err := positionNotes(ctx, tx, append(children, *pos))
+	if err != nil {
+		return nil, err
+	}
+	if n := notes[hash]; n.name != nil {
+		node.Name = *n.name
+	}
+	for i := range node.Branch {
+		b := &node.Branch[i]
+		n := notes[b.Child]
+		if n.name != nil {
+			b.Name = *n.name
+		}
+		b.Eval, b.EvalCount = n.eval, n.evalCount
+	}
+	out.node = node
+	return out, nil
+}
