@@ -58,11 +58,12 @@ func TestGeneratedGamesReplay(t *testing.T) {
 			// In breakthrough the first king ends the game, so no king
 			// ever captures; a Thai king lands directly behind the piece
 			// it takes, so it has no other landing squares. Frisian kings
-			// also capture along ranks and files, which the hop walk of
-			// parse.go (and otherLandings here) does not follow yet: a
-			// Frisian capture written with other landing squares is
-			// rejected, not misread.
-			if v.FlyingKings && v.Win != rules.FirstKingWins && !v.KingLandsBehind && !v.OrthogonalCaptures {
+			// also capture along ranks and files, and Turkish ones only
+			// along them, which the hop walk of parse.go (and
+			// otherLandings here) does not follow yet: such a capture
+			// written with other landing squares is rejected, not misread.
+			orthogonal := v.OrthogonalCaptures || v.Name == "turkish"
+			if v.FlyingKings && v.Win != rules.FirstKingWins && !v.KingLandsBehind && !orthogonal {
 				// The full path again, but each capture of a flying king
 				// with other landing squares it may use is written with
 				// some of those (rules.Move keeps one path per move).
