@@ -134,6 +134,8 @@ type PlayedMove struct {
 	Move      string `json:"move"`
 	Algebraic string `json:"algebraic"`
 	Numeric   string `json:"numeric"`
+	From      int    `json:"from"`
+	To        int    `json:"to"`
 }
 
 // Pieces are the squares of each kind of piece, in ascending order.
@@ -187,6 +189,7 @@ func describeLine(v *rules.Variant, start rules.Position, moves []rules.Move) []
 			Move:      replay.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m)),
 			Algebraic: replay.FormatMove(v, m, rules.Algebraic, rules.Ambiguous(legal, m)),
 			Numeric:   replay.FormatMove(v, m, rules.Numeric, rules.Ambiguous(legal, m)),
+			From:      m.From(), To: m.To(),
 		})
 		pos.Play(m)
 	}
