@@ -25,6 +25,11 @@ var (
 	// ErrProtocol: the engine answered something unusable (for example an
 	// illegal best move).
 	ErrProtocol = errors.New("hub: protocol error")
+	// ErrVariant: the engine declares the variants it plays (a "variant"
+	// parameter) and the position's is not among them under any of its
+	// names (VariantNames). Analysing it as another variant would store
+	// evaluations of the wrong game.
+	ErrVariant = errors.New("hub: the engine does not play this variant")
 )
 
 // Config describes how to run an external Hub engine.
@@ -340,12 +345,17 @@ func (c *Client) analyze(ctx context.Context, pos rules.Position, depth int, mov
 			drained = true
 		}
 	}
-	name := pos.Variant().Name
-	if c.variants != nil && c.variant != name && contains(c.variants, name) {
-		if err := c.send("set-param name=variant value=" + name); err != nil {
+	if len(c.variants) > 0 {
+		name, err := engineVariantName(c.variants, pos.Variant())
+		if err != nil {
 			return Analysis{}, err
 		}
-		c.variant = name
+		if c.variant != name {
+			if err := c.send("set-param name=variant value=" + name); err != nil {
+				return Analysis{}, err
+			}
+			c.variant = name
+		}
 	}
 	level := "level depth=" + strconv.Itoa(depth)
 	limit := c.cfg.Timeout
@@ -427,15 +437,6 @@ func parseInfo(l Line, a *Analysis) {
 	if v, ok := l.Args["pv"]; ok {
 		a.PV = strings.Fields(v)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // AnalyzeRetry is the retry policy for batch annotation: it calls Analyze

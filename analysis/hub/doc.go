@@ -31,9 +31,14 @@
 //
 //	err := hub.Serve(os.Stdin, os.Stdout, hub.Options{Variant: "russian", TTSizeMB: 64})
 //
-// Parameters: variant (enum: russian international brazilian canadian
-// english; the position string must fit its board) and tt-size (MB). Both
-// may be set at any time outside a search. Engine name and version are
+// Parameters: variant (enum: every variant rules plays by its name,
+// rules.Variants, then Scan's names for those Scan plays under another:
+// normal (International), bt (breakthrough), losing (antidraughts); Scan's
+// killer and frisian are ours too. A GUI written for Scan sets them as it
+// would; the position string must fit the variant's board, numbered as the
+// variant numbers it) and tt-size (MB). Both may be set at any time
+// outside a search. The moves of a pos line count for Frisian's limit on
+// moving one king (search.Options.KingMoves). Engine name and version are
 // search.Name and search.Version. "go ponder" searches like "go analyze"
 // (the protocol lets an engine stop at any time); "level infinite", or no
 // level at all, searches until stop. A search at level depth=N is
@@ -49,12 +54,15 @@
 //	c.Close()
 //
 // Start runs the process and does the handshake (Config.Params are sent
-// as set-param before init; for Scan's International use
-// Params{"variant": "normal"}). Analyze sends pos, level and "go analyze",
+// as set-param before init). Analyze sends pos, level and "go analyze",
 // reads info lines and "done", and resolves the move text against the legal
 // moves (from, to and the captured set in any order). If the engine
-// advertises a "variant" parameter containing the position's variant name
-// (draughtsdb does), Analyze switches it as needed. The engine's output is
+// declares a "variant" parameter with its values (draughtsdb and Scan do),
+// Analyze switches it to the position's variant under the first of its
+// names (VariantNames: draughtsdb's, then Scan's) the engine declares, so
+// Scan analyses International as "normal", antidraughts as "losing" and
+// breakthrough as "bt"; a variant the engine declares under none of them
+// is ErrVariant (its evaluations would be of another game). The engine's output is
 // read like Serve's input: a line longer than MaxLineBytes is read in
 // pieces, skipped and reported to Config.Notice (its length and its
 // start), not taken for the engine's exit.
@@ -74,7 +82,9 @@
 // the test binary itself as the engine (TestMain serves Hub on stdin/stdout
 // when DRAUGHTSDB_HUB_TEST_ENGINE is set) and check that Client returns
 // exactly the score, best move, depth, PV and node count of calling
-// search.Search at the same depth, across all five variants. Fake engines
+// search.Search at the same depth, across the variants; an engine that
+// declares Scan's names (TestClientScanNames) gets them. TestServeEveryVariant
+// starts Serve under every variant's names. Fake engines
 // that hang at "go", crash mid-search, or crash only once check the
 // timeout, restart and retry paths. No test bounds the wall-clock time of
 // anything: the timeouts they do not exercise are set far above any run.

@@ -43,6 +43,11 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "scan-names": // serves, declaring Scan's variant names as Scan 3.1 does
+		if err := Serve(os.Stdin, &scanParamWriter{w: os.Stdout}, Options{TTSizeMB: 4}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "crash-once": // crashes the first time only (a marker file remembers)
 		marker := os.Getenv("DRAUGHTSDB_HUB_TEST_MARKER")
 		if _, err := os.Stat(marker); err != nil {
@@ -212,10 +217,16 @@ func TestServeInProcess(t *testing.T) {
 	s := newSession(t, Options{TTSizeMB: 4})
 	s.send("hub")
 	hello := s.until("wait")
-	var names []string
+	// Every variant by its name, then Scan's names for International,
+	// antidraughts and breakthrough.
+	var names, scan []string
 	for _, v := range rules.Variants() {
 		names = append(names, v.Name)
+		if n, ok := map[string]string{"international": "normal", "antidraughts": "losing", "breakthrough": "bt"}[v.Name]; ok {
+			scan = append(scan, n)
+		}
 	}
+	names = append(names, scan...)
 	if !strings.HasPrefix(hello[0], "id name=draughtsdb version=") ||
 		!strings.Contains(strings.Join(hello, "\n"), `param name=variant value=international type=enum values="`+strings.Join(names, " ")+`"`) ||
 		!strings.Contains(strings.Join(hello, "\n"), `values="russian international brazilian canadian english`) {

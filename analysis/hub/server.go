@@ -46,7 +46,7 @@ func Serve(r io.Reader, w io.Writer, opts Options) error {
 	if name == "" {
 		name = rules.International.Name
 	}
-	v, err := rules.VariantByName(name)
+	v, err := VariantByName(name)
 	if err != nil {
 		return err
 	}
@@ -84,6 +84,7 @@ type server struct {
 
 	pos      rules.Position
 	history  []uint64
+	kings    rules.KingMoveCounter // Frisian's king move limit over pos's moves=
 	depth    int
 	moveTime time.Duration
 	infinite bool
@@ -292,13 +293,7 @@ func (s *server) stopSearch() {
 	}
 }
 
-func (s *server) variantValues() string {
-	var names []string
-	for _, v := range rules.Variants() {
-		names = append(names, v.Name)
-	}
-	return strings.Join(names, " ")
-}
+func (s *server) variantValues() string { return strings.Join(allVariantNames(), " ") }
 
 func (s *server) handle(l Line) (quit bool) {
 	switch l.Cmd {
@@ -312,7 +307,7 @@ func (s *server) handle(l Line) (quit bool) {
 		val, _ := l.Get("value")
 		switch name {
 		case "variant":
-			v, err := rules.VariantByName(val)
+			v, err := VariantByName(val)
 			if err != nil {
 				s.out.line("error message=%s", quote(err.Error()))
 				return false
@@ -320,7 +315,7 @@ func (s *server) handle(l Line) (quit bool) {
 			if v != s.variant {
 				s.variant = v
 				s.pos = v.StartPosition()
-				s.history = nil
+				s.history, s.kings = nil, rules.KingMoveCounter{}
 			}
 		case "tt-size":
 			n, err := strconv.Atoi(val)
@@ -403,6 +398,7 @@ func (s *server) setPosition(l Line) {
 		return
 	}
 	var hist []uint64
+	var kings rules.KingMoveCounter
 	if mv, ok := l.Get("moves"); ok {
 		for _, t := range strings.Fields(mv) {
 			m, err := ParseMove(&pos, t)
@@ -411,15 +407,17 @@ func (s *server) setPosition(l Line) {
 				return
 			}
 			hist = append(hist, pos.Hash())
+			kings.Update(&pos, &m)
 			pos.Play(&m)
 		}
 	}
-	s.pos, s.history = pos, hist
+	s.pos, s.history, s.kings = pos, hist, kings
 }
 
 func (s *server) startSearch() {
 	s.ensureEngine()
-	opts := search.Options{Depth: s.depth, MoveTime: s.moveTime, History: s.history}
+	kings := s.kings
+	opts := search.Options{Depth: s.depth, MoveTime: s.moveTime, History: s.history, KingMoves: &kings}
 	if s.infinite || s.depth == 0 && s.moveTime == 0 {
 		opts.Depth, opts.MoveTime = search.MaxDepth, 0
 	}
@@ -431,7 +429,9 @@ func (s *server) startSearch() {
 		defer close(done)
 		r := eng.Search(ctx, pos, opts, func(r search.Result) { out.line("%s", InfoLine(r)) })
 		if len(r.PV) == 0 {
-			out.line("error message=%s", quote("no legal move"))
+			// No legal move, or the variant's Win rule has decided the
+			// game (breakthrough: a king is on the board).
+			out.line("error message=%s", quote("the game is over: no move to search"))
 			out.line("done")
 			return
 		}

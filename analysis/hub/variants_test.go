@@ -1,0 +1,126 @@
+package hub
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/draughtsdb/draughtsdb/analysis/search"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// scanParamWriter declares the variant parameter as Scan 3.1 does (its
+// values and its default, "normal") instead of Serve's line.
+type scanParamWriter struct{ w io.Writer }
+
+func (s *scanParamWriter) Write(p []byte) (int, error) {
+	if bytes.HasPrefix(p, []byte("param name=variant ")) {
+		if _, err := io.WriteString(s.w, "param name=variant value=normal type=enum values=\"normal killer bt frisian losing\"\n"); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	return s.w.Write(p)
+}
+
+// TestServeEveryVariant: `draughtsdb hub --variant V` (Serve with
+// Options.Variant) starts for every variant rules plays, under its name
+// and under Scan's (normal, bt, losing), and so does set-param; the engine
+// answers a search of the start position with a legal move.
+func TestServeEveryVariant(t *testing.T) {
+	for _, v := range rules.Variants() {
+		for _, name := range VariantNames(v) {
+			s := newSession(t, Options{Variant: strings.ToUpper(name), TTSizeMB: 4})
+			s.send("hub")
+			hello := strings.Join(s.until("wait"), "\n")
+			if !strings.Contains(hello, "param name=variant value="+v.Name+" ") {
+				t.Fatalf("--variant %s: handshake %q", name, hello)
+			}
+			start := v.StartPosition()
+			// (send blocks until Serve reads each line: a command that
+			// answers, as init, goes last.)
+			s.send("init")
+			s.until("ready")
+			s.send("pos pos="+FormatPosition(&start), "level depth=2", "go think")
+			out := s.until("done")
+			done := ParseLine(out[len(out)-1])
+			if _, err := ParseMove(&start, done.Args["move"]); err != nil {
+				t.Fatalf("--variant %s: %q: %v", name, out, err)
+			}
+			// set-param reads the name too: from International to v.
+			s.send("set-param name=variant value=international", "set-param name=variant value="+name,
+				"pos pos="+FormatPosition(&start), "level depth=1", "go think")
+			out = s.until("done")
+			if _, err := ParseMove(&start, ParseLine(out[len(out)-1]).Args["move"]); err != nil {
+				t.Fatalf("set-param variant %s: %q: %v", name, out, err)
+			}
+			s.send("quit")
+		}
+	}
+	if _, err := VariantByName("checkers"); err != nil {
+		t.Errorf("rules' other names: %v", err)
+	}
+}
+
+// TestServeKingMoveLimit: the moves of a pos line count for Frisian's
+// limit on moving one king, so the engine does not move it a fourth time.
+func TestServeKingMoveLimit(t *testing.T) {
+	s := newSession(t, Options{Variant: "frisian", TTSizeMB: 4})
+	s.send("hub")
+	s.until("wait")
+	start, err := rules.ParseFEN(rules.Frisian, "W:WK46,50:B3,39,45")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.send("init")
+	s.until("ready")
+	s.send(`pos pos=`+FormatPosition(&start)+` moves="46-41 3-8 41-46 8-12 46-41 12-17"`, "level depth=5", "go think")
+	out := s.until("done")
+	if move := ParseLine(out[len(out)-1]).Args["move"]; !strings.HasPrefix(move, "50-") {
+		t.Errorf("after three king moves in a row: %q", out)
+	}
+}
+
+// TestClientScanNames: a client of an engine that declares Scan's variant
+// names switches it with Scan's name for the position's variant (normal,
+// bt, losing; killer and frisian as they are) and gets the analysis of the
+// right game; a variant the engine does not declare is ErrVariant, not an
+// analysis of another game.
+func TestClientScanNames(t *testing.T) {
+	c, err := Start(engineConfig(t, "scan-names"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		v    *rules.Variant
+		name string
+	}{{rules.Antidraughts, "losing"}, {rules.International, "normal"}, {rules.Breakthrough, "bt"},
+		{rules.Killer, "killer"}, {rules.Frisian, "frisian"}, {rules.Antidraughts, "losing"}} {
+		// A position where the variants' rules differ: antidraughts
+		// gives the man away, breakthrough promotes.
+		pos, err := rules.ParseFEN(tc.v, "W:W7,32:B1,23")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := search.Search(pos, search.Options{Depth: 4, TTSizeMB: 4}, nil)
+		a, err := c.Analyze(ctx, pos, 4, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.v.Name, err)
+		}
+		if c.variant != tc.name || a.Score != want.Score || !a.Best.SameAs(&want.Best) {
+			t.Errorf("%s: engine variant %q (want %q), score %d %s, search %d %s", tc.v.Name, c.variant, tc.name,
+				a.Score, a.BestText, want.Score, FormatMove(&want.Best))
+		}
+	}
+	if _, err := c.Analyze(ctx, rules.Russian.StartPosition(), 2, 0); !errors.Is(err, ErrVariant) {
+		t.Errorf("russian on an engine that plays none: %v, want ErrVariant", err)
+	}
+	if c.Restarts() != 0 {
+		t.Errorf("%d restarts", c.Restarts())
+	}
+}
