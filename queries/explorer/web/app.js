@@ -327,10 +327,19 @@
     });
   }
 
+  // scrollToCurrent scrolls the list (not the page) to its current move.
+  function scrollToCurrent(ol) {
+    const li = ol.querySelector('.current');
+    if (!li) return;
+    const top = li.offsetTop;
+    if (top < ol.scrollTop || top + li.offsetHeight > ol.scrollTop + ol.clientHeight) {
+      ol.scrollTop = Math.max(0, top - ol.clientHeight / 2);
+    }
+  }
+
   function renderLine() {
     fillMoveList($('line'), state.moves, startSide(), state.ply, goPly);
-    const cur = $('line').querySelector('.current');
-    if (cur) cur.scrollIntoView({ block: 'nearest' });
+    scrollToCurrent($('line'));
   }
 
   // ---- tree ----
@@ -447,6 +456,7 @@
   async function openGame(id, ply, atPosition) {
     state.game = id;
     state.gply = ply || 0;
+    document.body.dataset.busy = '1';
     try {
       game = await api('/api/game/' + id);
     } catch (e) {
@@ -455,6 +465,8 @@
       status(e.message, true);
       saveURL();
       return;
+    } finally {
+      document.body.dataset.busy = '0';
     }
     if (atPosition && pos) {
       const i = game.moves.findIndex((m) => m.fen === pos.fen);
@@ -535,8 +547,7 @@
         li.appendChild(s);
       }
     });
-    const c = $('game-moves').querySelector('.current');
-    if (c) c.scrollIntoView({ block: 'nearest' });
+    scrollToCurrent($('game-moves'));
     $('game-pdn').textContent = g.pdn;
     drawEvalGraph();
   }
@@ -581,8 +592,19 @@
   }
 
   // ---- refresh ----
+  // refresh shows the state: the position, its tree and its games.
+  // body[data-busy] is 1 while it works (the browser test waits on it).
   async function refresh() {
     const my = ++seq;
+    document.body.dataset.busy = '1';
+    try {
+      await show(my);
+    } finally {
+      if (my === seq) document.body.dataset.busy = '0';
+    }
+  }
+
+  async function show(my) {
     saveURL();
     $('chooser').hidden = true;
     status('loading…');
