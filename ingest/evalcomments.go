@@ -8,6 +8,7 @@ import (
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -30,7 +31,7 @@ type Evaluation struct {
 // moves.
 func gameEvaluations(g *replay.Game) []Evaluation {
 	var out []Evaluation
-	variant := int16(g.Variant.GameType)
+	variant := codec.VariantID(g.Variant)
 	add := func(comments []string, hash uint64, side rules.Color) {
 		for _, c := range comments {
 			e, ok, err := pdn.ParseEvalComment(c, side == rules.White)

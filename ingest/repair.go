@@ -157,7 +157,7 @@ func repairGames(ctx context.Context, reader, conn *pgx.Conn, sourceID int64, su
 		if err := rows.Scan(&id, &gt, &fen, &moves, &result, &warnings, &unnamed, &p1, &p2); err != nil {
 			return err
 		}
-		v, err := rules.VariantByGameType(int(gt))
+		v, err := codec.VariantByID(gt)
 		if err != nil {
 			return err
 		}

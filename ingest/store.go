@@ -60,7 +60,7 @@ func prepare(g *replay.Game) *stored {
 	var c cleaner
 	moves := codec.AppendMoves(make([]byte, 0, 2*len(g.Moves)+8), g.Moves)
 	st := &stored{
-		variant: int16(g.Variant.GameType), basis: c.text("variant basis", string(g.Basis)),
+		variant: codec.VariantID(g.Variant), basis: c.text("variant basis", string(g.Basis)),
 		event: nullable(c.text("tag Event", g.PDN.Tag("Event"))), site: nullable(c.text("tag Site", g.PDN.Tag("Site"))),
 		round: nullable(c.text("tag Round", g.PDN.Tag("Round"))),
 		date:  c.text("date", g.Date), white: c.player("white player", g.White), black: c.player("black player", g.Black),
