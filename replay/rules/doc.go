@@ -16,10 +16,19 @@
 //	b.ParseSquare(s string) (int, error)   "32", "08" or "d4"
 //	b.Coords(sq) (file, rank); b.SquareAt(file, rank) int
 //
-// White always sits at the bottom: its men start on the high numbers
-// (21-32 on 8x8, 31-50 on 10x10, 43-72 on 12x12) and move towards square 1;
-// Black's start on 1-12 / 1-20 / 1-30. In English checkers this is still
-// so, but Black moves first (OCA games open 9-14, 11-15 by Black).
+// White always sits at the bottom: on these boards its men start on the
+// high numbers (21-32 on 8x8, 31-50 on 10x10, 43-72 on 12x12) and move
+// towards square 1; Black's start on 1-12 / 1-20 / 1-30. In English
+// checkers this is still so, but Black moves first (OCA games open 9-14,
+// 11-15 by Black).
+//
+// The other boards number as their variants' PDN GameType says (see
+// Variants): Board8x8Mirrored (Italian, a1 light, a8 = 1, left to right
+// from the top), Board8x8MirroredReversed (Spanish, h1 = 1, right to left
+// from White's side, so White's men start on 1-12), Board8x8Reversed (Thai,
+// g1 = 1) and Board8x8Turkish (all 64 squares, a8 = 1, h1 = 64). The
+// mirrored and reversed boards share Board8x8's bit layout and generator:
+// only their numbering and names differ. Boards() lists them all.
 //
 // # Variants
 //
@@ -132,6 +141,22 @@
 //     the back row (W:W46-50:B1-5). No perft table: hand-checked positions
 //     and the lidraughts games (which never move a king a fourth time in a
 //     row, and do three times) check it.
+//   - Turkish (30, Board8x8Turkish, White first; the FMJD and Turkish
+//     federation rules as kish's RULES.md, github.com/Sanavesa/kish): all
+//     64 squares, men on the second and third rows (StartFEN), everything
+//     along ranks and files: men step forwards or sideways and capture the
+//     same ways over an adjacent piece; kings fly; a jumped piece leaves
+//     the board at once, so a chain may cross its square and even end on
+//     it; a chain may not turn straight back; the most pieces must be
+//     taken (a king counts one); a man that reaches the far row in a
+//     capture goes on as a man and is crowned only if the move ends there.
+//     Algebraic (a8 is square 1, h1 square 64). Its generator is written
+//     by hand (turkish.go): the template's diagonal layout does not fit.
+//     kish's perft counts every capture path, a king's landing squares
+//     included: that is Turkish's keep mode (drop merges moves with the
+//     same start, end and captures as everywhere). kish also counts a
+//     position without moves as one leaf; from the start that never occurs
+//     within the table's depths we check.
 //
 // # Positions and moves
 //
@@ -194,7 +219,8 @@
 // (International, Killer, Antidraughts, Breakthrough), movegen_twelve.go
 // (Canadian), movegen_eight_thai.go (Thai: the template's Thai blocks) and
 // movegen_ten_frisian.go (Frisian, Frysk: its Ortho blocks, eight
-// directions). Each starts with a "Code generated ... DO NOT EDIT."
+// directions); Turkish's generator, turkish.go, is written by hand. Each
+// generated file starts with a "Code generated ... DO NOT EDIT."
 // header. TestGeneratedUpToDate renders the template with the same
 // function (movegen.Render) and compares. Variant.gen picks the generator
 // (its board's, unless Thai or orthogonal captures). The other traits are

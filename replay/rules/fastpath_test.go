@@ -62,6 +62,16 @@ func fullCapturesOf(p *Position, keep, men, kings bool) []Move {
 			km = us.and(k)
 		}
 		return capturesTenFrisian(p, nil, keep, them, empty, mm, km)
+	case movegenTurkish:
+		us, _, k, _ := tkSides(p)
+		var mm, km uint64
+		if men {
+			mm = us &^ k
+		}
+		if kings {
+			km = us & k
+		}
+		return capturesTurkish(p, nil, keep, mm, km)
 	}
 	us, them, k, empty := sidesTwelve(p)
 	var mm, km bbTwelve
@@ -84,6 +94,8 @@ func playFast(p *Position, m *Move) {
 		playEightThai(p, m)
 	case movegenTenFrisian:
 		playTenFrisian(p, m)
+	case movegenTurkish:
+		playTurkish(p, m)
 	default:
 		playTwelve(p, m)
 	}

@@ -123,7 +123,7 @@ func parseFENSquare(b *Board, s string) (int, error) {
 
 func fenSquareDetail(b *Board, s string, err error) string {
 	if err == ErrFENSquare {
-		return fmt.Sprintf("square %q is not a dark square of the %s board (1-%d)", s, b.Name, b.nsq)
+		return fmt.Sprintf("square %q is not a playable square of the %s board (1-%d)", s, b.Name, b.nsq)
 	}
 	return fmt.Sprintf("%q is not a square", s)
 }

@@ -16,7 +16,7 @@ func TestSquareRoundTrip(t *testing.T) {
 				t.Fatalf("%s: %d -> %q -> %d, %v", b.Name, sq, name, got, err)
 			}
 			f, r := b.Coords(sq)
-			dark := (f+r)%2 == 0
+			dark := (f+r)%2 == 0 || b.AllSquares
 			if b.Mirrored {
 				dark = !dark // a1 is light
 			}
@@ -47,6 +47,9 @@ func TestSquareRoundTrip(t *testing.T) {
 		// Thai (31,B,8,8,N2,0 seen from Black): 1 = g1.
 		{Board8x8Reversed, 1, "g1"}, {Board8x8Reversed, 4, "a1"}, {Board8x8Reversed, 5, "h2"},
 		{Board8x8Reversed, 32, "b8"},
+		// Turkish: every square, 1 = a8 left to right from the top.
+		{Board8x8Turkish, 1, "a8"}, {Board8x8Turkish, 2, "b8"}, {Board8x8Turkish, 9, "a7"},
+		{Board8x8Turkish, 57, "a1"}, {Board8x8Turkish, 64, "h1"},
 	}
 	for _, f := range fixed {
 		if got := f.b.Algebraic(f.sq); got != f.name {

@@ -25,7 +25,11 @@ type Board struct {
 	// from Black, who moves first, is the same corner). White's men then
 	// start on the low numbers.
 	Reversed bool
-	Name     string
+	// AllSquares marks Turkish draughts' board: all 64 squares are played
+	// on, numbered 1 (a8) to 64 (h1) left to right from the top; pieces
+	// move along ranks and files. Its generator is turkish.go.
+	AllSquares bool
+	Name       string
 
 	id     uint8 // index into boards: the board byte of a Move
 	gen    uint8 // the generated generator of the board's bit layout
@@ -55,6 +59,7 @@ var (
 	Board8x8Mirrored         = newBoard(boardEightMirrored, movegenEight, 8, true, false, "8x8 mirrored")
 	Board8x8MirroredReversed = newBoard(boardEightMirroredReversed, movegenEight, 8, true, true, "8x8 mirrored reversed")
 	Board8x8Reversed         = newBoard(boardEightReversed, movegenEight, 8, false, true, "8x8 reversed")
+	Board8x8Turkish          = newFullBoard(boardTurkish, movegenTurkish, 8, "8x8 all squares")
 )
 
 // Board ids: the index of a board in boards and the board byte of a Move.
@@ -67,12 +72,13 @@ const (
 	boardEightMirrored
 	boardEightMirroredReversed
 	boardEightReversed
+	boardTurkish
 	numBoards
 )
 
 var boards = [numBoards]*Board{boardEight: Board8x8, boardTen: Board10x10, boardTwelve: Board12x12,
 	boardEightMirrored: Board8x8Mirrored, boardEightMirroredReversed: Board8x8MirroredReversed,
-	boardEightReversed: Board8x8Reversed}
+	boardEightReversed: Board8x8Reversed, boardTurkish: Board8x8Turkish}
 
 // Boards returns every board, Board8x8 first.
 func Boards() []*Board { return append([]*Board(nil), boards[:]...) }
@@ -117,10 +123,41 @@ func newBoard(id, gen uint8, w int, mirrored, reversed bool, name string) *Board
 	return b
 }
 
+// newFullBoard returns a board whose every square is played on (Turkish):
+// square s is bit s-1, row by row from the top, and there are no ghost
+// bits (turkish.go masks the files for steps along a rank).
+func newFullBoard(id, gen uint8, w int, name string) *Board {
+	b := &Board{Width: w, Height: w, AllSquares: true, Name: name, id: id, gen: gen, half: w, nsq: w * w}
+	b.nbits = b.nsq
+	b.sqBit = make([]uint8, b.nsq+1)
+	b.bitSq = make([]uint8, 128)
+	b.sqName = make([]string, b.nsq+1)
+	b.mono = true
+	for s := 1; s <= b.nsq; s++ {
+		bit := s - 1
+		b.sqBit[s] = uint8(bit)
+		b.bitSq[bit] = uint8(s)
+		b.valid[bit/64] |= 1 << (bit % 64)
+		if bit < w {
+			b.row0[0] |= 1 << bit
+		}
+		if bit >= b.nsq-w {
+			b.rowN[0] |= 1 << bit
+		}
+		f, r := b.Coords(s)
+		b.sqName[s] = string(rune('a'+f-1)) + strconv.Itoa(r)
+	}
+	b.keys = newZobristKeys(b)
+	return b
+}
+
 // internal returns the 0-based internal square (common numbering) of
 // square s; it is its own inverse (as a map from s-1 to k).
 func (b *Board) internal(s int) int {
 	k := s - 1
+	if b.AllSquares {
+		return k
+	}
 	if b.Reversed {
 		k = b.nsq - 1 - k
 	}
@@ -138,6 +175,9 @@ func (b *Board) Valid(sq int) bool { return sq >= 1 && sq <= b.nsq }
 
 // Coords returns the file (1 = a) and rank (1 = White's side) of square sq.
 func (b *Board) Coords(sq int) (file, rank int) {
+	if b.AllSquares {
+		return (sq-1)%b.Width + 1, b.Height - (sq-1)/b.Width
+	}
 	k := b.internal(sq)
 	r := k / b.half
 	c := k % b.half
@@ -157,6 +197,9 @@ func (b *Board) Coords(sq int) (file, rank int) {
 func (b *Board) SquareAt(file, rank int) int {
 	if file < 1 || file > b.Width || rank < 1 || rank > b.Height {
 		return 0
+	}
+	if b.AllSquares {
+		return (b.Height-rank)*b.Width + file
 	}
 	if b.Mirrored {
 		file = b.Width + 1 - file
@@ -195,7 +238,7 @@ func (b *Board) ParseSquare(s string) (int, error) {
 		}
 		sq := b.SquareAt(int(c-'a')+1, r)
 		if sq == 0 {
-			return 0, fmt.Errorf("%w: %q is not a dark square of the %s board", ErrSquare, s, b.Name)
+			return 0, fmt.Errorf("%w: %q is not a playable square of the %s board", ErrSquare, s, b.Name)
 		}
 		return sq, nil
 	}

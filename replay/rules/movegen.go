@@ -12,6 +12,7 @@ const (
 	movegenTwelve
 	movegenEightThai
 	movegenTenFrisian
+	movegenTurkish // turkish.go, written by hand
 )
 
 // LegalMoves appends the legal moves of p to buf and returns the extended
@@ -32,6 +33,8 @@ func (p *Position) AppendMoves(buf []Move, keep bool) []Move {
 		return genMovesEightThai(p, buf, keep)
 	case movegenTenFrisian:
 		return genMovesTenFrisian(p, buf, keep)
+	case movegenTurkish:
+		return genMovesTurkish(p, buf, keep)
 	}
 	return genMovesTwelve(p, buf, keep)
 }
@@ -48,6 +51,8 @@ func (p *Position) countMoves(scratch []Move, keep bool) int {
 		return countMovesEightThai(p, scratch, keep)
 	case movegenTenFrisian:
 		return countMovesTenFrisian(p, scratch, keep)
+	case movegenTurkish:
+		return countMovesTurkish(p, scratch, keep)
 	}
 	return countMovesTwelve(p, scratch, keep)
 }
@@ -125,6 +130,8 @@ func (p *Position) PlainMove(from, to int) (m Move, ok bool) {
 		return plainMoveEightThai(p, i, t)
 	case movegenTenFrisian:
 		return plainMoveTenFrisian(p, i, t)
+	case movegenTurkish:
+		return plainMoveTurkish(p, i, t)
 	}
 	return plainMoveTwelve(p, i, t)
 }

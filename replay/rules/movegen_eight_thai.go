@@ -670,10 +670,12 @@ func playToEightThai(dst, src *Position, m *Move) {
 	from, to := bitEight(int(m.from)), bitEight(int(m.to))
 	captured := loadEight(&m.captured)
 	w, b, k := loadEight(&src.white), loadEight(&src.black), loadEight(&src.kings)
+	// Captured pieces go first: in Thai a king may end on the square of a
+	// piece it jumped earlier in the chain.
+	k = k.andNot(captured)
 	if k.and(from).any() || m.flags&movePromotes != 0 {
 		k = k.andNot(from).or(to)
 	}
-	k = k.andNot(captured)
 	side := src.side
 	if side == White {
 		w = w.andNot(from).or(to)

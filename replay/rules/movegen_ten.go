@@ -690,10 +690,12 @@ func playToTen(dst, src *Position, m *Move) {
 	from, to := bitTen(int(m.from)), bitTen(int(m.to))
 	captured := loadTen(&m.captured)
 	w, b, k := loadTen(&src.white), loadTen(&src.black), loadTen(&src.kings)
+	// Captured pieces go first: in Thai a king may end on the square of a
+	// piece it jumped earlier in the chain.
+	k = k.andNot(captured)
 	if k.and(from).any() || m.flags&movePromotes != 0 {
 		k = k.andNot(from).or(to)
 	}
-	k = k.andNot(captured)
 	side := src.side
 	if side == White {
 		w = w.andNot(from).or(to)

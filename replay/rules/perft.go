@@ -75,6 +75,8 @@ func (c *perftCtx) perft(p Position, depth int) uint64 {
 			return c.perftSpecialTenFrisian(depth)
 		}
 		return c.perftTenFrisian(depth)
+	case movegenTurkish:
+		return c.perftTurkish(depth)
 	}
 	if c.special {
 		return c.perftSpecialTwelve(depth)

@@ -34,3 +34,4 @@ func BenchmarkPerftItalian10Bulk(b *testing.B) { benchPerft(b, Italian, 10, Perf
 func BenchmarkPerftThai10Bulk(b *testing.B)    { benchPerft(b, Thai, 10, PerftOptions{}) }
 func BenchmarkPerftKiller9Bulk(b *testing.B)   { benchPerft(b, Killer, 9, PerftOptions{}) }
 func BenchmarkPerftFrisian9Bulk(b *testing.B)  { benchPerft(b, Frisian, 9, PerftOptions{}) }
+func BenchmarkPerftTurkish8Bulk(b *testing.B)  { benchPerft(b, Turkish, 8, PerftOptions{Keep: true}) }

@@ -44,6 +44,14 @@ func NewPosition(v *Variant, side Color) Position {
 
 // StartPosition returns the initial position of v.
 func (v *Variant) StartPosition() Position {
+	if v.StartFEN != "" {
+		p, err := ParseFEN(v, v.StartFEN)
+		if err != nil {
+			panic("rules: " + v.Name + ": bad StartFEN: " + err.Error())
+		}
+		p.SetSideToMove(v.FirstToMove)
+		return p
+	}
 	p := Position{v: v, side: v.FirstToMove}
 	b := v.Board
 	n := v.InitialRows * b.half
@@ -157,22 +165,9 @@ func (p *Position) Play(m *Move) {
 		us, them = them, us
 		man = BlackMan - 1
 	}
-	from, to := int(m.from), int(m.to)
-	was := man
-	if hasBit(p.kings, from) {
-		was++
-		clrBit(&p.kings, from)
-	}
-	clrBit(us, from)
-	now := was
-	if m.flags&movePromotes != 0 {
-		now = man + 1
-	}
-	setBit(us, to)
-	if now != man {
-		setBit(&p.kings, to)
-	}
-	h := p.hash ^ keys.piece[was][from] ^ keys.piece[now][to] ^ keys.side
+	h := p.hash ^ keys.side
+	// Captured pieces go first: where jumped pieces leave at once (Thai,
+	// Turkish) a king may end on the square of a piece it jumped earlier.
 	if m.n != 0 {
 		oppMan := (man + 2) & 3 // White man 0 <-> Black man 2
 		for w := 0; w < 2; w++ {
@@ -190,6 +185,21 @@ func (p *Position) Play(m *Move) {
 			p.kings[w] &^= m.captured[w]
 		}
 	}
-	p.hash = h
+	from, to := int(m.from), int(m.to)
+	was := man
+	if hasBit(p.kings, from) {
+		was++
+		clrBit(&p.kings, from)
+	}
+	clrBit(us, from)
+	now := was
+	if m.flags&movePromotes != 0 {
+		now = man + 1
+	}
+	setBit(us, to)
+	if now != man {
+		setBit(&p.kings, to)
+	}
+	p.hash = h ^ keys.piece[was][from] ^ keys.piece[now][to]
 	p.side ^= 1
 }

@@ -139,6 +139,10 @@ type Variant struct {
 	KingMoveLimit int
 	// Win is how the game is won; see Position.Outcome.
 	Win WinCondition
+	// StartFEN is the initial position when the men do not simply fill
+	// InitialRows from each side's back row (Turkish leaves the back rows
+	// empty); "" otherwise.
+	StartFEN string
 
 	// Derived at package init from the traits above (see setup): a copy
 	// of a Variant with other traits keeps its original's generator,
@@ -251,10 +255,18 @@ var (
 		MenCaptureBackward: true, FlyingKings: true, OrthogonalCaptures: true,
 		MajorityCapture: true, Precedence: PrecedenceValue, Promotion: PromoteAtEnd,
 		DefaultNotation: Numeric, KingMoveLimit: 3}
+	// Turkish (Dama; FMJD and Turkish federation rules as kish's RULES.md):
+	// all 64 squares, men on the second and third rows, moves and captures
+	// along ranks and files, men forwards and sideways, flying kings,
+	// jumped pieces removed at once, no turning straight back, the most
+	// pieces must be taken.
+	Turkish = &Variant{Name: "turkish", GameType: 30, Board: Board8x8Turkish, FirstToMove: White, InitialRows: 2,
+		FlyingKings: true, MajorityCapture: true, CapturesRemovedAtOnce: true, Promotion: PromoteAtEnd,
+		DefaultNotation: Algebraic, StartFEN: "W:W41-56:B9-24"}
 )
 
 var variants = []*Variant{Russian, International, Brazilian, Canadian, English, Pool, Czech, Spanish, Italian, Thai,
-	Killer, Antidraughts, Breakthrough, Frisian, Frysk}
+	Killer, Antidraughts, Breakthrough, Frisian, Frysk, Turkish}
 
 func init() {
 	for _, v := range variants {
@@ -280,6 +292,8 @@ func (v *Variant) setup() {
 	}
 	v.gen = v.Board.gen
 	switch {
+	case v.Board.AllSquares:
+		// Turkish: the board's own generator (turkish.go) has its rules.
 	case v.CapturesRemovedAtOnce || v.KingLandsBehind:
 		if !(v.CapturesRemovedAtOnce && v.KingLandsBehind && v.Board.gen == movegenEight) {
 			panic("rules: " + v.Name + ": Thai captures are rendered for 8x8 only, and both together")

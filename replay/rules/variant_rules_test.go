@@ -53,6 +53,16 @@ var ruleCases = []ruleCase{
 	// Killer: where a landing square beyond the king lets the chain go on
 	// (f6 then over g5), the king must take it; it is not held on d4.
 	{Killer, "chain goes on", "W:WKa1:BKc3,g5", "a1:f6:h4 a1:f6:i3 a1:f6:j2"},
+	// Turkish: men step forwards and sideways, capture the same ways (not
+	// backwards), a man that reaches the far row in a capture goes on as a
+	// man (b6:b8:d8), kings do not turn straight back (c4 over e4 may not
+	// come back over b4), the most pieces must be taken.
+	{Turkish, "man steps", "W:Wd4:Bh8", "d4-c4 d4-d5 d4-e4"},
+	{Turkish, "man captures", "W:Wd4:Bc4,d3,d5", "d4:b4 d4:d6"},
+	{Turkish, "on through the far row", "W:Wb6:Bb7,c8", "b6:b8:d8"},
+	{Turkish, "no turning back", "W:WKc4:Bb4,e4", "c4:a4 c4:f4 c4:g4 c4:h4"},
+	{Turkish, "majority", "W:Wd4:Bc4,a5,d5,d7", "d4:d6:d8"},
+	{Turkish, "king flies", "W:WKa1:Bh8", "a1-a2 a1-a3 a1-a4 a1-a5 a1-a6 a1-a7 a1-a8 a1-b1 a1-c1 a1-d1 a1-e1 a1-f1 a1-g1 a1-h1"},
 	// Italian: a man may not take a king; a king may.
 	{Italian, "men do not take kings", "W:Wd3,Kh3:BKe4,g4", "h3:f5"},
 }
@@ -235,5 +245,42 @@ func TestKingMoveCounter(t *testing.T) {
 	play(8, 12)
 	if !allowed(41, 46) {
 		t.Error("International limited")
+	}
+}
+
+// TestEndOnCapturedSquare: where jumped pieces leave at once, a king may
+// end its chain on the square of a piece it jumped earlier: here Black's
+// king g7:g2:b2:b4:f4:f2 jumps g4, f2, b3, d4 and f3 and ends on f2, whose
+// white man it jumped second. Play and the perft play must remove the
+// captured pieces before they place the king (the old order dropped the
+// king and broke the incremental hash).
+func TestEndOnCapturedSquare(t *testing.T) {
+	pos, err := ParseFEN(Turkish, "B:W36,39,42,46,54:BK15,16,20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, m := range pos.LegalMoves(nil) {
+		if !hasBit(m.captured, int(m.to)) {
+			continue
+		}
+		found = true
+		q := pos
+		q.Play(&m)
+		if q.Piece(m.To()) != BlackKing {
+			t.Errorf("%s: %s leaves %v on its last square", pos.FEN(), FormatMove(&m, Algebraic, true), q.Piece(m.To()))
+		}
+		if q.Hash() != q.ComputeHash() {
+			t.Errorf("%s: incremental hash %#x, from scratch %#x", FormatMove(&m, Algebraic, true), q.Hash(), q.ComputeHash())
+		}
+		r := pos
+		playTurkish(&r, &m)
+		r.hash = q.hash
+		if r != q {
+			t.Errorf("%s: perft play %s, Play %s", FormatMove(&m, Algebraic, true), r.FEN(), q.FEN())
+		}
+	}
+	if !found {
+		t.Fatal("no move ends on a captured square")
 	}
 }

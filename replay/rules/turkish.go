@@ -1,0 +1,392 @@
+package rules
+
+import "math/bits"
+
+// The move generator of Turkish draughts (Board8x8Turkish), written by hand:
+// its board and moves share nothing with the diagonal generators of
+// internal/movegen. All 64 squares are played on; square s is bit s-1, row
+// by row from the top (a8 = bit 0, h1 = bit 63), so a step up is -8, down
+// +8, left -1 and right +1, and a step left or right must not leave its
+// row (the file masks below).
+//
+// Rules (kish's RULES.md, after the FMJD and Turkish federation rules):
+// men move one square forwards or sideways and capture the same ways by
+// jumping an adjacent piece; kings move and capture any distance along
+// ranks and files and land on any empty square beyond the piece they jump;
+// a jumped piece leaves the board at once (so a chain may cross its square
+// again); a chain may not turn straight back; the most pieces must be
+// taken (a king counts as one); a man that reaches the far row in a
+// capture goes on as a man and is crowned only if the move ends there.
+
+const (
+	tkFileA uint64 = 0x0101010101010101
+	tkFileH uint64 = tkFileA << 7
+)
+
+// Directions: 0 up (White's forward), 1 down (Black's forward), 2 left,
+// 3 right; d^1 is straight back.
+var tkDelta = [4]int{-8, 8, -1, 1}
+
+// tkEnter returns the squares a step in direction d may enter: a step left
+// must not wrap onto file h of the row above, a step right onto file a.
+func tkEnter(d int) uint64 {
+	switch d {
+	case 2:
+		return ^tkFileH
+	case 3:
+		return ^tkFileA
+	}
+	return ^uint64(0)
+}
+
+func tkHas(x uint64, i int) bool { return uint(i) < 64 && x>>uint(i)&1 != 0 }
+
+// tkSides returns the pieces of the side to move, the opponent's, the kings
+// and the empty squares.
+func tkSides(p *Position) (us, them, kings, empty uint64) {
+	w, b := p.white[0], p.black[0]
+	us, them = w, b
+	if p.side == Black {
+		us, them = b, w
+	}
+	return us, them, p.kings[0], ^(w | b)
+}
+
+// tkFwd is the forward direction of side.
+func tkFwd(side Color) int { return int(side) }
+
+// tkShift moves every square of x one step in direction d (off-board and
+// wrapping steps dropped).
+func tkShift(x uint64, d int) uint64 {
+	switch d {
+	case 0:
+		return x >> 8
+	case 1:
+		return x << 8
+	case 2:
+		return (x &^ tkFileA) >> 1
+	}
+	return (x &^ tkFileH) << 1
+}
+
+// tkMenJump reports whether any man of men can jump in direction d.
+func tkMenJump(men, them, empty uint64, d int) bool {
+	return tkShift(tkShift(men, d)&them, d)&empty != 0
+}
+
+// tkGen is the state of one Turkish capture search.
+type tkGen struct {
+	moves    []Move
+	mark     int
+	best     int
+	keep     bool
+	board    uint8
+	fwd      int // the men's forward direction
+	from     int
+	opp      uint64 // opponent pieces still on the board
+	empty    uint64 // empty squares: the mover's start and every jumped square included
+	captured uint64
+	promo    uint64 // the far row of the side to move
+	n        int
+	path     [maxPath]uint8
+	fp       uint64
+}
+
+// emit records the chain that ends at to, if it takes the most pieces.
+func (g *tkGen) emit(to int, man bool) {
+	if g.n < g.best {
+		return
+	}
+	if g.n > g.best {
+		g.best = g.n
+		g.moves = g.moves[:g.mark]
+	}
+	fp := g.fp
+	if g.n > 1 {
+		for k := g.mark; k < len(g.moves); k++ {
+			m := &g.moves[k]
+			if int(m.to) == to && m.captured[0] == g.captured && int(m.from) == g.from && m.seq == fp {
+				return
+			}
+		}
+	}
+	g.moves = append(g.moves, Move{})
+	m := &g.moves[len(g.moves)-1]
+	m.captured[0] = g.captured
+	m.seq = fp
+	m.from, m.to, m.n, m.board = uint8(g.from), uint8(to), uint8(g.n), g.board
+	if man && g.promo>>uint(to)&1 != 0 {
+		m.flags = movePromotes
+	}
+	m.path = g.path
+}
+
+// take removes the piece on t from the board for the rest of the chain.
+func (g *tkGen) take(t int) (fp uint64) {
+	fp = g.fp
+	bit := uint64(1) << uint(t)
+	g.opp &^= bit
+	g.empty |= bit
+	g.captured |= bit
+	if g.keep {
+		g.fp = seqStep(fp, t)
+	}
+	g.n++
+	return fp
+}
+
+// untake puts the piece on t back.
+func (g *tkGen) untake(t int, fp uint64) {
+	bit := uint64(1) << uint(t)
+	g.n--
+	g.fp = fp
+	g.captured &^= bit
+	g.empty &^= bit
+	g.opp |= bit
+}
+
+// manCapture extends a man's chain from i, arrived in direction last (-1
+// at the start); it reports whether any capture was possible.
+func (g *tkGen) manCapture(i, last int) bool {
+	found := false
+	for _, d := range [3]int{g.fwd, 2, 3} {
+		if last >= 0 && d == last^1 {
+			continue
+		}
+		m := tkEnter(d)
+		dl := tkDelta[d]
+		t, l := i+dl, i+2*dl
+		if !tkHas(g.opp&m, t) || !tkHas(g.empty&m, l) {
+			continue
+		}
+		found = true
+		fp := g.take(t)
+		g.path[g.n-1] = uint8(l)
+		if !g.manCapture(l, d) {
+			g.emit(l, true)
+		}
+		g.untake(t, fp)
+	}
+	return found
+}
+
+// kingCapture extends a king's chain from i, arrived in direction last
+// (-1 at the start); it reports whether any capture was possible.
+func (g *tkGen) kingCapture(i, last int) bool {
+	found := false
+	for d := 0; d < 4; d++ {
+		if last >= 0 && d == last^1 {
+			continue
+		}
+		m := tkEnter(d)
+		dl := tkDelta[d]
+		empty := g.empty & m
+		t := i + dl
+		for tkHas(empty, t) {
+			t += dl
+		}
+		if !tkHas(g.opp&m, t) {
+			continue
+		}
+		l := t + dl
+		if !tkHas(empty, l) {
+			continue
+		}
+		found = true
+		fp := g.take(t)
+		fpt := g.fp
+		// The majority rule keeps only the longest chains, so a landing
+		// square from which the chain cannot go on survives only when none
+		// can.
+		for s := l; tkHas(empty, s); s += dl {
+			g.path[g.n-1] = uint8(s)
+			if g.keep {
+				// keep counts every path, the landing squares included, as
+				// kish (whose perft this reproduces) does.
+				g.fp = seqStep(fpt, 64+s)
+			}
+			if !g.kingCapture(s, d) {
+				g.emit(s, false)
+			}
+		}
+		g.untake(t, fp)
+	}
+	return found
+}
+
+// capturesTurkish appends the legal captures of men and kings (it appends
+// nothing if there are none).
+func capturesTurkish(p *Position, moves []Move, keep bool, men, kings uint64) []Move {
+	_, them, _, empty := tkSides(p)
+	g := tkGen{moves: moves, mark: len(moves), best: 1, keep: keep, board: p.v.Board.id,
+		fwd: tkFwd(p.side), opp: them, promo: p.v.Board.promotionRow(p.side)[0]}
+	for x := men; x != 0; x &= x - 1 {
+		i := bits.TrailingZeros64(x)
+		g.from, g.empty = i, empty|1<<uint(i)
+		g.manCapture(i, -1)
+	}
+	for x := kings; x != 0; x &= x - 1 {
+		i := bits.TrailingZeros64(x)
+		g.from, g.empty = i, empty|1<<uint(i)
+		g.kingCapture(i, -1)
+	}
+	return g.moves
+}
+
+// tkCaptures returns the captures of p appended to moves and whether there
+// are any (a quick bitwise test first: most positions have none).
+func tkCaptures(p *Position, moves []Move, keep bool) ([]Move, bool) {
+	us, them, kings, empty := tkSides(p)
+	men, k := us&^kings, us&kings
+	fwd := tkFwd(p.side)
+	if k == 0 && !tkMenJump(men, them, empty, fwd) && !tkMenJump(men, them, empty, 2) && !tkMenJump(men, them, empty, 3) {
+		return moves, false
+	}
+	n := len(moves)
+	moves = capturesTurkish(p, moves, keep, men, k)
+	return moves, len(moves) > n
+}
+
+// genMovesTurkish appends the legal moves of p to moves.
+func genMovesTurkish(p *Position, moves []Move, keep bool) []Move {
+	moves, ok := tkCaptures(p, moves, keep)
+	if ok {
+		return moves
+	}
+	us, _, kings, empty := tkSides(p)
+	board := p.v.Board.id
+	promo := p.v.Board.promotionRow(p.side)[0]
+	fwd := tkFwd(p.side)
+	for x := us &^ kings; x != 0; x &= x - 1 {
+		i := bits.TrailingZeros64(x)
+		for _, d := range [3]int{fwd, 2, 3} {
+			if t := i + tkDelta[d]; tkHas(empty&tkEnter(d), t) {
+				moves = append(moves, Move{})
+				m := &moves[len(moves)-1]
+				m.from, m.to, m.board = uint8(i), uint8(t), board
+				if promo>>uint(t)&1 != 0 {
+					m.flags = movePromotes
+				}
+			}
+		}
+	}
+	for x := us & kings; x != 0; x &= x - 1 {
+		i := bits.TrailingZeros64(x)
+		for d := 0; d < 4; d++ {
+			e := empty & tkEnter(d)
+			for t := i + tkDelta[d]; tkHas(e, t); t += tkDelta[d] {
+				moves = append(moves, Move{})
+				m := &moves[len(moves)-1]
+				m.from, m.to, m.board = uint8(i), uint8(t), board
+			}
+		}
+	}
+	return moves
+}
+
+// countMovesTurkish returns the number of legal moves of p; plain moves are
+// counted with population counts.
+func countMovesTurkish(p *Position, scratch []Move, keep bool) int {
+	if moves, ok := tkCaptures(p, scratch[:0], keep); ok {
+		return len(moves)
+	}
+	us, _, kings, empty := tkSides(p)
+	men, k := us&^kings, us&kings
+	n := bits.OnesCount64(tkShift(men, tkFwd(p.side))&empty) + bits.OnesCount64(tkShift(men, 2)&empty) +
+		bits.OnesCount64(tkShift(men, 3)&empty)
+	for d := 0; d < 4; d++ {
+		for x := tkShift(k, d) & empty; x != 0; x = tkShift(x, d) & empty {
+			n += bits.OnesCount64(x)
+		}
+	}
+	return n
+}
+
+// plainMoveTurkish is PlainMove for Turkish (see plainMoveEight).
+func plainMoveTurkish(p *Position, i, t int) (Move, bool) {
+	us, _, kings, empty := tkSides(p)
+	if !tkHas(us, i) || !tkHas(empty, t) {
+		return Move{}, false
+	}
+	var buf [1]Move
+	if _, ok := tkCaptures(p, buf[:0], false); ok {
+		return Move{}, false
+	}
+	m := Move{from: uint8(i), to: uint8(t), board: p.v.Board.id}
+	if !tkHas(kings, i) {
+		for _, d := range [3]int{tkFwd(p.side), 2, 3} {
+			if i+tkDelta[d] == t && tkHas(empty&tkEnter(d), t) {
+				if p.v.Board.promotionRow(p.side)[0]>>uint(t)&1 != 0 {
+					m.flags = movePromotes
+				}
+				return m, true
+			}
+		}
+		return Move{}, false
+	}
+	for d := 0; d < 4; d++ {
+		e := empty & tkEnter(d)
+		for s := i + tkDelta[d]; tkHas(e, s); s += tkDelta[d] {
+			if s == t {
+				return m, true
+			}
+		}
+	}
+	return Move{}, false
+}
+
+// playTurkish is Play without the Zobrist hash, for perft.
+func playTurkish(p *Position, m *Move) { playToTurkish(p, p, m) }
+
+// playToTurkish writes into dst the position src after m (see playToEight).
+func playToTurkish(dst, src *Position, m *Move) {
+	from, to := uint64(1)<<m.from, uint64(1)<<m.to
+	captured := m.captured[0]
+	w, b, k := src.white[0], src.black[0], src.kings[0]
+	// Captured pieces go first: a king may end on the square of a piece it
+	// jumped earlier in the chain.
+	k &^= captured
+	if k&from != 0 || m.flags&movePromotes != 0 {
+		k = k&^from | to
+	}
+	side := src.side
+	if side == White {
+		w = w&^from | to
+		b &^= captured
+	} else {
+		b = b&^from | to
+		w &^= captured
+	}
+	dst.white[0], dst.white[1] = w, 0
+	dst.black[0], dst.black[1] = b, 0
+	dst.kings[0], dst.kings[1] = k, 0
+	dst.side = side ^ 1
+}
+
+// perftTurkish is perft on c.pos[depth] (see perftEight).
+func (c *perftCtx) perftTurkish(depth int) uint64 {
+	p := &c.pos[depth]
+	buf := c.bufs[depth][:0]
+	keep := c.opts.Keep
+	if depth == 1 && !c.opts.NoBulk {
+		return uint64(countMovesTurkish(p, buf, keep))
+	}
+	moves := genMovesTurkish(p, buf, keep)
+	c.bufs[depth] = moves[:0]
+	q := &c.pos[depth-1]
+	if depth == 1 {
+		var s uint64
+		for i := range moves {
+			playToTurkish(q, p, &moves[i])
+			s += q.white[0] ^ q.black[0] ^ q.kings[0]
+		}
+		c.sink += s
+		return uint64(len(moves))
+	}
+	var n uint64
+	for i := range moves {
+		playToTurkish(q, p, &moves[i])
+		n += c.perftTurkish(depth - 1)
+	}
+	return n
+}
