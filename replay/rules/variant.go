@@ -82,11 +82,12 @@ const (
 	FirstKingWins
 )
 
-// Variant describes one game as data. The move generator reads only these
-// traits (and the board), so a variant that differs only in traits (Pool,
-// Czech, Killer, ...) is a new table entry; Thai's and Frisian's capture
-// rules are rendered as their own generators from the same template (see
-// doc.go).
+// Variant describes one game as data. The move generators read only these
+// traits (and the board), packed at package init (setup), so a variant
+// that differs only in traits (Pool, Czech, Killer, ...) is a new table
+// entry; Thai's and Frisian's capture rules are rendered as their own
+// generators from the same template, and Turkish's board has a generator of
+// its own (see doc.go).
 type Variant struct {
 	Name     string // as in perft.json and the CLI: "russian", "international", ...
 	GameType int    // PDN GameType number; 0 for a variant PDN has no number for (Killer)
@@ -99,7 +100,9 @@ type Variant struct {
 	MenCaptureBackward bool
 	// MenCannotCaptureKings: a man may not jump a king (Italian).
 	MenCannotCaptureKings bool
-	// FlyingKings: kings move and capture any distance along a diagonal.
+	// FlyingKings: kings move and capture any distance along their lines
+	// (diagonals; for Frisian's captures also rows and columns; ranks and
+	// files on Turkish's board).
 	FlyingKings bool
 	// MajorityCapture: a capture must take the most pieces (a king counts as
 	// one), refined by Precedence; otherwise the player has free choice
