@@ -89,7 +89,7 @@ func TestBrowser(t *testing.T) {
 	}
 	text := func(sel string) string {
 		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector(` + strconv.Quote(sel) + `) || {}).textContent || ''`))
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector(`+strconv.Quote(sel)+`) || {}).textContent || ''`))
 		must(err)
 		return v
 	}

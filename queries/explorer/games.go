@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/queries"
@@ -33,8 +35,16 @@ type GameRow struct {
 }
 
 // namedGamesAt runs the named query games_at_position (what `draughtsdb
-// query games_at_position` runs) for a page of the games at p.
+// query games_at_position` runs) for a page of the games at p. Its
+// answers are kept for Options.CacheTTL: the query lists every game at
+// the position before it orders them (half a second for the initial
+// position of 1,000,000 games), and the positions near the start, which
+// every visit passes through, are the most expensive.
 func (s *Server) namedGamesAt(ctx context.Context, tx pgx.Tx, p *position, limit, offset int) ([]GameRow, error) {
+	key := fmt.Sprintf("%s|%d|%d|%d", p.v.Name, p.line.Final.Hash(), limit, offset)
+	if rows, ok := s.cache.get(key); ok {
+		return rows, nil
+	}
 	q, err := queries.Lookup("games_at_position")
 	if err != nil {
 		return nil, err
@@ -45,7 +55,51 @@ func (s *Server) namedGamesAt(ctx context.Context, tx pgx.Tx, p *position, limit
 	if err != nil {
 		return nil, err
 	}
-	return gameRows(res)
+	rows, err := gameRows(res)
+	if err == nil {
+		s.cache.put(key, rows)
+	}
+	return rows, err
+}
+
+// pageCache keeps pages of games for a while (ttl; <= 0: not at all), at
+// most maxEntries of them (then it starts again empty).
+type pageCache struct {
+	mu         sync.Mutex
+	ttl        time.Duration
+	maxEntries int
+	m          map[string]cachedPage
+	now        func() time.Time
+}
+
+type cachedPage struct {
+	rows []GameRow
+	at   time.Time
+}
+
+func (c *pageCache) get(key string) ([]GameRow, bool) {
+	if c.ttl <= 0 {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[key]
+	if !ok || c.now().Sub(e.at) >= c.ttl {
+		return nil, false
+	}
+	return e.rows, true
+}
+
+func (c *pageCache) put(key string, rows []GameRow) {
+	if c.ttl <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= c.maxEntries {
+		c.m = map[string]cachedPage{}
+	}
+	c.m[key] = cachedPage{rows: rows, at: c.now()}
 }
 
 // gameRows reads the named query's rows by column name.
@@ -102,6 +156,79 @@ WHERE g.variant = $2::smallint
 ORDER BY g.id DESC
 LIMIT $8::int OFFSET $9::int`
 
+// playerGamesSQL selects the games of a player (as white, black or
+// either) that pass the other filters, newest first, through the indexes
+// on white_id and black_id: with a player, these are fewer than the
+// position index's entries at any popular position (draughtsdb_games_at
+// of the initial position lists every game), so playerMatches decodes
+// them instead. The parameters are filteredGamesSQL's.
+const playerGamesSQL = `
+WITH p AS (SELECT id FROM players WHERE name = $3::text)
+SELECT g.id, g.start_fen, CASE WHEN $10::bool THEN g.moves END, g.result, w.name, b.name, g.event, g.date, g.ply_count
+FROM (
+    SELECT * FROM games WHERE white_id = (SELECT id FROM p) AND $4::text <> 'black'
+    UNION ALL
+    SELECT * FROM games WHERE black_id = (SELECT id FROM p) AND $4::text <> 'white'
+                          AND white_id IS DISTINCT FROM black_id
+) g
+LEFT JOIN players w ON w.id = g.white_id
+LEFT JOIN players b ON b.id = g.black_id
+WHERE g.variant = $2::smallint AND $1::bigint = $1::bigint
+  AND ($5::text = '' OR strpos(lower(g.event), lower($5::text)) > 0)
+  AND ($6::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($6::text)) >= $6::text))
+  AND ($7::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($7::text)) <= $7::text))
+ORDER BY g.id DESC
+LIMIT $8::int OFFSET $9::int`
+
+// matched is a game that reached the position, at ply (its first visit).
+type matched struct {
+	storedGame
+	ply  int
+	game codec.Game
+}
+
+// reaching decodes games and keeps those that reach the position with
+// hash (a match of the index's 44 bits may be another position), with the
+// ply of their first visit.
+func reaching(ctx context.Context, v *rules.Variant, hash uint64, games []storedGame) ([]matched, error) {
+	out := make([]matched, 0, len(games))
+	for i := range games {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		g := &games[i]
+		dg, err := codec.Decode(v, g.startFEN, g.moves)
+		if err != nil {
+			return nil, fmt.Errorf("game %d: stored moves do not decode: %w", g.ID, err)
+		}
+		for k := range dg.Positions {
+			if dg.Positions[k].Hash() == hash {
+				out = append(out, matched{storedGame: *g, ply: k, game: dg})
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// playerMatches returns the games of f.Player that pass f and reach the
+// position, newest first, by decoding every game of the player that
+// passes the other filters; ok is false when there are more than max of
+// them (then the position index is the cheaper way).
+func playerMatches(ctx context.Context, tx pgx.Tx, v *rules.Variant, hash uint64, f *filter, max int) (m []matched, ok bool, err error) {
+	rows, err := tx.Query(ctx, playerGamesSQL, int64(hash), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To,
+		max+1, 0, true)
+	if err != nil {
+		return nil, false, err
+	}
+	games, err := scanGames(rows, v)
+	if err != nil || len(games) > max {
+		return nil, false, err
+	}
+	m, err = reaching(ctx, v, hash, games)
+	return m, err == nil, err
+}
+
 // filteredGames runs filteredGamesSQL; withMoves fetches the stored moves
 // too (for the filtered tree).
 func filteredGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, hash uint64, f *filter, limit, offset int, withMoves bool) ([]storedGame, error) {
@@ -110,6 +237,11 @@ func filteredGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, hash uint64
 	if err != nil {
 		return nil, err
 	}
+	return scanGames(rows, v)
+}
+
+// scanGames reads the rows of filteredGamesSQL or playerGamesSQL.
+func scanGames(rows pgx.Rows, v *rules.Variant) ([]storedGame, error) {
 	defer rows.Close()
 	var out []storedGame
 	for rows.Next() {
@@ -179,8 +311,20 @@ func (s *Server) games(ctx context.Context, rq *request) (any, error) {
 			}
 		} else {
 			page.Filter = f
-			gs, err := filteredGames(ctx, tx, p.v, hash, f, limit+1, offset, false)
-			if err != nil {
+			var gs []storedGame
+			if f.Player != "" {
+				m, ok, err := playerMatches(ctx, tx, p.v, hash, f, s.opt.MaxFilterGames)
+				if err != nil {
+					return err
+				}
+				if ok {
+					for _, g := range m[min(offset, len(m)):min(offset+limit+1, len(m))] {
+						gs = append(gs, g.storedGame)
+					}
+				} else if gs, err = filteredGames(ctx, tx, p.v, hash, f, limit+1, offset, false); err != nil {
+					return err
+				}
+			} else if gs, err = filteredGames(ctx, tx, p.v, hash, f, limit+1, offset, false); err != nil {
 				return err
 			}
 			for _, g := range gs {

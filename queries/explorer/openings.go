@@ -173,45 +173,45 @@ type tally struct {
 // that reach the position (draughtsdb_games_at, the position index) and
 // pass the filter, newest first, at most MaxFilterGames of them; each is
 // decoded (codec.Decode) and its move from the position's first visit
-// counted, as the statistics count it. Unlike the statistics, every ply
+// counted, as the statistics count it. With a player who has at most
+// MaxFilterGames games passing the filter, those games are decoded
+// instead (playerMatches): the same games, found without listing every
+// game at a popular position. Unlike the statistics, every ply
 // counts, not only the first import.opening_depth. Moves are matched by
 // move code and written as openings.Tree writes them; names and
 // evaluations are the positions' after the moves.
 func (s *Server) filteredTree(ctx context.Context, tx pgx.Tx, p *position, f *filter) (*filtered, error) {
 	v, pos := p.v, &p.line.Final
 	hash := pos.Hash()
-	games, err := filteredGames(ctx, tx, v, hash, f, s.opt.MaxFilterGames+1, 0, true)
-	if err != nil {
-		return nil, err
-	}
 	out := &filtered{}
-	if len(games) > s.opt.MaxFilterGames {
-		games, out.truncated = games[:s.opt.MaxFilterGames], true
+	var games []matched
+	ok := false
+	if f.Player != "" {
+		var err error
+		if games, ok, err = playerMatches(ctx, tx, v, hash, f, s.opt.MaxFilterGames); err != nil {
+			return nil, err
+		}
+	}
+	if !ok {
+		candidates, err := filteredGames(ctx, tx, v, hash, f, s.opt.MaxFilterGames+1, 0, true)
+		if err != nil {
+			return nil, err
+		}
+		if len(candidates) > s.opt.MaxFilterGames {
+			candidates, out.truncated = candidates[:s.opt.MaxFilterGames], true
+		}
+		if games, err = reaching(ctx, v, hash, candidates); err != nil {
+			return nil, err
+		}
 	}
 	out.counted = len(games)
 	counts := map[codec.MoveCode]*tally{}
 	for i := range games {
 		g := &games[i]
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		dg, err := codec.Decode(v, g.startFEN, g.moves)
-		if err != nil {
-			return nil, fmt.Errorf("game %d: stored moves do not decode: %w", g.ID, err)
-		}
-		ply := -1
-		for k := range dg.Positions {
-			if dg.Positions[k].Hash() == hash {
-				ply = k
-				break
-			}
-		}
-		if ply < 0 {
-			continue // a false match of the index's 44 hash bits
-		}
 		if len(out.top) < topGames {
 			out.top = append(out.top, g.row)
 		}
+		ply, dg := g.ply, &g.game
 		if ply >= len(dg.Moves) {
 			continue // the game ends here
 		}

@@ -24,6 +24,7 @@ const (
 	DefaultRequestTimeout   = 15 * time.Second
 	DefaultStatementTimeout = 10 * time.Second
 	DefaultMaxFilterGames   = 20000
+	DefaultCacheTTL         = 30 * time.Second
 )
 
 // Options configure a Server. The zero value of each field is its default.
@@ -40,6 +41,10 @@ type Options struct {
 	// MaxFilterGames caps the games a filtered tree decodes: the newest
 	// that pass the filter; the answer says when there were more.
 	MaxFilterGames int
+	// CacheTTL is how long a page of the games at a position (the named
+	// query games_at_position) is kept for the next request; < 0: never.
+	// Imported games show in those pages after at most this long.
+	CacheTTL time.Duration
 	// Log receives one line per request (method, path, status, duration);
 	// nil: none.
 	Log io.Writer
@@ -51,6 +56,7 @@ type Server struct {
 	opt     Options
 	variant *rules.Variant
 	log     *log.Logger
+	cache   *pageCache
 }
 
 // New returns a Server reading pool. It checks DefaultVariant.
@@ -71,7 +77,10 @@ func New(pool *pgxpool.Pool, opt Options) (*Server, error) {
 	if opt.MaxFilterGames <= 0 {
 		opt.MaxFilterGames = DefaultMaxFilterGames
 	}
-	s := &Server{pool: pool, opt: opt, variant: v}
+	if opt.CacheTTL == 0 {
+		opt.CacheTTL = DefaultCacheTTL
+	}
+	s := &Server{pool: pool, opt: opt, variant: v, cache: &pageCache{ttl: opt.CacheTTL, maxEntries: 4096, now: time.Now}}
 	if opt.Log != nil {
 		s.log = log.New(opt.Log, "", log.LstdFlags)
 	}

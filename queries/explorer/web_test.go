@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPageIsSelfContained: the page loads nothing from the network (no
@@ -63,5 +64,42 @@ func TestPageServed(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST /: %d", resp.StatusCode)
+	}
+}
+
+// TestPageCache: pages are kept for the TTL and no longer, not at all
+// with a TTL <= 0, and a full cache starts again.
+func TestPageCache(t *testing.T) {
+	now := time.Unix(1000, 0)
+	c := &pageCache{ttl: 30 * time.Second, maxEntries: 2, now: func() time.Time { return now }}
+	rows := []GameRow{{ID: 7}}
+	if _, ok := c.get("a"); ok {
+		t.Fatal("empty cache answered")
+	}
+	c.put("a", rows)
+	if got, ok := c.get("a"); !ok || got[0].ID != 7 {
+		t.Fatalf("a: %v %v", got, ok)
+	}
+	now = now.Add(29 * time.Second)
+	if _, ok := c.get("a"); !ok {
+		t.Error("a expired before its TTL")
+	}
+	now = now.Add(time.Second)
+	if _, ok := c.get("a"); ok {
+		t.Error("a kept past its TTL")
+	}
+	c.put("a", rows)
+	c.put("b", rows)
+	c.put("c", rows) // full: starts again
+	if _, ok := c.get("a"); ok {
+		t.Error("a kept after the cache filled")
+	}
+	if _, ok := c.get("c"); !ok {
+		t.Error("c lost")
+	}
+	off := &pageCache{ttl: -1, maxEntries: 2, now: time.Now}
+	off.put("a", rows)
+	if _, ok := off.get("a"); ok {
+		t.Error("a cache with TTL -1 answered")
 	}
 }
