@@ -126,8 +126,9 @@ func squareName(v *rules.Variant, sq int) string {
 	b := v.Board
 	f, r := b.Coords(sq)
 	// replay.FormatMove names squares only in moves: a lone king's step
-	// to a neighbour (every square has one).
-	for _, d := range [][2]int{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}} {
+	// to a neighbour (every square has one), along a diagonal or, on
+	// Turkish's board, a rank or file.
+	for _, d := range [][2]int{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
 		to := b.SquareAt(f+d[0], r+d[1])
 		if to == 0 {
 			continue
@@ -155,16 +156,16 @@ func TestSQLVariantsAgreeWithGo(t *testing.T) {
 	for _, v := range rules.Variants() {
 		id := codec.VariantID(v)
 		var (
-			name, first, notation string
-			aliases               []string
-			width                 int
-			mirrored, reversed    bool
-			byName                *int16
-			nameOf                *string
+			name, first, notation          string
+			aliases                        []string
+			width                          int
+			mirrored, reversed, allSquares bool
+			byName                         *int16
+			nameOf                         *string
 		)
-		err := pool.QueryRow(ctx, `SELECT name, aliases, width, mirrored, reversed, first_to_move, notation,
+		err := pool.QueryRow(ctx, `SELECT name, aliases, width, mirrored, reversed, all_squares, first_to_move, notation,
 				draughtsdb_variant_id(upper(name)), draughtsdb_variant_name(id)
-			FROM draughtsdb_variants WHERE id = $1`, id).Scan(&name, &aliases, &width, &mirrored, &reversed, &first, &notation, &byName, &nameOf)
+			FROM draughtsdb_variants WHERE id = $1`, id).Scan(&name, &aliases, &width, &mirrored, &reversed, &allSquares, &first, &notation, &byName, &nameOf)
 		if errors.Is(err, pgx.ErrNoRows) {
 			t.Errorf("%s (stored as %d): no row in draughtsdb_variants; add it with a new migration", v.Name, id)
 			continue
@@ -180,10 +181,10 @@ func TestSQLVariantsAgreeWithGo(t *testing.T) {
 			wantNotation = "algebraic"
 		}
 		if name != v.Name || width != v.Board.Width || v.Board.Height != v.Board.Width || mirrored != v.Board.Mirrored ||
-			reversed != v.Board.Reversed || first != wantFirst || notation != wantNotation {
-			t.Errorf("%s: row %q width %d mirrored %v reversed %v first %s notation %s; rules: %s %dx%d %v %v %s %s", v.Name,
-				name, width, mirrored, reversed, first, notation,
-				v.Name, v.Board.Width, v.Board.Height, v.Board.Mirrored, v.Board.Reversed, wantFirst, wantNotation)
+			reversed != v.Board.Reversed || allSquares != v.Board.AllSquares || first != wantFirst || notation != wantNotation {
+			t.Errorf("%s: row %q width %d mirrored %v reversed %v all squares %v first %s notation %s; rules: %s %dx%d %v %v %v %s %s", v.Name,
+				name, width, mirrored, reversed, allSquares, first, notation,
+				v.Name, v.Board.Width, v.Board.Height, v.Board.Mirrored, v.Board.Reversed, v.Board.AllSquares, wantFirst, wantNotation)
 		}
 		if byName == nil || *byName != id || nameOf == nil || *nameOf != v.Name {
 			t.Errorf("%s: draughtsdb_variant_id(%q) = %v, draughtsdb_variant_name(%d) = %v", v.Name, strings.ToUpper(v.Name), byName, id, nameOf)
