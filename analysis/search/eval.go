@@ -38,7 +38,9 @@ type Weights struct {
 // so that a variant added to package rules gets sensible ones:
 //
 //   - material: flying kings are worth about three men (300 on 10x10 and
-//     12x12, 280 on 8x8); kings that move one step about one and a half
+//     12x12, 280 on 8x8, Turkish's too, which fly along ranks and files,
+//     where mobility counts the squares ahead and beside instead of the
+//     diagonals); kings that move one step about one and a half
 //     (English 150), two where men may not capture them (Italian 200);
 //     Thai kings, which must land directly behind the piece they take,
 //     and Frisian kings, which move only diagonally but capture in eight
@@ -114,6 +116,13 @@ func newGeometry(b *rules.Board) *geometry {
 		g.fwd[rules.White][s] = [2]int{b.SquareAt(f-1, r+1), b.SquareAt(f+1, r+1)}
 		g.fwd[rules.Black][s] = [2]int{b.SquareAt(f-1, r-1), b.SquareAt(f+1, r-1)}
 		g.nbr[s] = [4]int{b.SquareAt(f-1, r+1), b.SquareAt(f+1, r+1), b.SquareAt(f-1, r-1), b.SquareAt(f+1, r-1)}
+		if b.AllSquares {
+			// Turkish: pieces move along ranks and files, men straight
+			// ahead or sideways.
+			g.fwd[rules.White][s] = [2]int{b.SquareAt(f, r+1)}
+			g.fwd[rules.Black][s] = [2]int{b.SquareAt(f, r-1)}
+			g.nbr[s] = [4]int{b.SquareAt(f, r+1), b.SquareAt(f, r-1), b.SquareAt(f-1, r), b.SquareAt(f+1, r)}
+		}
 		g.centre[s] = f > w/4 && f <= w-w/4 && r > h/4 && r <= h-h/4
 		g.longDia[s] = f == r || f+r == w+1
 	}
