@@ -1,6 +1,6 @@
 // Package search is draughtsdb's game-tree search: it evaluates a position
 // of any variant package rules plays (rules.Variants: the classic ones,
-// Pool, Czech, Spanish, Italian, Thai, Killer, Frisian, Frysk,
+// Pool, Czech, Spanish, Italian, Thai, Turkish, Killer, Frisian, Frysk,
 // antidraughts, breakthrough, ...) and finds the best move, for batch
 // annotation and for the `draughtsdb hub` engine. It builds on replay/rules (LegalMoves, copy-make
 // Play, Zobrist Hash) and is pure Go without I/O.

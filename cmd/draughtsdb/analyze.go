@@ -149,7 +149,7 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "", "analyze only games of this variant (russian, international, english, brazilian, canadian); empty = all")
+	f.StringVar(&variant, "variant", "", "analyze only games of this variant ("+variantList()+"); empty = all")
 	f.StringVar(&engine, "engine", "builtin", "engine: builtin, or hub:PATH for a Hub-protocol engine program")
 	f.StringArrayVar(&engineArgs, "engine-arg", nil, "argument for the hub engine program (repeat for several)")
 	f.IntVar(&depth, "depth", 8, "search depth in plies (deterministic)")

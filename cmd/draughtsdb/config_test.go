@@ -250,9 +250,10 @@ func TestBadValueNamesWhereItCameFrom(t *testing.T) {
 	if !errors.Is(err, ErrNotDuration) || !strings.Contains(err.Error(), `--lease="soon"`) {
 		t.Errorf("--lease soon: %v", err)
 	}
-	// A long value is cut in the message.
+	// A long value is cut in the message (which then lists every variant:
+	// its length grows with them, the quoted value must not).
 	t.Setenv("DRAUGHTSDB_VARIANT", strings.Repeat("ü", 200))
-	if se, err := settingError(t); se.Source != "DRAUGHTSDB_VARIANT" || !errors.Is(err, ErrUnknownValue) || len(err.Error()) > 300 || !utf8.ValidString(err.Error()) {
+	if se, err := settingError(t); se.Source != "DRAUGHTSDB_VARIANT" || !errors.Is(err, ErrUnknownValue) || strings.Count(err.Error(), "ü") > 64 || !utf8.ValidString(err.Error()) {
 		t.Errorf("variant: %v", err)
 	}
 }

@@ -24,8 +24,10 @@ func newGenCommand() *cobra.Command {
 		Use:   "gen --variant V --games N --seed S [--out FILE]",
 		Short: "Write N synthetic legal games as PDN (the same for the same seed), for benchmarks and tests",
 		Long: `Write synthetic games: random walks over the legal moves from the initial
-position, 30 to 130 plies or until a side cannot move, results from the final
-position (no move loses; otherwise material), players from a pool of 2,000,
+position (Frisian's limit on moving one king kept), 30 to 130 plies or until
+the variant's Win rule decides the game (no move loses, or wins in
+antidraughts; the first king wins in breakthrough), otherwise decided by
+material; players from a pool of 2,000,
 events of 100 games, dates 1990-2025. The same variant, count and seed give
 the same bytes. A file name ending in .gz is written gzip-compressed.
 
@@ -66,7 +68,7 @@ same games in the other forms replay reads.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "international", "variant: russian, international, english, brazilian or canadian")
+	f.StringVar(&variant, "variant", "international", "variant: "+variantList())
 	f.IntVar(&games, "games", 1000, "number of games")
 	f.Uint64Var(&seed, "seed", 1, "random seed; the same seed gives the same games")
 	f.StringVar(&out, "out", "-", "output file (.gz: compressed); - for standard output")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
-	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 )
 
@@ -31,10 +30,13 @@ Scores are in men from the side to move's view (0.25 = a quarter of a man);
 a forced win is about 300 minus the plies to the end (299.95: the opponent
 is out of moves in 5 plies). --variant and --tt-size set the initial values
 of the Hub parameters "variant" and "tt-size"; the GUI may change them with
-set-param. Variants: russian, international, brazilian, canadian, english.`,
+set-param. Variants: every variant draughtsdb plays, by its name (see
+--variant), and by Scan's names for those Scan plays under another: normal
+(international), bt (breakthrough), losing (antidraughts). The moves of a
+pos line count for Frisian's limit on moving one king.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := rules.VariantByName(variant); err != nil {
+			if _, err := hub.VariantByName(variant); err != nil {
 				return err
 			}
 			if ttSize < hub.MinTTSizeMB || ttSize > hub.MaxTTSizeMB {
@@ -44,7 +46,7 @@ set-param. Variants: russian, international, brazilian, canadian, english.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "international", "initial variant: russian, international, english, brazilian or canadian (Hub parameter \"variant\")")
+	f.StringVar(&variant, "variant", "international", "initial variant: "+variantList()+", or Scan's normal, bt, losing (Hub parameter \"variant\")")
 	f.IntVar(&ttSize, "tt-size", 64, "transposition table size in MB (Hub parameter \"tt-size\")")
 	return cmd
 }

@@ -92,7 +92,8 @@ not written.`,
 	}
 	f := cmd.Flags()
 	f.String("variant", "", settingHelp("variant"))
-	f.StringVar(&notation, "notation", "", "notation of the moves written: algebraic (c3:e5:g7) or numeric (28x19x10); default: each variant's own (numeric for international, english, canadian; algebraic for russian, brazilian)")
+	f.StringVar(&notation, "notation", "", "notation of the moves written: algebraic (c3:e5:g7) or numeric (28x19x10); default: each variant's own (algebraic for "+
+		variantNames(func(v *rules.Variant) bool { return v.DefaultNotation == rules.Algebraic }, "and")+"; numeric for the others)")
 	bindFlag(f, "variant", "variant")
 	return cmd
 }

@@ -111,7 +111,7 @@ no game has a result), and name, eval and eval_count when present.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "", "variant of the games (russian, international, english, brazilian, canadian); default: the configured variant, else russian")
+	f.StringVar(&variant, "variant", "", "variant of the games ("+variantList()+"); default: the configured variant, else russian")
 	f.StringVar(&moves, "moves", "", `moves from the start position (or --fen), space separated, either notation: "32-28 19-23"`)
 	f.StringVar(&fen, "fen", "", "start from this position (PDN FEN, e.g. W:W31-50:B1-20) instead of the initial one")
 	f.IntVar(&limit, "limit", 0, "show at most N moves, most played first; 0 = all")
