@@ -531,8 +531,8 @@ func gamePDN(v *rules.Variant, dg *codec.Game, a *GameAnswer, event, site, round
 	tag("White", str(a.White))
 	tag("Black", str(a.Black))
 	tag("Result", &a.Result)
+	var other map[string]string
 	if tags != nil {
-		var other map[string]string
 		if err := json.Unmarshal([]byte(*tags), &other); err == nil {
 			names := make([]string, 0, len(other))
 			for n := range other {
@@ -540,13 +540,26 @@ func gamePDN(v *rules.Variant, dg *codec.Game, a *GameAnswer, event, site, round
 			}
 			sort.Strings(names)
 			for _, n := range names {
+				if n == "Variant" && v.GameType == 0 {
+					continue // written below
+				}
 				o := other[n]
 				tag(n, &o)
 			}
 		}
 	}
-	gt := pdn.FullGameType(strconv.Itoa(v.GameType))
-	tag("GameType", &gt)
+	if v.GameType == 0 {
+		// No PDN GameType (Killer): a Variant tag naming it, as export
+		// writes, which the import reads back ("GameType 0" it refuses).
+		name := v.Name
+		if tv, err := rules.VariantByName(other["Variant"]); err == nil && tv == v {
+			name = other["Variant"]
+		}
+		tag("Variant", &name)
+	} else {
+		gt := pdn.FullGameType(strconv.Itoa(v.GameType))
+		tag("GameType", &gt)
+	}
 	tag("FEN", startFEN)
 	side := dg.Start().SideToMove()
 	number := 1
