@@ -93,6 +93,19 @@ func BenchmarkExplorer(b *testing.B) {
 		report(b, fmt.Sprintf("tree filtered by %s (%d games)", player, pgames), lat, errs)
 	})
 
+	// A one-year date range at the position nearest 100,000 games among
+	// the first plies (the issue's case): the filter counts the games at
+	// the position that pass it.
+	dline, dgames := lineNear(b, pool, 100_000, 4)
+	var year string
+	if err := pool.QueryRow(ctx, `SELECT left(date, 4) FROM games WHERE date NOT LIKE '????%' GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`).Scan(&year); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("tree-year", func(b *testing.B) {
+		lat, errs := timeRequests(b, client, ts.URL, [][]string{dline}, url.Values{"from": {year}, "to": {year}}, 30)
+		report(b, fmt.Sprintf("tree after %q (%d games) filtered to %s", strings.Join(dline, " "), dgames, year), lat, errs)
+	})
+
 	b.Run("load", func(b *testing.B) {
 		base, pid := ts.URL, "self"
 		if u := os.Getenv("DRAUGHTSDB_BENCH_SERVER"); u != "" {
@@ -317,4 +330,46 @@ func memStatus(pid string) (rss, hwm int64) {
 		}
 	}
 	return rss, hwm
+}
+
+// lineNear walks the tree from the start, at most maxPly plies, to the
+// position whose games are nearest want.
+func lineNear(b *testing.B, pool *pgxpool.Pool, want int64, maxPly int) ([]string, int64) {
+	ctx := context.Background()
+	type cand struct {
+		line  []string
+		pos   rules.Position
+		games int64
+	}
+	start := rules.International.StartPosition()
+	frontier := []cand{{pos: start}}
+	best := cand{games: -1}
+	dist := func(g int64) int64 {
+		if g > want {
+			return g - want
+		}
+		return want - g
+	}
+	for ply := 0; ply <= maxPly && len(frontier) > 0; ply++ {
+		var next []cand
+		for _, c := range frontier {
+			node, err := openings.Tree(ctx, pool, &c.pos)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if best.games < 0 || dist(node.Games) < dist(best.games) {
+				best = cand{line: c.line, games: node.Games}
+			}
+			for i := range node.Branch {
+				if node.Branch[i].Games < want/2 {
+					continue // too few below: prune
+				}
+				p := c.pos
+				p.Play(&node.Branch[i].Move)
+				next = append(next, cand{line: append(slices.Clone(c.line), node.Branch[i].Text), pos: p})
+			}
+		}
+		frontier = next
+	}
+	return best.line, best.games
 }
