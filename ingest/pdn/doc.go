@@ -68,7 +68,17 @@
 //     per '(': a 1 MB "((((...)))" costs time and memory linear in its
 //     length, and the next game reads normally (BenchmarkDeepNesting:
 //     1,000,000 levels and the game after them).
-//   - A game longer than MaxGameSize is skipped (ErrGameTooLarge).
+//   - A game longer than MaxGameSize is skipped (ErrGameTooLarge, naming
+//     that game). What lies between games does not count and is not kept:
+//     blank lines, % lines, NUL padding and stray '}' ']' '"' of any length
+//     stream in constant memory and the next game reads whole. Its Raw
+//     starts with its lead (the % lines and blanks right before it, stray
+//     bytes, which are its defect as before) when that is at most 64 KB,
+//     else at its first tag, comment or move (TestGapBeforeGameIsNotPartOfIt;
+//     TestPeakMemoryLargeGap, PDN_BIGMEM=1, streams 1 GB of each kind of
+//     gap in a 128 KB window). A game without a result runs until the next
+//     tag, though: a gap of more than MaxGameSize after it is inside it,
+//     and it is skipped as too large (the next game reads whole).
 //
 // Errors: each defect is a *SyntaxError (File, Line, Column, Game, Reason)
 // that unwraps to ErrUnterminatedComment, ErrUnbalancedVariation,
@@ -139,13 +149,15 @@
 // # Internals
 //
 // Reading has two stages. The lexer (lexer.go) keeps a sliding window over
-// the input holding the current game, decides where each game ends and
-// turns it into tokens, offsets into the window, in steps that follow the
-// shape of a game (skipToGame, scanTagSection, scanMovetext, scanLayout,
-// ..., endAtResult, endAtNextTag: the grammar is at scanGame). The Reader
-// (reader.go) then builds the Game from the tokens in one pass, with an
-// explicit stack for the variations; both add to the game's report (its
-// first defect and its warnings). Runs of moves and move numbers are lexed
-// and built in tight loops of their own (wordRun, moveRun); the rest goes
-// through scanMovetext's switch and the builder's.
+// the input holding the current game (skipToGame releases what lies between
+// games as it skips it, keeping at most the game's lead, maxLead bytes; fill
+// checks MaxGameSize only once beginGame has numbered the game), decides
+// where each game ends and turns it into tokens, offsets into the window, in
+// steps that follow the shape of a game (skipToGame, scanTagSection,
+// scanMovetext, scanLayout, ..., endAtResult, endAtNextTag: the grammar is
+// at scanGame). The Reader (reader.go) then builds the Game from the tokens
+// in one pass, with an explicit stack for the variations; both add to the
+// game's report (its first defect and its warnings). Runs of moves and move
+// numbers are lexed and built in tight loops of their own (wordRun,
+// moveRun); the rest goes through scanMovetext's switch and the builder's.
 package pdn

@@ -8,12 +8,23 @@ import (
 	"unicode/utf8"
 )
 
-// MaxGameSize bounds the bytes of one game. A longer game (in practice a
-// runaway comment) is skipped and reported as ErrGameTooLarge.
+// MaxGameSize bounds the bytes of one game, its Raw. A longer game (in
+// practice a runaway comment) is skipped and reported as ErrGameTooLarge.
+// What lies between games does not count: skipToGame releases it as it
+// skips it (see maxLead).
 const MaxGameSize = 4 << 20
 
 const (
 	initialBufSize = 64 << 10
+	// maxLead bounds a game's lead, what its Raw holds before its first
+	// token: the % lines right before it, the blanks on its first line and
+	// the stray bytes that begin it ('}' ']' '"', a literal "\n"). A longer
+	// lead is not kept (Raw starts at the first token) and is released as
+	// it is skipped, so a run of blank or % lines, NUL padding or junk of
+	// any length between two games costs constant memory and leaves the
+	// next game whole. The rule depends on the lead's length alone, not on
+	// where reads happen to end, so Raw does not depend on the io.Reader.
+	maxLead = 64 << 10
 	// MaxDepth is the deepest variation nesting read: a game nested deeper
 	// is rejected (ErrNestingTooDeep) and the rest of it is only scanned for
 	// its end, so a hostile "((((..." costs time and memory linear in its
@@ -55,9 +66,10 @@ type openParen struct{ line, col int32 }
 // It works on a sliding window over the input. Bytes from the start of the
 // current game (start) up to w stay in buf, so a finished game's Raw is
 // one slice of the window and the tokens are offsets into it; nothing
-// before the current game is kept, which keeps memory constant in the size
-// of the file. Game boundaries are decided while lexing (a result, or a tag
-// after movetext), so every byte is looked at once.
+// before the current game is kept, nor more than maxLead bytes of what lies
+// between games, which keeps memory constant in the size of the file. Game
+// boundaries are decided while lexing (a result, or a tag after movetext),
+// so every byte is looked at once.
 //
 // The defects it meets go to rep, the Reader's report on the current game.
 type lexer struct {
@@ -76,6 +88,14 @@ type lexer struct {
 	eof       bool
 	rerr      error // the read error that ended the input, if any
 	sniffed   bool  // the start of the input was checked for a UTF-16 BOM
+	inGame    bool  // between beginGame and resetGame: fill checks MaxGameSize
+	dropLead  bool  // skipToGame: the lead grew past maxLead and is not kept
+
+	// The first stray byte ('}' ']' '"') that skipToGame met before the
+	// game's first token (0: none), reported by beginGame as the game's
+	// defect once the game has its ordinal.
+	stray               byte
+	strayLine, strayCol int32
 
 	// The current game.
 	gameAbs               int64 // file offset of its first byte
@@ -109,7 +129,17 @@ func (lx *lexer) fill() bool {
 	if lx.eof {
 		return false
 	}
-	if lx.w-lx.start >= MaxGameSize {
+	if !lx.inGame {
+		// Between games (skipToGame): a lead that has grown past maxLead
+		// is dropped, lx.start following lx.r until a blank line starts a
+		// new lead, so what lies between games never fills the window.
+		if lx.dropLead || lx.r-lx.start > maxLead {
+			lx.dropLead = true
+			lx.start = lx.r
+		}
+	} else if lx.w-lx.start >= MaxGameSize {
+		// Only a game is checked, once beginGame has numbered it, so the
+		// error names the game it is about.
 		// Drop what we have of this oversized game and keep scanning for
 		// its end without keeping its bytes.
 		if !lx.overflow {
@@ -283,7 +313,9 @@ func (lx *lexer) skipLine() {
 //
 //	stream      = { gap game }                        scanGame
 //	gap         = blanks, blank lines, BOMs, % lines  skipToGame
-//	game        = tags movetext termination           each part may be missing
+//	game        = lead tags movetext termination      each part may be missing
+//	lead        = layout before the first tag,        skipToGame (see maxLead)
+//	              comment or word
 //	tags        = { tag | layout }                    scanTagSection, scanTag
 //	movetext    = { word | "(" | ")" | NAG            scanMovetext, wordRun, scanWord,
 //	              | strength | setup | layout }       scanVariationOpen, scanVariationClose,
@@ -321,14 +353,21 @@ func (lx *lexer) resetGame() {
 	lx.depth = 0
 	lx.score = lx.score[:0]
 	lx.forceEnd = false
+	lx.inGame = false
 }
 
 // skipToGame consumes what lies between two games: blanks, blank lines,
 // byte order marks and % line comments, stopping on the first byte of the
-// next game. It moves lx.start, where the game's Raw begins, past the
-// blank lines and BOMs but not past the % lines right before the game:
-// they are remarks about it, and a game's Raw starts with them. It
-// reports false at the end of the input.
+// next game, its first tag, comment or word. It moves lx.start, where the
+// game's Raw begins, past the blank lines and BOMs but not past its lead:
+// the % lines right before the game (remarks about it), the blanks on its
+// first line, and the stray bytes that begin it, '}' ']' '"' (a defect of
+// the game, reported by beginGame) or a literal "\n" (layout); after such
+// a byte blank lines are part of the game too, as they were in its tag
+// section. A lead longer than maxLead is dropped (released as it is
+// skipped, see fill): Raw then starts at the game's first token. It
+// reports false at the end of the input, unless stray bytes were met: they
+// make a game of their own there, so that they are reported.
 func (lx *lexer) skipToGame() bool {
 	// A game ended by the next game's tag leaves lx.r on that tag; the
 	// new game starts at the beginning of its line.
@@ -339,11 +378,18 @@ func (lx *lexer) skipToGame() bool {
 			lx.start = lx.r
 		}
 	}
+	lx.dropLead = false
+	lx.stray = 0
 	content := false // the current line holds a % comment
+	begun := false   // a stray byte or a literal "\n" begins the game
 	for {
 		if lx.r >= lx.w && !lx.fill() {
-			lx.start = lx.r
-			return false
+			if !begun {
+				lx.start = lx.r
+				return false
+			}
+			lx.trimLead()
+			return true
 		}
 		c := lx.buf[lx.r]
 		switch {
@@ -351,30 +397,63 @@ func (lx *lexer) skipToGame() bool {
 			lx.r++
 		case c == '\n' || c == '\r':
 			lx.newline()
-			if !content {
-				lx.start = lx.r
+			if !content && !begun {
+				lx.start = lx.r // a blank line: a new lead starts after it
+				lx.dropLead = false
 			}
 			content = false
 		case c == 0xEF && lx.isBOM():
 			lx.r += 3
-			if !content {
+			if begun {
+				lx.bol = false
+			} else if !content {
 				lx.start = lx.r
 			}
 		case c == '%' && lx.bol:
 			content = true
+			if begun {
+				lx.bol = false
+			}
 			lx.skipLine()
+		case c == '}' || c == ']' || c == '"':
+			if lx.stray == 0 {
+				lx.stray, lx.strayLine, lx.strayCol = c, int32(lx.line), lx.col(lx.r)
+			}
+			begun = true
+			lx.bol = false
+			lx.r++
+		case c == '\\' && lx.ensure(2) && lx.buf[lx.r+1] == 'n':
+			begun = true
+			lx.bol = false
+			lx.r += 2
 		default:
+			lx.trimLead()
 			return true
 		}
 	}
 }
 
+// trimLead drops the lead from the game about to begin when it is longer
+// than maxLead, whether or not fill had to drop part of it already: the
+// game's Raw depends on the input alone, not on the reads.
+func (lx *lexer) trimLead() {
+	if lx.dropLead || lx.r-lx.start > maxLead {
+		lx.start = lx.r
+	}
+}
+
 // beginGame numbers the game skipToGame found and records where it starts,
-// for Game.Offset and Game.Line and for the token offsets.
+// for Game.Offset and Game.Line and for the token offsets. From here on
+// the game's defects (a stray byte before it, a size past MaxGameSize) are
+// reported under its ordinal.
 func (lx *lexer) beginGame() {
 	lx.rep.ordinal++
+	lx.inGame = true
 	lx.gameAbs = lx.base + int64(lx.start)
 	lx.gameLine = lx.line - lx.countLinesBack()
+	if lx.stray != 0 {
+		lx.rep.fail(ErrUnexpectedToken, lx.strayLine, lx.strayCol, strayReason(lx.stray))
+	}
 }
 
 // countLinesBack returns how many line breaks lie between lx.start and lx.r
@@ -540,11 +619,8 @@ func (lx *lexer) scanLayout(c byte, line, col int32) {
 	switch c {
 	case '{':
 		lx.scanComment(line, col)
-	case '}':
-		lx.rep.fail(ErrUnexpectedToken, line, col, "'}' without a matching '{' (comments do not nest)")
-		lx.r++
-	case ']', '"':
-		lx.rep.fail(ErrUnexpectedToken, line, col, "unexpected '"+string(c)+"' in the movetext")
+	case '}', ']', '"':
+		lx.rep.fail(ErrUnexpectedToken, line, col, strayReason(c))
 		lx.r++
 	case '%':
 		lx.skipLine()
@@ -553,6 +629,14 @@ func (lx *lexer) scanLayout(c byte, line, col int32) {
 	case 0xEF:
 		lx.r += 3
 	}
+}
+
+// strayReason is the defect of a stray '}', ']' or '"'.
+func strayReason(c byte) string {
+	if c == '}' {
+		return "'}' without a matching '{' (comments do not nest)"
+	}
+	return "unexpected '" + string(c) + "' in the movetext"
 }
 
 // scanVariationOpen consumes the '(' that opens a variation, or a move
