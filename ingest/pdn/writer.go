@@ -200,8 +200,9 @@ func (w *Writer) moves(ms []Move, depth int) {
 }
 
 // comment writes {text}, split into words so it can wrap. A word that
-// would start a line with '[' and a letter is kept on the previous line,
-// because the reader takes such a line as the next game's tags.
+// would start a line with '[' and a letter gets a blank before it there,
+// because the reader takes such a line as the next game's tags (a blank
+// costs nothing: comments are read with their whitespace folded).
 func (w *Writer) comment(c string) {
 	if strings.IndexByte(c, '}') >= 0 {
 		w.fail(errCommentBrace)
@@ -219,28 +220,24 @@ func (w *Writer) comment(c string) {
 		if i == len(words)-1 {
 			wd += "}"
 		}
-		glue := i > 0 && len(wd) > 1 && wd[0] == '[' && isLetter(wd[1])
-		w.token(wd, glue)
+		w.token(wd, i > 0 && len(wd) > 1 && wd[0] == '[' && isLetter(wd[1]))
 	}
 }
 
 // token adds one token to the current line, wrapping before it when the
-// line would grow past MaxLineLength (unless glue forbids a break).
-func (w *Writer) token(t string, glue bool) {
+// line would grow past MaxLineLength. A token that must not start a line
+// (indent: a comment word that reads as a tag there) is indented by a
+// blank when it does. (It used to be kept on the previous line, carrying
+// the word before it along: "(", a long word and such a word glued
+// together made a line that could not break, longer than MaxLineLength,
+// and a carried word that reads as a tag itself started a line.)
+func (w *Writer) token(t string, indent bool) {
 	if len(w.line) > 0 && len(w.line)+1+len(t) > MaxLineLength {
-		if !glue {
-			w.flushLine()
-		} else if i := strings.LastIndexByte(string(w.line), ' '); i > 0 {
-			// Carry the previous word along, so t does not start a line.
-			carry := append([]byte(nil), w.line[i+1:]...)
-			w.line = w.line[:i]
-			w.flushLine()
-			w.line = append(w.line, carry...)
-		}
+		w.flushLine()
 	}
 	// Only a variation's "(" glues to what follows, not a '(' that ends
 	// a word of a comment ("{a( b}" keeps its space).
-	if len(w.line) > 0 && !w.open {
+	if len(w.line) > 0 && !w.open || len(w.line) == 0 && indent {
 		w.line = append(w.line, ' ')
 	}
 	w.open = false
