@@ -108,19 +108,33 @@ func isCleanDate(s string) bool {
 
 // isDateRange reports whether a Date tag that CleanDate read holds two
 // dates (2004.10.27 - 2004.11.01, 1950-1951), of which it kept the first.
+// It runs for every game, so it counts fields without allocating.
 func isDateRange(s string) bool {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '-' || r == '/' || r == ' ' })
-	if len(fields) > 3 {
-		return true
+	if isCleanDate(s) {
+		return false // the common case
 	}
-	return len(fields) == 2 && len(fields[0]) == 4 && len(fields[1]) == 4 && isAllDigits(fields[1])
-}
-
-func isAllDigits(s string) bool {
+	var fields, first, second, secondDigits = 0, 0, 0, true
+	inField := false
 	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return false
+		c := s[i]
+		if c == '.' || c == '-' || c == '/' || c == ' ' {
+			inField = false
+			continue
+		}
+		if !inField {
+			inField = true
+			fields++
+		}
+		switch fields {
+		case 1:
+			first++
+		case 2:
+			second++
+			secondDigits = secondDigits && isDigit(c)
 		}
 	}
-	return s != ""
+	if fields > 3 {
+		return true
+	}
+	return fields == 2 && first == 4 && second == 4 && secondDigits
 }
