@@ -57,7 +57,7 @@ type closeCounter struct{ closed int }
 func (c *closeCounter) Evaluate(context.Context, rules.Position) (Eval, error) {
 	return Eval{Score: -search.Win, Mate: true}, nil
 }
-func (c *closeCounter) Close() error                                           { c.closed++; return nil }
+func (c *closeCounter) Close() error { c.closed++; return nil }
 
 // TestRunChecksOptionsFirst: Run refuses unusable options before it
 // touches the database (the pool here is nil) and still closes First.

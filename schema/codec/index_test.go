@@ -52,4 +52,3 @@ func TestCountsPack(t *testing.T) {
 		}
 	}
 }
-
