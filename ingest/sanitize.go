@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -107,18 +108,13 @@ func dbTextPtr(s *string) *string {
 	return &c
 }
 
-// capText cuts s to at most n bytes on a rune boundary, marking the cut
-// with "...". Invalid bytes count as one rune each, so the cut never splits
-// a character that was whole.
+// capText cuts s so that it is at most n bytes in all, "..." included
+// (stored columns have hard limits); pdn.Clip does the rune-safe cut.
 func capText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n - 3
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
+	return pdn.Clip(s, n-3)
 }
 
 // quoteInput quotes a piece of input for a message: Go syntax (so control

@@ -141,16 +141,4 @@ func (r *Replayer) line(v *rules.Variant, pos rules.Position, ply int, src []pdn
 }
 
 // quote caps a move text for a message.
-func quote(s string) string {
-	const max = 40
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+func quote(s string) string { return pdn.Clip(s, 40) }

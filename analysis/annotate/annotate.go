@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
@@ -346,7 +347,7 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 		return rows.Err()
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("selecting games (--where %q): %w", capText(opts.Where, 80), err)
+		return nil, nil, fmt.Errorf("selecting games (--where %q): %w", pdn.Clip(opts.Where, 80), err)
 	}
 
 	seen := map[posKey]bool{}
@@ -503,15 +504,4 @@ func annotate(ctx context.Context, pool *pgxpool.Pool, opts Options, lines []gam
 		return fmt.Errorf("annotate: %w", err)
 	}
 	return nil
-}
-
-// capText cuts s to at most n runes (on a rune boundary) for messages.
-func capText(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i] + "..."
-		}
-		n--
-	}
-	return s
 }

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
@@ -137,17 +137,7 @@ func ParseEngine(spec string, args []string, o EngineOptions) (*Engine, error) {
 }
 
 // capQuote quotes s for a message, cut to 80 bytes on a rune boundary.
-func capQuote(s string) string {
-	const max = 80
-	if len(s) <= max {
-		return fmt.Sprintf("%q", s)
-	}
-	i := max
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return fmt.Sprintf("%q...", s[:i])
-}
+func capQuote(s string) string { return fmt.Sprintf("%q", pdn.Clip(s, 80)) }
 
 // over is the verdict on a position whose game is over by the variant's
 // Win rule (rules.Position.Outcome: no legal move loses, or wins in

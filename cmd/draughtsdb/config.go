@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 
 	"github.com/spf13/cobra"
@@ -175,7 +175,7 @@ func envWarnings(environ []string) []string {
 		if !strings.HasPrefix(name, "DRAUGHTSDB_") || known[name] {
 			continue
 		}
-		w := fmt.Sprintf("warning: environment variable %s is not a draughtsdb setting; ignored", capText(name, 64))
+		w := fmt.Sprintf("warning: environment variable %s is not a draughtsdb setting; ignored", pdn.Clip(name, 64))
 		best, bestD := "", 4
 		for n := range known {
 			if d := editDistance(name, n); d < bestD || d == bestD && n < best {
@@ -376,17 +376,5 @@ func toInt(x any) (int, error) {
 	return 0, ErrNotInteger
 }
 
-// capText cuts s to at most n bytes on a rune boundary, marking the cut.
-func capText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "..."
-}
-
 // capQuote quotes a user's value for a message, cut to 64 bytes.
-func capQuote(s string) string { return strconv.Quote(capText(s, 64)) }
+func capQuote(s string) string { return strconv.Quote(pdn.Clip(s, 64)) }

@@ -1230,13 +1230,18 @@ func quote(w []byte) string {
 }
 
 // clip returns a string from a game (already UTF-8 and free of NUL) for a
-// message, cut to at most maxQuote bytes on a rune boundary ("..." marks
-// the cut).
-func clip(s string) string {
-	if len(s) <= maxQuote {
+// message, cut to at most maxQuote bytes (see Clip).
+func clip(s string) string { return Clip(s, maxQuote) }
+
+// Clip cuts s to at most n bytes on a rune boundary, marking a cut with
+// "...", for quoting input in a message: every layer that names a user's
+// text in an error (a 400 KB tag, a move, a --where condition) caps it with
+// this, so messages stay short and valid UTF-8.
+func Clip(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	i := maxQuote
+	i := n
 	for i > 0 && !utf8.RuneStart(s[i]) {
 		i--
 	}

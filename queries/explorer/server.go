@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/jackc/pgx/v5"
@@ -98,7 +99,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /api/player", s.api([]string{"name"}, s.player))
 	mux.Handle("GET /api/players", s.api([]string{"prefix", "limit"}, s.players))
 	mux.Handle("/api/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "no such API endpoint: "+capText(r.URL.Path, 100)+
+		writeError(w, http.StatusNotFound, "no such API endpoint: "+pdn.Clip(r.URL.Path, 100)+
 			" (see /api/variants, /api/position, /api/openings, /api/games, /api/game/{id}, /api/player, /api/players)")
 	}))
 	mux.Handle("/", webHandler())
@@ -127,11 +128,11 @@ func (e *RequestError) Unwrap() error { return e.Err }
 const maxMessage = 2000
 
 func badRequest(format string, args ...any) error {
-	return &RequestError{Status: http.StatusBadRequest, Msg: capText(fmt.Sprintf(format, args...), maxMessage), Err: ErrBadRequest}
+	return &RequestError{Status: http.StatusBadRequest, Msg: pdn.Clip(fmt.Sprintf(format, args...), maxMessage), Err: ErrBadRequest}
 }
 
 func notFound(format string, args ...any) error {
-	return &RequestError{Status: http.StatusNotFound, Msg: capText(fmt.Sprintf(format, args...), maxMessage), Err: ErrNotFound}
+	return &RequestError{Status: http.StatusNotFound, Msg: pdn.Clip(fmt.Sprintf(format, args...), maxMessage), Err: ErrNotFound}
 }
 
 // api wraps an API handler: it checks the query string (well formed, only
@@ -172,9 +173,9 @@ func (s *Server) classify(ctx context.Context, r *http.Request, err error) (int,
 			s.opt.RequestTimeout, s.opt.StatementTimeout)
 	}
 	if s.log != nil {
-		s.log.Printf("error: %s %s: %v", r.Method, capText(r.URL.RequestURI(), 300), err)
+		s.log.Printf("error: %s %s: %v", r.Method, pdn.Clip(r.URL.RequestURI(), 300), err)
 	}
-	return http.StatusInternalServerError, "internal error: " + capText(err.Error(), 300)
+	return http.StatusInternalServerError, "internal error: " + pdn.Clip(err.Error(), 300)
 }
 
 // read runs fn in a read-only transaction as draughtsdb_reader, with the
@@ -248,7 +249,7 @@ func (s *Server) logged(h http.Handler) http.Handler {
 		if sw.status == 0 {
 			sw.status = http.StatusOK
 		}
-		s.log.Printf("%s %s %d %s", r.Method, capText(r.URL.Path, 200), sw.status, time.Since(start).Round(10*time.Microsecond))
+		s.log.Printf("%s %s %d %s", r.Method, pdn.Clip(r.URL.Path, 200), sw.status, time.Since(start).Round(10*time.Microsecond))
 	})
 }
 
@@ -284,20 +285,8 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	return err
 }
 
-// capText cuts s to at most n bytes on a rune boundary, marking the cut.
-func capText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i] + "..."
-}
-
 // quote quotes a user's value for a message, cut to 64 bytes.
-func quote(s string) string { return fmt.Sprintf("%q", capText(s, 64)) }
+func quote(s string) string { return fmt.Sprintf("%q", pdn.Clip(s, 64)) }
 
 // trimLower is for comparisons of enumerated values (white, black).
 func trimLower(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
