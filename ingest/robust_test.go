@@ -179,6 +179,9 @@ func TestCleanText(t *testing.T) {
 			t.Errorf("cleanText(%q) = %q, %d; want %q, %d", c.in, got, fix, c.want, c.fix)
 		}
 	}
+	if got := capText("ab"+strings.Repeat("é", 30), 10); got != "abéé..." || !utf8.ValidString(got) {
+		t.Errorf("capText: %q", got)
+	}
 	if got := quoteInput(strings.Repeat("é", 40)); len(got) > maxQuote+2 || !utf8.ValidString(got) {
 		t.Errorf("quoteInput: %q", got)
 	}
