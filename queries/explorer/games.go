@@ -3,10 +3,8 @@ package explorer
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/queries"
+	"github.com/draughtsdb/draughtsdb/queries/export"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
@@ -504,78 +503,26 @@ func (s *Server) game(ctx context.Context, rq *request) (any, error) {
 	return ans, nil
 }
 
-// gamePDN writes the game as normalised PDN with pdn.Writer, laid out as
-// `draughtsdb export --format pdn` lays out a game: the standard tags,
-// the other tags in name order, GameType in full form, FEN when the game
-// does not start from the initial position, the moves in the variant's
-// notation with full capture paths.
+// gamePDN writes the game as normalised PDN laid out by export.GamePDN
+// (what `draughtsdb export --format pdn` writes, without evaluations), and
+// returns its tags as a map too.
 func gamePDN(v *rules.Variant, dg *codec.Game, a *GameAnswer, event, site, round, tags, startFEN *string) (map[string]string, string, error) {
-	g := &pdn.Game{Result: a.Result}
-	all := map[string]string{}
-	tag := func(name string, value *string) {
-		if value != nil {
-			g.Tags = append(g.Tags, pdn.Tag{Name: name, Value: *value})
-			all[name] = *value
-		}
-	}
 	str := func(s string) *string {
 		if s == "" {
 			return nil
 		}
 		return &s
 	}
-	tag("Event", event)
-	tag("Site", site)
-	tag("Date", &a.Date)
-	tag("Round", round)
-	tag("White", str(a.White))
-	tag("Black", str(a.Black))
-	tag("Result", &a.Result)
-	var other map[string]string
-	if tags != nil {
-		if err := json.Unmarshal([]byte(*tags), &other); err == nil {
-			names := make([]string, 0, len(other))
-			for n := range other {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			for _, n := range names {
-				if n == "Variant" && v.GameType == 0 {
-					continue // written below
-				}
-				o := other[n]
-				tag(n, &o)
-			}
-		}
-	}
-	if v.GameType == 0 {
-		// No PDN GameType (Killer): a Variant tag naming it, as export
-		// writes, which the import reads back ("GameType 0" it refuses).
-		name := v.Name
-		if tv, err := rules.VariantByName(other["Variant"]); err == nil && tv == v {
-			name = other["Variant"]
-		}
-		tag("Variant", &name)
-	} else {
-		gt := pdn.FullGameType(strconv.Itoa(v.GameType))
-		tag("GameType", &gt)
-	}
-	tag("FEN", startFEN)
-	side := dg.Start().SideToMove()
-	number := 1
+	texts := make([]string, len(dg.Moves))
 	for i := range dg.Moves {
-		m := pdn.Move{Text: replay.FormatMove(v, &dg.Moves[i], v.DefaultNotation, true)}
-		switch {
-		case side == v.FirstToMove:
-			m.Number = int32(number)
-		case i == 0:
-			m.Number, m.Black = int32(number), true
-		}
-		if side != v.FirstToMove {
-			number++
-		}
-		side = side.Opponent()
-		g.Moves = append(g.Moves, m)
+		texts[i] = replay.FormatMove(v, &dg.Moves[i], v.DefaultNotation, true)
+	}
+	h := export.Header{Event: event, Site: site, Date: a.Date, Round: round, White: str(a.White), Black: str(a.Black),
+		Result: a.Result, Tags: tags, StartFEN: startFEN}
+	g := export.GamePDN(v, h, dg.Start().SideToMove(), texts, nil)
+	all := make(map[string]string, len(g.Tags))
+	for _, t := range g.Tags {
+		all[t.Name] = t.Value
 	}
 	var buf bytes.Buffer
 	if err := pdn.NewWriter(&buf).WriteGame(g); err != nil {

@@ -61,57 +61,6 @@ func (g gamesSource) writePDN(ctx context.Context, s *session, w io.Writer, prog
 }
 
 func toPDN(r *gameRec, evals map[posKey][]pdn.Evaluation) *pdn.Game {
-	v := r.v
-	result := codec.ResultOf(r.result).Format(v)
-	g := &pdn.Game{Result: result}
-	tag := func(name string, value *string) {
-		if value != nil {
-			g.Tags = append(g.Tags, pdn.Tag{Name: name, Value: *value})
-		}
-	}
-	tag("Event", r.event)
-	tag("Site", r.site)
-	tag("Date", &r.date)
-	tag("Round", r.round)
-	tag("White", r.white)
-	tag("Black", r.black)
-	tag("Result", &result)
-	if r.tags != nil {
-		var other map[string]string
-		if json.Unmarshal([]byte(*r.tags), &other) == nil {
-			names := make([]string, 0, len(other))
-			for n := range other {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			for _, n := range names {
-				if n == "Variant" && v.GameType == 0 {
-					continue // written below
-				}
-				g.Tags = append(g.Tags, pdn.Tag{Name: n, Value: other[n]})
-			}
-		}
-	}
-	if v.GameType == 0 {
-		// No PDN GameType (Killer): a Variant tag naming it, which the
-		// import reads ("GameType 0" it would refuse); the game's own tag
-		// when it names the variant.
-		name := v.Name
-		if r.tags != nil {
-			var other map[string]string
-			if json.Unmarshal([]byte(*r.tags), &other) == nil {
-				if tv, err := rules.VariantByName(other["Variant"]); err == nil && tv == v {
-					name = other["Variant"]
-				}
-			}
-		}
-		tag("Variant", &name)
-	} else {
-		gt := pdn.FullGameType(strconv.Itoa(v.GameType))
-		tag("GameType", &gt)
-	}
-	tag("FEN", r.startFEN)
-
 	comments := func(ply int) []string {
 		if evals == nil || ply >= len(r.hashes) {
 			return nil
@@ -126,11 +75,77 @@ func toPDN(r *gameRec, evals map[posKey][]pdn.Evaluation) *pdn.Game {
 		}
 		return out
 	}
-	g.Comments = comments(0)
-	side := r.start.SideToMove()
+	h := Header{Event: r.event, Site: r.site, Date: r.date, Round: r.round, White: r.white, Black: r.black,
+		Result: codec.ResultOf(r.result).Format(r.v), Tags: r.tags, StartFEN: r.startFEN}
+	return GamePDN(r.v, h, r.start.SideToMove(), r.texts, comments)
+}
+
+// Header holds what a stored game's PDN tags come from (nil or "": no tag).
+type Header struct {
+	Event, Site, Round, White, Black *string
+	Date, Result                     string
+	Tags                             *string // games.tags, a JSON object
+	StartFEN                         *string
+}
+
+// GamePDN lays out a stored game as normalised PDN, as `export --format
+// pdn` and the explorer's /api/game write it: the standard tags, the other
+// tags in name order, GameType in full form (a Variant tag for a variant
+// without one, Killer, which the import reads back), FEN when set, then the
+// moves as given (texts, in the variant's notation), numbered from first,
+// the side to move at the start. comments, when not nil, gives the
+// comments of the position after ply (0: the start, before the first
+// move).
+func GamePDN(v *rules.Variant, h Header, first rules.Color, texts []string, comments func(ply int) []string) *pdn.Game {
+	g := &pdn.Game{Result: h.Result}
+	tag := func(name string, value *string) {
+		if value != nil {
+			g.Tags = append(g.Tags, pdn.Tag{Name: name, Value: *value})
+		}
+	}
+	tag("Event", h.Event)
+	tag("Site", h.Site)
+	tag("Date", &h.Date)
+	tag("Round", h.Round)
+	tag("White", h.White)
+	tag("Black", h.Black)
+	tag("Result", &h.Result)
+	var other map[string]string
+	if h.Tags != nil && json.Unmarshal([]byte(*h.Tags), &other) == nil {
+		names := make([]string, 0, len(other))
+		for n := range other {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if n == "Variant" && v.GameType == 0 {
+				continue // written below
+			}
+			g.Tags = append(g.Tags, pdn.Tag{Name: n, Value: other[n]})
+		}
+	}
+	if v.GameType == 0 {
+		// No PDN GameType (Killer): a Variant tag naming it, which the
+		// import reads ("GameType 0" it would refuse); the game's own tag
+		// when it names the variant.
+		name := v.Name
+		if tv, err := rules.VariantByName(other["Variant"]); err == nil && tv == v {
+			name = other["Variant"]
+		}
+		tag("Variant", &name)
+	} else {
+		gt := pdn.FullGameType(strconv.Itoa(v.GameType))
+		tag("GameType", &gt)
+	}
+	tag("FEN", h.StartFEN)
+
+	if comments != nil {
+		g.Comments = comments(0)
+	}
+	side := first
 	number := 1
-	g.Moves = make([]pdn.Move, len(r.texts))
-	for i, t := range r.texts {
+	g.Moves = make([]pdn.Move, len(texts))
+	for i, t := range texts {
 		m := &g.Moves[i]
 		m.Text = t
 		switch {
@@ -143,8 +158,10 @@ func toPDN(r *gameRec, evals map[posKey][]pdn.Evaluation) *pdn.Game {
 			number++
 		}
 		side = side.Opponent()
-		if c := comments(i + 1); c != nil {
-			m.Note = &pdn.Note{Comments: c}
+		if comments != nil {
+			if c := comments(i + 1); c != nil {
+				m.Note = &pdn.Note{Comments: c}
+			}
 		}
 	}
 	return g
