@@ -119,31 +119,8 @@ no game has a result), and name, eval and eval_count when present.`,
 	return cmd
 }
 
-// treeJSON is one move of the JSON output.
-type treeJSON struct {
-	Move      string   `json:"move"`
-	Algebraic string   `json:"algebraic"`
-	Games     int64    `json:"games"`
-	WhiteWins int64    `json:"white_wins"`
-	Draws     int64    `json:"draws"`
-	BlackWins int64    `json:"black_wins"`
-	Score     *float64 `json:"score"`
-	Name      string   `json:"name,omitempty"`
-	Eval      *float64 `json:"eval,omitempty"`
-	EvalCount int      `json:"eval_count,omitempty"`
-}
-
 func writeTreeJSON(w io.Writer, node *openings.Node) error {
-	out := make([]treeJSON, 0, len(node.Branch))
-	for _, b := range node.Branch {
-		j := treeJSON{Move: b.Text, Algebraic: b.Algebraic, Games: b.Games, WhiteWins: b.WhiteWins,
-			Draws: b.Draws, BlackWins: b.BlackWins, Name: b.Name, Eval: b.Eval, EvalCount: b.EvalCount}
-		if !math.IsNaN(b.Score) {
-			s := math.Round(b.Score*10) / 10
-			j.Score = &s
-		}
-		out = append(out, j)
-	}
+	out := node.JSONMoves()
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

@@ -3,7 +3,6 @@ package explorer
 import (
 	"context"
 	"fmt"
-	"math"
 	"sort"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
@@ -14,19 +13,8 @@ import (
 )
 
 // TreeMove is one move of the tree, with the keys of `draughtsdb openings
-// --format json`.
-type TreeMove struct {
-	Move      string   `json:"move"`
-	Algebraic string   `json:"algebraic"`
-	Games     int64    `json:"games"`
-	WhiteWins int64    `json:"white_wins"`
-	Draws     int64    `json:"draws"`
-	BlackWins int64    `json:"black_wins"`
-	Score     *float64 `json:"score"` // White's score in percent, one decimal; null when no game has a result
-	Name      string   `json:"name,omitempty"`
-	Eval      *float64 `json:"eval,omitempty"`
-	EvalCount int      `json:"eval_count,omitempty"`
-}
+// --format json` (the same type).
+type TreeMove = openings.MoveJSON
 
 // TreePosition is the position of a tree with its totals.
 type TreePosition struct {
@@ -64,24 +52,7 @@ type TreeAnswer struct {
 	TopGames []GameRow    `json:"top_games"`
 }
 
-func score1(s float64) *float64 {
-	if math.IsNaN(s) {
-		return nil
-	}
-	r := math.Round(s*10) / 10
-	return &r
-}
-
-// treeMoves writes a node's branches as `draughtsdb openings --format
-// json` does.
-func treeMoves(node *openings.Node) []TreeMove {
-	out := make([]TreeMove, 0, len(node.Branch))
-	for _, b := range node.Branch {
-		out = append(out, TreeMove{Move: b.Text, Algebraic: b.Algebraic, Games: b.Games, WhiteWins: b.WhiteWins,
-			Draws: b.Draws, BlackWins: b.BlackWins, Score: score1(b.Score), Name: b.Name, Eval: b.Eval, EvalCount: b.EvalCount})
-	}
-	return out
-}
+func score1(s float64) *float64 { return openings.Score1(s) }
 
 func treePosition(p *position, node *openings.Node) TreePosition {
 	tp := TreePosition{Variant: p.v.Name, FEN: node.FEN, Hash: hashText(node.Hash), SideToMove: colorName(node.Side),
@@ -144,7 +115,7 @@ func (s *Server) openings(ctx context.Context, rq *request) (any, error) {
 			}
 			ans.TopGames = ft.top
 		}
-		ans.Moves = treeMoves(node)
+		ans.Moves = node.JSONMoves()
 		return nil
 	})
 	if err != nil {
