@@ -652,3 +652,12 @@ func (a BackAcc) appendTo(dst []byte) ([]byte, error) {
 	}
 	return append(dst, byte('0'+a.Code)), nil
 }
+
+// fit cuts s to at most n bytes (n >= 3) on a rune boundary, marking a cut
+// with "..." (pdn.Clip, whose mark comes on top of its n).
+func fit(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return pdn.Clip(s, n-3)
+}
