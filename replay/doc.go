@@ -89,7 +89,17 @@
 // and 28", "46 to 23 lands on an occupied square", a king that must land
 // where the capture goes on). Several different moves match:
 // ErrAmbiguousMove, listing them; so start and end alone stay ambiguous
-// when captures between them take different pieces.
+// when captures between them take different pieces, unless the rest of
+// the game tells them apart: each candidate is played and the moves
+// written after it replayed (a bounded look ahead, lookahead.go); when
+// exactly one candidate lets them all replay it is the move, and the game
+// keeps the warning "ambiguous move resolved by the rest of the game"
+// naming the other candidates and the later move each one makes illegal
+// (schildpad.pdn game 7: 4x24 is 4x31x42x24, because after 4x22x33x24 the
+// next move 28-32 is illegal). An ambiguous last move stays rejected
+// ("it is the game's last move": Campionato Assoluto 2005 game 46, 3x26,
+// where Italian rules let Black take either three men); so does one
+// after which the game replays under several readings.
 //
 // # Normalisation
 //

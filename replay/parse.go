@@ -390,11 +390,12 @@ func (r *Replayer) isFullPath(m *rules.Move) bool {
 
 // ambiguous is the ErrAmbiguousMove rejection: it lists every different
 // move of moves that the text fits, with its full path in the variant's
-// notation.
+// notation, and keeps them in r.cands for the look ahead (resolveByRest).
 func (r *Replayer) ambiguous(pos *rules.Position, ply int, text string, moves []rules.Move, deduped bool) error {
 	v := pos.Variant()
 	var alts []string
 	var fit []*rules.Move
+	r.cands = r.cands[:0]
 next:
 	for i := range moves {
 		m := &moves[i]
@@ -409,6 +410,7 @@ next:
 			}
 		}
 		fit = append(fit, m)
+		r.cands = append(r.cands, *m)
 		alts = append(alts, FormatMove(v, m, v.DefaultNotation, true))
 	}
 	return r.reject(ErrAmbiguousMove, pos, ply, text, fmt.Sprintf("%d legal moves fit it: %s", len(alts), strings.Join(alts, ", ")))

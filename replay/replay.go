@@ -28,8 +28,9 @@ type Replayer struct {
 	mt           moveText
 	board        *rules.Board // of the game being replayed
 	variant      *rules.Variant
-	track        *boardHints // see replayAs
-	tracked      boardHints  // Replay's hints, kept here so they do not escape
+	track        *boardHints  // see replayAs
+	cands        []rules.Move // the moves an ambiguous text fits (see ambiguous)
+	tracked      boardHints   // Replay's hints, kept here so they do not escape
 	// alt and found are scratch games for replayOthers, allocated on its
 	// first use.
 	alt, found *Game
@@ -210,36 +211,20 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 			continue
 		}
 		ply++
-		text := pm.Text
-		// Column-aligned files write "1- 6" and "28x 17": a separator at the
-		// end of one token and the square in the next.
-		if last := text[len(text)-1]; text != pdn.UnknownMove && (last == '-' || last == 'x' || last == ':') && i+1 < len(pg.Moves) && isNumber(pg.Moves[i+1].Text) {
-			text += pg.Moves[i+1].Text
-			i++
-		}
+		text, last := moveTextAt(pg, i)
 		if pm.Text == pdn.UnknownMove {
 			return r.reject(ErrUnknownMove, &pos, ply, pm.Text, "the move was not recorded, so the game cannot be verified past it")
 		}
-		if !parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
-			return r.reject(ErrBadMoveText, &pos, ply, text, fmt.Sprintf("not a move on the %s board", v.Board.Name))
-		}
-		if track != nil {
-			track.addParsed(&r.mt, ply == 1)
-		}
 		r.track = track
 		token := int32(i)
-		m, err := r.resolve(&pos, ply, text)
-		if err != nil && r.mt.capture && !r.mt.short {
-			// Some sites write a multi-capture hop by hop, as if each hop
-			// were a move of its own ("e5xc3 7. c3xa1").
-			if joined, used, ok := r.joinSplitCapture(&pos, pg.Moves[i+1:]); ok {
-				m, err = joined, nil
-				i += used
-			}
+		m, used, err := r.readMove(pg, v, &pos, last, ply, text)
+		if errors.Is(err, ErrAmbiguousMove) && len(r.cands) > 1 {
+			m, err = r.resolveByRest(pg, v, &pos, last+used+1, ply, text, err, &out.Warnings)
 		}
 		if err != nil {
 			return err
 		}
+		i = last + used
 		pos.Play(&m)
 		out.Moves = append(out.Moves, m)
 		out.Hashes = append(out.Hashes, pos.Hash())

@@ -43,8 +43,8 @@ func TestRejections(t *testing.T) {
 		},
 		{
 			name:   "ambiguous capture written start-end",
-			pdn:    schildpadGame3,
-			reason: ErrAmbiguousMove, ply: 69, text: "36x16", detail: "2 legal moves fit it: 36x18x7x16, 36x13x2x16",
+			pdn:    campionatoGame46,
+			reason: ErrAmbiguousMove, ply: 26, text: "3x26", detail: "2 legal moves fit it: 3x10x19x26, 3x10x17x26; it is the game's last move",
 		},
 		{
 			name:   "international majority capture violation",

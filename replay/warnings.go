@@ -16,6 +16,7 @@ var warningKinds = []struct{ kind, phrase string }{
 	{"date range", "is a range; stored as its first date"},
 	{"NUL byte removed", "NUL"},
 	{"variant decided by replay", variantByReplay},
+	{warnResolvedByRest, warnResolvedByRest},
 }
 
 // WarningKind classifies a game warning (Game.Warnings) for counting.

@@ -1,0 +1,185 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// An ambiguous move (two or more different legal moves fit the text) is
+// rejected unless the rest of the game tells them apart: resolveByRest
+// plays each candidate and replays the moves written after it; when
+// exactly one candidate lets them all replay, that one is the move, and
+// the game keeps a warning that says so. The moves after it are evidence
+// written in the same file, not a guess: the other readings make a later
+// written move illegal.
+//
+// The look ahead is bounded. A later ambiguous move inside it is tried the
+// same way (any of its readings that replays counts), down to
+// maxLookaheadDepth nested ambiguous moves; all the look aheads of one
+// ambiguous move replay at most maxLookaheadPlies plies between them. Past
+// either bound, and at a move that was not recorded ("--"), a candidate
+// cannot be ruled out, so it counts as replaying. A move is chosen only
+// when every other candidate was ruled out by a move that does not
+// replay, and the replay then goes on after the chosen one as after any
+// move, so the bounds never let an illegal reading through.
+const maxLookaheadDepth = 3
+
+// maxLookaheadPlies is a variable so that a test can lower it.
+var maxLookaheadPlies = 4096
+
+// warnResolvedByRest starts the warning of an ambiguous move that the rest
+// of the game resolved.
+const warnResolvedByRest = "ambiguous move resolved by the rest of the game"
+
+// moveTextAt returns the move text that starts at token i of pg and the
+// index of its last token. Column-aligned files write "1- 6" and "28x 17":
+// a separator at the end of one token and the square in the next.
+func moveTextAt(pg *pdn.Game, i int) (text string, last int) {
+	text = pg.Moves[i].Text
+	if c := text[len(text)-1]; text != pdn.UnknownMove && (c == '-' || c == 'x' || c == ':') && i+1 < len(pg.Moves) && isNumber(pg.Moves[i+1].Text) {
+		return text + pg.Moves[i+1].Text, i + 1
+	}
+	return text, i
+}
+
+// readMove resolves text, the move written at tokens up to last of pg, in
+// pos. A capture that matches no legal move may be written hop by hop over
+// the following moves (joinSplitCapture); used is how many of them it
+// took. r.track, when set, collects the squares read.
+func (r *Replayer) readMove(pg *pdn.Game, v *rules.Variant, pos *rules.Position, last, ply int, text string) (m rules.Move, used int, err error) {
+	if !parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
+		return rules.Move{}, 0, r.reject(ErrBadMoveText, pos, ply, text, fmt.Sprintf("not a move on the %s board", v.Board.Name))
+	}
+	if r.track != nil {
+		r.track.addParsed(&r.mt, ply == 1)
+	}
+	m, err = r.resolve(pos, ply, text)
+	if err != nil && r.mt.capture && !r.mt.short {
+		// Some sites write a multi-capture hop by hop, as if each hop
+		// were a move of its own ("e5xc3 7. c3xa1").
+		if joined, used, ok := r.joinSplitCapture(pos, pg.Moves[last+1:]); ok {
+			return joined, used, nil
+		}
+	}
+	return m, 0, err
+}
+
+// resolveByRest is the look ahead for the ambiguous move text at ply,
+// whose candidates are r.cands (err0 is its rejection): each candidate is
+// played and the moves from token next on are replayed. If exactly one
+// candidate lets them replay, it is returned and a warning naming the
+// others and where they fail is added to warnings; otherwise err0 stands,
+// its detail saying why the rest of the game did not decide.
+func (r *Replayer) resolveByRest(pg *pdn.Game, v *rules.Variant, pos *rules.Position, next, ply int, text string, err0 error, warnings *[]string) (rules.Move, error) {
+	cands := append([]rules.Move(nil), r.cands...)
+	track := r.track
+	r.track = nil // the look ahead reads the same squares again
+	defer func() { r.track = track }()
+	budget := maxLookaheadPlies
+	fails := make([]error, len(cands))
+	replaying := 0
+	for i := range cands {
+		p := *pos
+		p.Play(&cands[i])
+		if fails[i] = r.restReplays(pg, v, p, next, ply+1, 1, &budget); fails[i] == nil {
+			replaying++
+		}
+	}
+	var re *RejectError
+	if replaying != 1 {
+		if errors.As(err0, &re) {
+			switch {
+			case !hasMoveFrom(pg, next):
+				re.Detail += "; it is the game's last move, so the rest of the game cannot tell them apart"
+			case replaying > 1:
+				re.Detail += "; the rest of the game replays after more than one of them"
+			default:
+				re.Detail += "; the rest of the game replays after none of them"
+			}
+		}
+		return rules.Move{}, err0
+	}
+	var chosen rules.Move
+	var others []string
+	for i := range cands {
+		if fails[i] == nil {
+			chosen = cands[i]
+			continue
+		}
+		why := Reason(fails[i])
+		if errors.As(fails[i], &re) && re.Ply > 0 {
+			why = fmt.Sprintf("ply %d %q is then an %s", re.Ply, quote(re.Text), why)
+			if errors.Is(fails[i], ErrAmbiguousMove) {
+				why = fmt.Sprintf("ply %d %q then fits several moves, and the game replays after none of them", re.Ply, quote(re.Text))
+			}
+		}
+		others = append(others, fmt.Sprintf("%s (%s)", FormatMove(v, &cands[i], v.DefaultNotation, true), why))
+	}
+	*warnings = append(*warnings, fmt.Sprintf("%s: ply %d %q fits %d legal moves; only %s lets the moves after it replay, not %s",
+		warnResolvedByRest, ply, quote(text), len(cands), FormatMove(v, &chosen, v.DefaultNotation, true), strings.Join(others, ", ")))
+	return chosen, nil
+}
+
+// hasMoveFrom reports whether pg has a move written at token i or later.
+func hasMoveFrom(pg *pdn.Game, i int) bool {
+	for ; i < len(pg.Moves); i++ {
+		if pg.Moves[i].Text != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// restReplays replays pg's moves from token i on, from pos (ply is the
+// next move's ply), and returns nil when they all resolve to legal moves,
+// else the rejection of the first that does not. A later ambiguous move
+// replays when one of its readings lets the rest replay (depth counts the
+// nested ambiguous moves). Past the bounds (maxLookaheadDepth, budget) and
+// at an unrecorded move it returns nil: such a reading cannot be ruled
+// out.
+func (r *Replayer) restReplays(pg *pdn.Game, v *rules.Variant, pos rules.Position, i, ply, depth int, budget *int) error {
+	for ; i < len(pg.Moves); i++ {
+		pm := &pg.Moves[i]
+		if setup := pm.Setup(); setup != "" {
+			p, err := rules.ParseFEN(v, setup)
+			if err != nil {
+				return &RejectError{Err: ErrBadFEN, Ply: ply, Text: pm.Text, Detail: fmt.Sprintf("/FEN %q/ setup: %v", quote(setup), err), Variant: v.Name, underlie: err}
+			}
+			pos = p
+		}
+		if pm.Text == "" {
+			continue
+		}
+		if pm.Text == pdn.UnknownMove || *budget <= 0 {
+			return nil
+		}
+		*budget--
+		text, last := moveTextAt(pg, i)
+		m, used, err := r.readMove(pg, v, &pos, last, ply, text)
+		if errors.Is(err, ErrAmbiguousMove) && len(r.cands) > 1 {
+			if depth >= maxLookaheadDepth {
+				return nil
+			}
+			cands := append([]rules.Move(nil), r.cands...)
+			for k := range cands {
+				p := pos
+				p.Play(&cands[k])
+				if r.restReplays(pg, v, p, last+1, ply+1, depth+1, budget) == nil {
+					return nil
+				}
+			}
+			return err
+		}
+		if err != nil {
+			return err
+		}
+		i = last + used
+		pos.Play(&m)
+		ply++
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package replay
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// campionatoGame46 is game 46 of "Campionato Assoluto 2005.pdn" in the PDN
+// test suite (Italian, 69th Assoluto, round 6). Its last move, 3x26, fits
+// two captures of three men, 3x10x19x26 (taking 6, 14, 22) and 3x10x17x26
+// (taking 6, 13, 21); Italian rules let Black choose between them, and no
+// move follows to tell them apart.
+const campionatoGame46 = `[Dati "69° ASSOLUTO 6° TURNO"]
+[Anno "2005"]
+[Bianco "STIRA Leonardo"]
+[Nero "MAIJNELLI Michele"]
+[Risultato "0-1"]
+[Apertura "0020"]
+
+1. 21-17 11-15 2. 26-21 15-19 3. 22x15 12x19 4. 23x14 10x19 5. 28-23 19x28 
+6. 32x23  5-10 7. 29-26  6-11 8. 26-22  8-12 9. 22-18 10-14 10. 27-22 12-15 
+11. 17-13 14-19 12. 23x14 15-20 13. 24x6  3x26 `
+
+// withTail is campionatoGame46 with moves written after 3x26.
+func withTail(tail string) string { return campionatoGame46 + tail + " *\n" }
+
+func TestAmbiguousMoveResolvedByTheRestOfTheGame(t *testing.T) {
+	cases := []struct {
+		name, tail string
+		want       string // the move ply 26 resolves to; "" when the game stays rejected
+		detail     string // in the warning, or in the rejection
+	}{
+		// After 3x10x19x26 White keeps 13 and has no capture: 13-10 is
+		// legal only after that reading.
+		{"13-10 fits only the first", "14. 13-10", "3x10x19x26", `only 3x10x19x26 lets the moves after it replay, not 3x10x17x26 (ply 27 "13-10" is then an illegal move)`},
+		// After 3x10x17x26 White must take back on 26: 30x21 is legal
+		// only after that reading.
+		{"30x21 fits only the second", "14. 30x21 9-13", "3x10x17x26", `only 3x10x17x26 lets the moves after it replay, not 3x10x19x26 (ply 27 "30x21" is then an illegal move)`},
+		{"a later move illegal after both", "14. 31-26", "", "the rest of the game replays after none of them"},
+		// An unrecorded move cannot rule either reading out.
+		{"an unrecorded move after it", "14. --", "", "the rest of the game replays after more than one of them"},
+		{"the game's last move", "", "", "it is the game's last move"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := replayText(t, withTail(c.tail), Options{})
+			if c.want == "" {
+				var re *RejectError
+				if !errors.Is(err, ErrAmbiguousMove) || !errors.As(err, &re) || re.Ply != 26 {
+					t.Fatalf("err = %v, want ply 26 ambiguous", err)
+				}
+				if !strings.Contains(re.Detail, c.detail) {
+					t.Errorf("detail %q does not say %q", re.Detail, c.detail)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := FormatMove(rules.Italian, &g.Moves[25], rules.Numeric, true); got != c.want {
+				t.Errorf("ply 26 = %s, want %s", got, c.want)
+			}
+			found := false
+			for _, w := range g.Warnings {
+				if strings.HasPrefix(w, warnResolvedByRest+`: ply 26 "3x26" fits 2 legal moves; `) && strings.Contains(w, c.detail) {
+					found = true
+				}
+				if WarningKind(w) == "other" {
+					t.Errorf("warning %q has no kind", w)
+				}
+			}
+			if !found {
+				t.Errorf("no warning %q in %q", c.detail, g.Warnings)
+			}
+		})
+	}
+}
+
+// In schildpad.pdn game 3 (International) the king's 36x16 at ply 69 fits
+// 36x18x7x16 and 36x13x2x16; after the first, the king's 49x16 at ply 85
+// is itself ambiguous and neither of its readings lets the game go on, so
+// the nested look ahead rules the first out.
+func TestNestedAmbiguityInTheLookAhead(t *testing.T) {
+	g, err := replayText(t, schildpadGame3, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := FormatMove(rules.International, &g.Moves[68], rules.Numeric, true); got != "36x13x2x16" {
+		t.Errorf("ply 69 = %s, want 36x13x2x16", got)
+	}
+	want := `only 36x13x2x16 lets the moves after it replay, not 36x18x7x16 (ply 85 "49x16" then fits several moves, and the game replays after none of them)`
+	if len(g.Warnings) == 0 || !strings.Contains(strings.Join(g.Warnings, "\n"), want) {
+		t.Errorf("warnings %q lack %q", g.Warnings, want)
+	}
+}
+
+// Past the look ahead's budget a reading cannot be ruled out: with one ply
+// of budget, the second reading of 3x26 is not replayed, so both count and
+// the move stays ambiguous; with the default budget 13-10 rules it out.
+func TestLookAheadBudgetKeepsTheRejection(t *testing.T) {
+	tail := withTail("14. 13-10 9-13")
+	if _, err := replayText(t, tail, Options{}); err != nil {
+		t.Fatalf("default budget: %v", err)
+	}
+	defer func(n int) { maxLookaheadPlies = n }(maxLookaheadPlies)
+	maxLookaheadPlies = 1
+	_, err := replayText(t, tail, Options{})
+	if !errors.Is(err, ErrAmbiguousMove) || !strings.Contains(err.Error(), "more than one of them") {
+		t.Fatalf("budget 1: err = %v, want ambiguous", err)
+	}
+}
