@@ -40,32 +40,45 @@ const warnResolvedByRest = "ambiguous move resolved by the rest of the game"
 // a separator at the end of one token and the square in the next.
 func moveTextAt(pg *pdn.Game, i int) (text string, last int) {
 	text = pg.Moves[i].Text
-	if c := text[len(text)-1]; text != pdn.UnknownMove && (c == '-' || c == 'x' || c == ':') && i+1 < len(pg.Moves) && isNumber(pg.Moves[i+1].Text) {
+	if c := text[len(text)-1]; c == '-' || c == 'x' || c == ':' {
+		return joinAligned(pg, i)
+	}
+	return text, i // kept small, so that it is inlined
+}
+
+func joinAligned(pg *pdn.Game, i int) (string, int) {
+	text := pg.Moves[i].Text
+	if text != pdn.UnknownMove && i+1 < len(pg.Moves) && isNumber(pg.Moves[i+1].Text) {
 		return text + pg.Moves[i+1].Text, i + 1
 	}
 	return text, i
 }
 
 // readMove resolves text, the move written at tokens up to last of pg, in
-// pos. A capture that matches no legal move may be written hop by hop over
-// the following moves (joinSplitCapture); used is how many of them it
-// took. r.track, when set, collects the squares read.
+// pos, as replayAs does (parse, resolve, joinSplit); used is how many
+// following moves a capture written hop by hop took.
 func (r *Replayer) readMove(pg *pdn.Game, v *rules.Variant, pos *rules.Position, last, ply int, text string) (m rules.Move, used int, err error) {
 	if !parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
 		return rules.Move{}, 0, r.reject(ErrBadMoveText, pos, ply, text, fmt.Sprintf("not a move on the %s board", v.Board.Name))
 	}
-	if r.track != nil {
-		r.track.addParsed(&r.mt, ply == 1)
+	if m, err = r.resolve(pos, ply, text); err == nil {
+		return m, 0, nil
 	}
-	m, err = r.resolve(pos, ply, text)
-	if err != nil && r.mt.capture && !r.mt.short {
-		// Some sites write a multi-capture hop by hop, as if each hop
-		// were a move of its own ("e5xc3 7. c3xa1").
+	return r.joinSplit(pg, pos, last, err)
+}
+
+// joinSplit follows a rejection err of the text in r.mt, written at tokens
+// up to last of pg: some sites write a multi-capture hop by hop, as if
+// each hop were a move of its own ("e5xc3 7. c3xa1"), so a capture that
+// matches no legal move is joined with the following moves
+// (joinSplitCapture); used is how many it took. Otherwise err stands.
+func (r *Replayer) joinSplit(pg *pdn.Game, pos *rules.Position, last int, err error) (m rules.Move, used int, _ error) {
+	if r.mt.capture && !r.mt.short {
 		if joined, used, ok := r.joinSplitCapture(pos, pg.Moves[last+1:]); ok {
 			return joined, used, nil
 		}
 	}
-	return m, 0, err
+	return rules.Move{}, 0, err
 }
 
 // resolveByRest is the look ahead for the ambiguous move text at ply,

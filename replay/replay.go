@@ -215,16 +215,27 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 		if pm.Text == pdn.UnknownMove {
 			return r.reject(ErrUnknownMove, &pos, ply, pm.Text, "the move was not recorded, so the game cannot be verified past it")
 		}
+		if !parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
+			return r.reject(ErrBadMoveText, &pos, ply, text, fmt.Sprintf("not a move on the %s board", v.Board.Name))
+		}
+		if track != nil {
+			track.addParsed(&r.mt, ply == 1)
+		}
 		r.track = track
 		token := int32(i)
-		m, used, err := r.readMove(pg, v, &pos, last, ply, text)
-		if errors.Is(err, ErrAmbiguousMove) && len(r.cands) > 1 {
-			m, err = r.resolveByRest(pg, v, &pos, last+used+1, ply, text, err, &out.Warnings)
-		}
+		m, err := r.resolve(&pos, ply, text)
 		if err != nil {
-			return err
+			var used int
+			if m, used, err = r.joinSplit(pg, &pos, last, err); err == nil {
+				last += used
+			} else if errors.Is(err, ErrAmbiguousMove) && len(r.cands) > 1 {
+				m, err = r.resolveByRest(pg, v, &pos, last+1, ply, text, err, &out.Warnings)
+			}
+			if err != nil {
+				return err
+			}
 		}
-		i = last + used
+		i = last
 		pos.Play(&m)
 		out.Moves = append(out.Moves, m)
 		out.Hashes = append(out.Hashes, pos.Hash())
