@@ -77,6 +77,15 @@
 //     the opponent threatens one, the horizon node is searched one ply
 //     deeper (once per path) so that a shot just beyond the horizon is not
 //     mistaken for a quiet position.
+//   - The horizon without move generation: beside each position of its
+//     path the searcher keeps the pieces as bit sets in a layout of its own
+//     and the piece-square part of the evaluation as a running sum (fast.go;
+//     8x8 and 10x10 boards, except Thai's and Frisian's captures). Whether
+//     the side to move must capture, can move at all, or is threatened by a
+//     capture is then a few shifts, so a quiet node beyond the horizon is
+//     evaluated without generating its moves or the opponent's. The
+//     decisions, scores and node counts are those of the generic path
+//     (TestFastBoardAgrees checks the answers on random positions).
 //
 // # Evaluation
 //

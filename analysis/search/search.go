@@ -146,8 +146,13 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 	depth = min(depth, MaxDepth)
 
 	var res Result
-	rootMoves := s.legalMoves(&pos, 0, nil)
-	if sc, over := s.decided(&pos, len(rootMoves), 0); over {
+	s.pos[0] = pos
+	root := &s.pos[0]
+	if s.fast != nil {
+		s.fast.load(root, &s.fb[0])
+	}
+	rootMoves := s.legalMoves(root, 0, nil)
+	if sc, over := s.decided(root, len(rootMoves), 0); over {
 		return Result{Score: sc, Mate: true, Time: now().Sub(start)}
 	}
 	res = Result{Best: rootMoves[0], PV: []rules.Move{rootMoves[0]}}
@@ -161,7 +166,7 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 				break
 			}
 		}
-		score := s.alphaBeta(&pos, d, 0, -Infinity, Infinity, 0)
+		score := s.alphaBeta(root, d, 0, -Infinity, Infinity, 0)
 		if s.stop {
 			break
 		}
@@ -200,6 +205,10 @@ type searcher struct {
 	done          <-chan struct{}
 
 	moves   [maxPly][]rules.Move
+	pos     [maxPly + 1]rules.Position // the current path: pos[ply] is the node at ply
+	fast    *fastBoard                 // the fast layout (fast.go), nil for the generic path
+	fb      [maxPly + 1]fboard         // the path in the fast layout
+	capt    []int                      // buffer for captured squares
 	kings   [maxPly + 1]rules.KingMoveCounter // the king move limit's state per ply
 	limit   bool                              // the variant has a king move limit
 	win     rules.WinCondition
@@ -220,12 +229,17 @@ func newSearcher(mb int) *searcher {
 		s.moves[i] = make([]rules.Move, 0, 64)
 	}
 	s.threat = make([]rules.Move, 0, 64)
+	s.capt = make([]int, 0, 64)
 	return s
 }
 
 func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, now func() time.Time, start time.Time) {
 	s.tt.clear()
 	s.ev = evaluatorFor(v)
+	s.fast = fastBoards[v]
+	if s.fast != nil && s.fast.eval != s.ev {
+		s.fast = nil
+	}
 	s.nodes = 0
 	s.stop = false
 	s.timed = opts.MoveTime > 0
@@ -265,15 +279,44 @@ func (s *searcher) legalMoves(pos *rules.Position, ply int, buf []rules.Move) []
 	return k.Filter(pos, moves)
 }
 
-// play makes move m of pos at ply into child, with the king move limit's
-// state.
-func (s *searcher) play(pos, child *rules.Position, m *rules.Move, ply int) {
+// play makes move m of pos, the node at ply, into the node at ply+1 and
+// returns it, with the king move limit's state and the fast layout.
+func (s *searcher) play(pos *rules.Position, m *rules.Move, ply int) *rules.Position {
+	child := &s.pos[ply+1]
 	*child = *pos
 	if s.limit && ply+1 < len(s.kings) {
 		s.kings[ply+1] = s.kings[ply]
 		s.kings[ply+1].Update(pos, m)
 	}
+	if s.fast != nil {
+		s.fast.play(&s.fb[ply], &s.fb[ply+1], m, pos.SideToMove(), s.capt)
+	}
 	child.Play(m)
+	return child
+}
+
+// evaluate is the static evaluation of pos, the node at ply.
+func (s *searcher) evaluate(pos *rules.Position, ply int) int {
+	if s.fast != nil {
+		return s.fast.evaluate(&s.fb[ply], pos.SideToMove())
+	}
+	return s.ev.evaluate(pos)
+}
+
+// quiet answers, through the fast layout, what the search asks at a node
+// beyond its horizon before it needs the moves: whether the side to move
+// must capture (then the caller generates the moves) and otherwise whether
+// it can move at all (n is 0 or 1, for decided).
+func (s *searcher) quiet(pos *rules.Position, ply int) (quiet bool, n int) {
+	fb := &s.fb[ply]
+	us := pos.SideToMove()
+	if s.fast.hasCapture(fb, us) {
+		return false, 0
+	}
+	if s.fast.hasMove(fb, us) {
+		n = 1
+	}
+	return true, n
 }
 
 // decided reports whether the variant's Win rule ends the game in pos,
@@ -380,21 +423,33 @@ func (s *searcher) alphaBeta(pos *rules.Position, depth, ply, alpha, beta, ext i
 			}
 		}
 	}
+	if depth <= 0 && s.fast != nil {
+		// The horizon without generating the moves where the fast layout
+		// answers (the same decisions as below, in the same order).
+		if quiet, n := s.quiet(pos, ply); quiet {
+			if sc, over := s.decided(pos, n, ply); over {
+				return sc
+			}
+			if ply >= maxPly-2 || ext >= 1 || !s.fast.hasCapture(&s.fb[ply], pos.SideToMove().Opponent()) {
+				return s.evaluate(pos, ply)
+			}
+		}
+	}
 	moves := s.legalMoves(pos, ply, s.moves[ply][:0])
 	s.moves[ply] = moves
 	if sc, over := s.decided(pos, len(moves), ply); over {
 		return sc
 	}
 	if ply >= maxPly-2 {
-		return s.ev.evaluate(pos)
+		return s.evaluate(pos, ply)
 	}
 	capture := moves[0].IsCapture()
 	if depth <= 0 {
 		if capture {
 			return s.quiesce(pos, moves, ply, alpha, beta)
 		}
-		if ext >= 1 || !s.threatened(pos) {
-			return s.ev.evaluate(pos)
+		if ext >= 1 || !s.threatened(pos, ply) {
+			return s.evaluate(pos, ply)
 		}
 		// The opponent threatens a capture: look one ply further so that
 		// the threat is resolved by quiescence rather than ignored.
@@ -412,9 +467,8 @@ func (s *searcher) alphaBeta(pos *rules.Position, depth, ply, alpha, beta, ext i
 		pickBest(order, keys, i)
 		idx := order[i]
 		m := &moves[idx]
-		var child rules.Position
 		reversible := !capture && pos.Piece(m.From()).IsKing()
-		s.play(pos, &child, m, ply)
+		child := s.play(pos, m, ply)
 		s.stack = append(s.stack, child.Hash())
 		if reversible {
 			s.rev[ply+1] = s.rev[ply] + 1
@@ -423,11 +477,11 @@ func (s *searcher) alphaBeta(pos *rules.Position, depth, ply, alpha, beta, ext i
 		}
 		var sc int
 		if i == 0 {
-			sc = -s.alphaBeta(&child, newDepth, ply+1, -beta, -alpha, ext)
+			sc = -s.alphaBeta(child, newDepth, ply+1, -beta, -alpha, ext)
 		} else {
-			sc = -s.alphaBeta(&child, newDepth, ply+1, -alpha-1, -alpha, ext)
+			sc = -s.alphaBeta(child, newDepth, ply+1, -alpha-1, -alpha, ext)
 			if sc > alpha && sc < beta {
-				sc = -s.alphaBeta(&child, newDepth, ply+1, -beta, -alpha, ext)
+				sc = -s.alphaBeta(child, newDepth, ply+1, -beta, -alpha, ext)
 			}
 		}
 		s.stack = s.stack[:len(s.stack)-1]
@@ -536,7 +590,10 @@ func pickBest(order, keys []int, i int) {
 
 // threatened reports whether the opponent of the side to move would have
 // a capture if it were to move.
-func (s *searcher) threatened(pos *rules.Position) bool {
+func (s *searcher) threatened(pos *rules.Position, ply int) bool {
+	if s.fast != nil {
+		return s.fast.hasCapture(&s.fb[ply], pos.SideToMove().Opponent())
+	}
 	q := *pos
 	q.SetSideToMove(pos.SideToMove().Opponent())
 	s.threat = q.LegalMoves(s.threat[:0])
@@ -553,9 +610,8 @@ func (s *searcher) quiesce(pos *rules.Position, moves []rules.Move, ply, alpha, 
 	for i := range order {
 		pickBest(order, keys, i)
 		m := &moves[order[i]]
-		var child rules.Position
-		s.play(pos, &child, m, ply)
-		sc := -s.qnode(&child, ply+1, -beta, -alpha)
+		child := s.play(pos, m, ply)
+		sc := -s.qnode(child, ply+1, -beta, -alpha)
 		if s.stop {
 			return 0
 		}
@@ -582,13 +638,21 @@ func (s *searcher) qnode(pos *rules.Position, ply, alpha, beta int) int {
 		return 0
 	}
 	s.nodes++
+	if s.fast != nil {
+		if quiet, n := s.quiet(pos, ply); quiet {
+			if sc, over := s.decided(pos, n, ply); over {
+				return sc
+			}
+			return s.evaluate(pos, ply)
+		}
+	}
 	moves := s.legalMoves(pos, ply, s.moves[ply][:0])
 	s.moves[ply] = moves
 	if sc, over := s.decided(pos, len(moves), ply); over {
 		return sc
 	}
 	if !moves[0].IsCapture() || ply >= maxPly-2 {
-		return s.ev.evaluate(pos)
+		return s.evaluate(pos, ply)
 	}
 	return s.quiesce(pos, moves, ply, alpha, beta)
 }
