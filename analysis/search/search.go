@@ -205,10 +205,10 @@ type searcher struct {
 	done          <-chan struct{}
 
 	moves   [maxPly][]rules.Move
-	pos     [maxPly + 1]rules.Position // the current path: pos[ply] is the node at ply
-	fast    *fastBoard                 // the fast layout (fast.go), nil for the generic path
-	fb      [maxPly + 1]fboard         // the path in the fast layout
-	capt    []int                      // buffer for captured squares
+	pos     [maxPly + 1]rules.Position        // the current path: pos[ply] is the node at ply
+	fast    *fastBoard                        // the fast layout (fast.go), nil for the generic path
+	fb      [maxPly + 1]fboard                // the path in the fast layout
+	capt    []int                             // buffer for captured squares
 	kings   [maxPly + 1]rules.KingMoveCounter // the king move limit's state per ply
 	limit   bool                              // the variant has a king move limit
 	win     rules.WinCondition
