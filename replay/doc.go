@@ -75,11 +75,18 @@
 // per move, but a flying king may land on any empty square beyond the piece
 // it takes, provided the chain goes on from there where some square lets it:
 // so a text of three or more squares that is no listed path is also read hop
-// by hop on the board (one diagonal, exactly one opponent piece jumped, none
-// twice, empty landing squares, the king's or man's reach, promotion on the
-// way), and a complete chain is the legal move with its start, end and
-// captured pieces (International a1:d4:g7 and a1:e5:g7 are a1:c3:g7), with
-// the same precedence as an exact path. Otherwise a text matches a legal
+// by hop on the board (one line the variant captures along: a diagonal;
+// in Frisian also a row or column, whose next dark square is two files or
+// ranks away; in Turkish a rank or file; exactly one opponent piece
+// jumped, none twice, empty landing squares, the king's or man's reach,
+// men forwards (and sideways, Turkish) where they do not capture
+// backwards, no straight turn back in Turkish, a Thai king directly behind
+// the piece, taken pieces gone at once in Thai and Turkish, promotion on
+// the way), and a complete chain is the legal move with its start, end
+// and captured pieces (International a1:d4:g7 and a1:e5:g7 are a1:c3:g7;
+// Frisian a1:e1:h4:j6 is a1:e1:g3:j6), with the same precedence as an
+// exact path. Turkish's keep list already holds every landing path (kish
+// counts each), so there a written path is its own move. Otherwise a text matches a legal
 // move when start and end agree and its intermediate squares are landing
 // squares of the move, in order; capture orders of one move (same start,
 // end and captured pieces) count as one. No match: ErrIllegalMove, with an

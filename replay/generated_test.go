@@ -57,13 +57,8 @@ func TestGeneratedGamesReplay(t *testing.T) {
 			}
 			// In breakthrough the first king ends the game, so no king
 			// ever captures; a Thai king lands directly behind the piece
-			// it takes, so it has no other landing squares. Frisian kings
-			// also capture along ranks and files, and Turkish ones only
-			// along them, which the hop walk of parse.go (and
-			// otherLandings here) does not follow yet: such a capture
-			// written with other landing squares is rejected, not misread.
-			orthogonal := v.OrthogonalCaptures || v.Name == "turkish"
-			if v.FlyingKings && v.Win != rules.FirstKingWins && !v.KingLandsBehind && !orthogonal {
+			// it takes, so it has no other landing squares.
+			if v.FlyingKings && v.Win != rules.FirstKingWins && !v.KingLandsBehind {
 				// The full path again, but each capture of a flying king
 				// with other landing squares it may use is written with
 				// some of those (rules.Move keeps one path per move).
@@ -133,49 +128,75 @@ func otherLandings(v *rules.Variant, pg *pdn.Game, moves []rules.Move, rng *rand
 	b := v.Board
 	pos := v.StartPosition()
 	changed := 0
-	var path, alt []int
+	// The lines pieces capture along: diagonals; Frisian also rows and
+	// columns, where the next dark square is two files or ranks away;
+	// Turkish ranks and files of its all-squares board.
+	steps := [][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+	switch {
+	case b.AllSquares:
+		steps = [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+	case v.OrthogonalCaptures:
+		steps = append(steps, [2]int{2, 0}, [2]int{-2, 0}, [2]int{0, 2}, [2]int{0, -2})
+	}
+	var path, alt, gone []int
 	for i := range moves {
 		m := &moves[i]
 		if m.CaptureCount() > 1 && pos.Piece(m.From()).IsKing() {
 			from := m.From()
-			empty := func(sq int) bool { return sq == from || pos.Piece(sq) == rules.Empty }
+			gone = gone[:0] // pieces taken so far, where they leave at once (Turkish)
+			empty := func(sq int) bool {
+				return sq == from || pos.Piece(sq) == rules.Empty || v.CapturesRemovedAtOnce && slices.Contains(gone, sq)
+			}
 			// between returns the occupied squares strictly between a and
-			// z when they share a diagonal (ok false otherwise).
-			between := func(a, z int) (occupied []int, ok bool) {
+			// z and the step from a to z when they share a line (ok false
+			// otherwise).
+			between := func(a, z int) (occupied []int, step [2]int, ok bool) {
 				fa, ra := b.Coords(a)
 				fz, rz := b.Coords(z)
 				df, dr := fz-fa, rz-ra
-				if df == 0 || df != dr && df != -dr {
-					return nil, false
-				}
-				sf, sr := sign(df), sign(dr)
-				for k := 1; fa+k*sf != fz; k++ {
-					if q := b.SquareAt(fa+k*sf, ra+k*sr); !empty(q) {
-						occupied = append(occupied, q)
+				for _, d := range steps {
+					k := 0
+					if d[0] != 0 {
+						k = df / d[0]
+					} else {
+						k = dr / d[1]
 					}
+					if k < 1 || k*d[0] != df || k*d[1] != dr {
+						continue
+					}
+					for j := 1; j < k; j++ {
+						if q := b.SquareAt(fa+j*d[0], ra+j*d[1]); !empty(q) {
+							occupied = append(occupied, q)
+						}
+					}
+					return occupied, d, true
 				}
-				return occupied, true
+				return nil, [2]int{}, false
 			}
 			path = m.Path(path[:0])
 			alt = append(alt[:0], from)
 			prev := from
 			for h, land := range path[:len(path)-1] {
 				// The piece this hop takes, and the one the next takes.
-				taken, _ := between(prev, land)
-				next, _ := between(land, path[h+1])
-				if len(taken) != 1 || len(next) != 1 {
+				taken, dir, _ := between(prev, land)
+				if len(taken) != 1 {
+					return 0, fmt.Errorf("ply %d %s: hop %d takes %v", i+1, pg.Moves[i].Text, h+1, taken)
+				}
+				gone = append(gone, taken[0])
+				next, _, _ := between(land, path[h+1])
+				if len(next) != 1 {
 					return 0, fmt.Errorf("ply %d %s: hop %d takes %v, the next %v", i+1, pg.Moves[i].Text, h+1, taken, next)
 				}
-				f0, r0 := b.Coords(prev)
 				f1, r1 := b.Coords(taken[0])
-				sf, sr := sign(f1-f0), sign(r1-r0)
 				var cands []int
 				for k := 1; ; k++ {
-					s := b.SquareAt(f1+k*sf, r1+k*sr)
+					s := b.SquareAt(f1+k*dir[0], r1+k*dir[1])
 					if s == 0 || !empty(s) {
 						break
 					}
-					if occ, ok := between(s, path[h+1]); ok && len(occ) == 1 && occ[0] == next[0] {
+					// A Turkish capture may not turn straight back.
+					occ, d2, ok := between(s, path[h+1])
+					if ok && len(occ) == 1 && occ[0] == next[0] && !(b.AllSquares && d2 == [2]int{-dir[0], -dir[1]}) {
 						cands = append(cands, s)
 					}
 				}
@@ -189,6 +210,20 @@ func otherLandings(v *rules.Variant, pg *pdn.Game, moves []rules.Move, rng *rand
 			if !slices.Equal(alt[1:], path) {
 				pg.Moves[i].Text = pathText(b, alt, rng.IntN(2) == 0)
 				changed++
+				if b.AllSquares {
+					// Turkish's keep list holds every landing path (kish
+					// counts each), so the path written is a move of its
+					// own, and the text must resolve to it.
+					found := false
+					for _, km := range pos.AppendMoves(nil, true) {
+						if km.SameAs(m) && slices.Equal(km.Path(nil), alt[1:]) {
+							moves[i], found = km, true
+						}
+					}
+					if !found {
+						return 0, fmt.Errorf("ply %d: no keep path %v", i+1, alt)
+					}
+				}
 			}
 		}
 		pos.Play(m)
@@ -211,16 +246,6 @@ func pathText(b *rules.Board, path []int, numeric bool) string {
 		return strings.Join(parts, "x")
 	}
 	return strings.Join(parts, ":")
-}
-
-func sign(x int) int {
-	switch {
-	case x < 0:
-		return -1
-	case x > 0:
-		return 1
-	}
-	return 0
 }
 
 // sameGame replays pg and compares the result with the moves played.

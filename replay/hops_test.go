@@ -41,6 +41,12 @@ func TestOtherLandingSquaresResolve(t *testing.T) {
 		// back over d8).
 		{rules.International, "W:WK1,26,36,40,41,42,46:B4,5,7,8,9,15,17,23,24", []string{"1x18x29x20x3x12x21", "b10:e7:g5:i7:f10:d8:b6"}, "b10:d8:g5:i7:f10:d8:b6"},
 		{rules.International, "W:WK1,26,36,40,41,42,46:B4,5,7,8,9,15,17,23,24", []string{"1x12x3x20x29x12x21"}, "b10:d8:f10:i7:g5:d8:b6"},
+		// Frisian: the king takes c1 along the first row (its next dark
+		// square is two files away), lands on e1, takes f2 and may land on
+		// g3 or h4, from each of which it takes i5. The hop walk used to
+		// follow diagonals only and rejected a1:e1:h4:j6 as "46 to 48 is
+		// not along a diagonal".
+		{rules.Frisian, "W:WKa1:BKc1,f2,i5", []string{"a1:e1:g3:j6", "a1:e1:h4:j6", "46x48x34x25"}, "a1:e1:g3:j6"},
 	}
 	for _, c := range cases {
 		pos, err := rules.ParseFEN(c.v, c.fen)
@@ -135,6 +141,17 @@ func TestWrittenPathExplained(t *testing.T) {
 		{rules.English, "B:W26,27:B22", "22x31x24", "the man promotes on 31 and the move ends there; it cannot go on to 24"},
 		{rules.English, "B:W14,23:BK5", "5x18x27", "kings do not fly in english draughts"},
 		{rules.English, "B:W14:B18", "18x9x2", "men capture only forwards in english draughts, and 18 to 9 goes back"},
+		// Turkish: along ranks and files only, never straight back (c1
+		// leaves the board at once, so e1 to a1 crosses an empty square).
+		{rules.Turkish, "W:WKa1:BKc1,e3,b5", "a1:e1:f2", "e1 to f2 is not along a rank or file"},
+		{rules.Turkish, "W:WKa1:BKc1,e3,b5", "a1:e1:a1", "e1 to a1 turns straight back, which a capture may not do in turkish draughts"},
+		{rules.Turkish, "W:WKa1:BKc1,e3,b5", "a1:e1:e4:a4", "no piece to capture between e4 and a4"},
+		// Frisian: diagonals, rows and columns; a row's next dark square is
+		// two files away (a1, c1, e1, ...), so a1 to b1 is on no line.
+		{rules.Frisian, "W:WKa1:BKc1,f2,i5", "a1:e1:d4:j6", "48 to 32 is not along a diagonal, row or column"},
+		{rules.Frisian, "W:WKa1:BKc1,f2,i5", "a1:e1:e5", "no piece to capture between 48 and 28"},
+		// Thai: a king lands directly behind the piece it takes.
+		{rules.Thai, "W:WKa1:Bc3", "a1:e5:h8", "a king lands directly behind the piece it takes in thai draughts, and 4 to 18 goes beyond 11"},
 	}
 	for _, c := range cases {
 		_, err := PlayLine(c.v, c.fen, []string{c.text})

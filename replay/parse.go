@@ -427,9 +427,11 @@ type hopProblem uint8
 const (
 	hopOK             hopProblem = iota
 	hopRepeated                  // the same square twice in a row
-	hopNotDiagonal               // from and to are not on one diagonal
+	hopNotOnLine                 // from and to are not on one line the variant captures along
 	hopBackwards                 // a man capturing backwards where men may not
 	hopTooLong                   // a man or a short king jumping from afar
+	hopNotBehind                 // a king landing beyond the square behind the piece (Thai)
+	hopTurnBack                  // a hop straight back along the previous one (Turkish)
 	hopOccupied                  // the landing square holds a piece
 	hopTakenTwice                // a piece already taken in this move is jumped again
 	hopOwnPiece                  // a piece of the mover's side is in the way
@@ -438,14 +440,81 @@ const (
 	hopAfterPromotion            // a hop after a promotion that ends the move
 )
 
+// lineStep is the step between neighbouring squares of a line a piece
+// captures along: (±1, ±1) on a diagonal; (±2, 0) or (0, ±2) along a row or
+// column of a dark-square board, where the next dark square is two files
+// or ranks away (Frisian); (±1, 0) or (0, ±1) on Turkish's board, where
+// every square is played.
+type lineStep struct{ df, dr int }
+
+func (d lineStep) reverse() lineStep { return lineStep{-d.df, -d.dr} }
+
+var (
+	diagonalSteps = []lineStep{{-1, 1}, {1, 1}, {-1, -1}, {1, -1}}
+	frisianSteps  = []lineStep{{-1, 1}, {1, 1}, {-1, -1}, {1, -1}, {0, 2}, {0, -2}, {-2, 0}, {2, 0}}
+	turkishSteps  = []lineStep{{0, 1}, {0, -1}, {-1, 0}, {1, 0}}
+)
+
+// captureSteps are the lines variant v captures along.
+func captureSteps(v *rules.Variant) []lineStep {
+	switch {
+	case v.Board.AllSquares:
+		return turkishSteps
+	case v.OrthogonalCaptures:
+		return frisianSteps
+	}
+	return diagonalSteps
+}
+
+// captureLine finds the line v captures along from a square to the square
+// df files and dr ranks away: its step and the number of steps; ok is
+// false when they share no such line.
+func captureLine(v *rules.Variant, df, dr int) (d lineStep, steps int, ok bool) {
+	if df == 0 && dr == 0 {
+		return lineStep{}, 0, false
+	}
+	for _, d := range captureSteps(v) {
+		// (df, dr) = k * d for some k >= 1.
+		var k int
+		switch {
+		case d.df != 0:
+			k = df / d.df
+		default:
+			k = dr / d.dr
+		}
+		if k >= 1 && k*d.df == df && k*d.dr == dr {
+			return d, k, true
+		}
+	}
+	return lineStep{}, 0, false
+}
+
+// forwardsOK reports whether a man of side may capture along d: always
+// where men capture backwards, else only forwards or sideways (Turkish).
+func forwardsOK(v *rules.Variant, side rules.Color, d lineStep) bool {
+	if v.MenCaptureBackward {
+		return true
+	}
+	if side == rules.White {
+		return d.dr >= 0
+	}
+	return d.dr <= 0
+}
+
+// noTurnBack: a capture may not go on straight back along the hop before
+// it (Turkish; Thai's captures may, dctl's is_passing_capture).
+func noTurnBack(v *rules.Variant) bool { return v.Board.AllSquares }
+
 // hopWalk is a written path checked hop by hop on the board (walkHops).
 type hopWalk struct {
 	start, end int             // the first square and the last one reached
 	captured   [maxSquares]int // the pieces taken, in order
 	n          int
-	king       bool // the piece is a king where the walk ends (it may have promoted)
-	lastKing   bool // it moved as a king on the last hop
-	stopped    bool // it promoted where that ends the move (English)
+	king       bool     // the piece is a king where the walk ends (it may have promoted)
+	lastKing   bool     // it moved as a king on the last hop
+	stopped    bool     // it promoted where that ends the move (English)
+	removed    bool     // taken pieces leave the board at once (Thai, Turkish)
+	dir        lineStep // the line of the last hop
 	problem    hopProblem
 	from, to   int // the hop with the problem
 	sq1, sq2   int // the pieces it concerns (hopTakenTwice, hopOwnPiece, hopTwoPieces)
@@ -453,14 +522,25 @@ type hopWalk struct {
 
 func (w *hopWalk) took(sq int) bool { return slices.Contains(w.captured[:w.n], sq) }
 
+// empty reports whether sq is empty for the walk so far: the mover's start
+// square, and where taken pieces leave at once (Thai, Turkish) the squares
+// of the pieces it took, count as empty.
+func (w *hopWalk) empty(pos *rules.Position, sq int) bool {
+	return sq == w.start || pos.Piece(sq) == rules.Empty || w.removed && w.took(sq)
+}
+
 // walkHops checks the path sqs (start first) of the piece on sqs[0], which
 // belongs to the side to move, hop by hop in pos, stopping at the first hop
-// that breaks a rule (w.problem). Each hop goes along one diagonal over
-// exactly one opponent piece not taken before (taken pieces stay on the
-// board until the move ends, so they block) and otherwise empty squares,
-// to an empty square; the mover's own start square counts as empty. A man,
-// and a king where kings do not fly, jumps to the square just beyond the
-// piece, and a man only forwards where men do not capture backwards. A man
+// that breaks a rule (w.problem). Each hop goes along one line the variant
+// captures along (captureSteps: diagonals; Frisian also rows and columns;
+// Turkish ranks and files only) over exactly one opponent piece not taken
+// before and otherwise empty squares, to an empty square; the mover's own
+// start square counts as empty. Taken pieces stay on the board until the
+// move ends, so they block, except where they leave at once (Thai,
+// Turkish: their squares are then empty). A man, and a king where kings
+// do not fly, jumps to the square just beyond the piece, a Thai king too;
+// a man captures only forwards (and sideways, Turkish) where men do not
+// capture backwards; a Turkish capture never turns straight back. A man
 // reaching the far row goes on as the variant says: as a king (Russian),
 // as a man (International), or not at all (English).
 //
@@ -469,44 +549,43 @@ func (w *hopWalk) took(sq int) bool { return slices.Contains(w.captured[:w.n], s
 func walkHops(pos *rules.Position, sqs []int, w *hopWalk) {
 	v, b := pos.Variant(), pos.Board()
 	side := pos.SideToMove()
-	*w = hopWalk{start: sqs[0], end: sqs[0], king: pos.Piece(sqs[0]).IsKing()}
+	*w = hopWalk{start: sqs[0], end: sqs[0], king: pos.Piece(sqs[0]).IsKing(), removed: v.CapturesRemovedAtOnce}
 	fail := func(p hopProblem, from, to int) { w.problem, w.from, w.to = p, from, to }
 	for _, to := range sqs[1:] {
 		from := w.end
 		f0, r0 := b.Coords(from)
 		f1, r1 := b.Coords(to)
-		df, dr := f1-f0, r1-r0
-		dist := absInt(df)
+		d, dist, onLine := captureLine(v, f1-f0, r1-r0)
 		switch {
 		case w.stopped:
 			fail(hopAfterPromotion, from, to)
 		case from == to:
 			fail(hopRepeated, from, to)
-		case dist != absInt(dr):
-			fail(hopNotDiagonal, from, to)
-		case !w.king && !v.MenCaptureBackward && backwards(b, side, from, to):
+		case !onLine:
+			fail(hopNotOnLine, from, to)
+		case !w.king && !forwardsOK(v, side, d):
 			fail(hopBackwards, from, to)
 		case dist > 2 && (!w.king || !v.FlyingKings):
 			fail(hopTooLong, from, to)
-		case to != w.start && pos.Piece(to) != rules.Empty:
+		case w.n > 0 && noTurnBack(v) && d == w.dir.reverse():
+			fail(hopTurnBack, from, to)
+		case !w.empty(pos, to):
 			fail(hopOccupied, from, to)
 		}
 		if w.problem != hopOK {
 			return
 		}
-		sf, sr := df/dist, dr/dist
-		jumped := 0
+		jumped, jumpedAt := 0, 0
 		for k := 1; k < dist; k++ {
-			q := b.SquareAt(f0+k*sf, r0+k*sr)
-			pc := pos.Piece(q)
-			if q == w.start || pc == rules.Empty {
+			q := b.SquareAt(f0+k*d.df, r0+k*d.dr)
+			if w.empty(pos, q) {
 				continue
 			}
 			switch {
 			case w.took(q):
 				fail(hopTakenTwice, from, to)
 				w.sq1 = q
-			case pc.Color() == side:
+			case pos.Piece(q).Color() == side:
 				fail(hopOwnPiece, from, to)
 				w.sq1 = q
 			case jumped != 0:
@@ -516,16 +595,21 @@ func walkHops(pos *rules.Position, sqs []int, w *hopWalk) {
 			if w.problem != hopOK {
 				return
 			}
-			jumped = q
+			jumped, jumpedAt = q, k
 		}
 		if jumped == 0 {
 			fail(hopNoPiece, from, to)
 			return
 		}
+		if w.king && v.KingLandsBehind && dist != jumpedAt+1 {
+			fail(hopNotBehind, from, to)
+			w.sq1 = jumped
+			return
+		}
 		w.captured[w.n] = jumped // n < len(sqs) <= maxSquares
 		w.n++
 		w.lastKing = w.king
-		w.end = to
+		w.end, w.dir = to, d
 		if _, rank := b.Coords(to); !w.king && (side == rules.White && rank == b.Height || side == rules.Black && rank == 1) {
 			switch v.Promotion {
 			case rules.PromoteAndContinue:
@@ -535,6 +619,17 @@ func walkHops(pos *rules.Position, sqs []int, w *hopWalk) {
 			}
 		}
 	}
+}
+
+// lineWords names the lines variant v captures along, for messages.
+func lineWords(v *rules.Variant) string {
+	switch {
+	case v.Board.AllSquares:
+		return "a rank or file"
+	case v.OrthogonalCaptures:
+		return "a diagonal, row or column"
+	}
+	return "a diagonal"
 }
 
 // explain says what is wrong with the hop w stopped at, naming squares in
@@ -547,8 +642,8 @@ func (w *hopWalk) explain(v *rules.Variant) string {
 		return fmt.Sprintf("the man promotes on %s and the move ends there; it cannot go on to %s", from, to)
 	case hopRepeated:
 		return fmt.Sprintf("the path names %s twice in a row", from)
-	case hopNotDiagonal:
-		return fmt.Sprintf("%s to %s is not along a diagonal", from, to)
+	case hopNotOnLine:
+		return fmt.Sprintf("%s to %s is not along %s", from, to, lineWords(v))
 	case hopBackwards:
 		return fmt.Sprintf("men capture only forwards in %s draughts, and %s to %s goes back", v.Name, from, to)
 	case hopTooLong:
@@ -556,6 +651,10 @@ func (w *hopWalk) explain(v *rules.Variant) string {
 			return fmt.Sprintf("kings do not fly in %s draughts: a king takes by jumping to the square just beyond the piece, and %s to %s is longer", v.Name, from, to)
 		}
 		return fmt.Sprintf("a man takes by jumping to the square just beyond the piece, and %s to %s is longer", from, to)
+	case hopNotBehind:
+		return fmt.Sprintf("a king lands directly behind the piece it takes in %s draughts, and %s to %s goes beyond %s", v.Name, from, to, sqName(b, v, w.sq1))
+	case hopTurnBack:
+		return fmt.Sprintf("%s to %s turns straight back, which a capture may not do in %s draughts", from, to, v.Name)
 	case hopOccupied:
 		return fmt.Sprintf("%s to %s lands on an occupied square", from, to)
 	case hopTakenTwice:
@@ -571,28 +670,28 @@ func (w *hopWalk) explain(v *rules.Variant) string {
 }
 
 // canTake returns a piece that the mover of walk w, standing on from (as a
-// king or a man), could take next, or 0 if there is none.
+// king or a man), could take next, or 0 if there is none. A Turkish
+// capture does not look straight back along the walk's last hop.
 func canTake(pos *rules.Position, w *hopWalk, from int, king bool) int {
 	v, b := pos.Variant(), pos.Board()
 	side := pos.SideToMove()
-	empty := func(q int) bool { return q == w.start || pos.Piece(q) == rules.Empty }
 	f, r := b.Coords(from)
-	for _, d := range [4][2]int{{-1, 1}, {1, 1}, {-1, -1}, {1, -1}} {
-		if !king && !v.MenCaptureBackward && (d[1] > 0) != (side == rules.White) {
+	for _, d := range captureSteps(v) {
+		if !king && !forwardsOK(v, side, d) || w.n > 0 && noTurnBack(v) && d == w.dir.reverse() {
 			continue
 		}
 		k := 1
-		q := b.SquareAt(f+d[0], r+d[1])
+		q := b.SquareAt(f+d.df, r+d.dr)
 		if king && v.FlyingKings {
-			for q != 0 && empty(q) {
+			for q != 0 && w.empty(pos, q) {
 				k++
-				q = b.SquareAt(f+k*d[0], r+k*d[1])
+				q = b.SquareAt(f+k*d.df, r+k*d.dr)
 			}
 		}
-		if q == 0 || empty(q) || w.took(q) || pos.Piece(q).Color() == side {
+		if q == 0 || w.empty(pos, q) || w.took(q) || pos.Piece(q).Color() == side {
 			continue
 		}
-		if l := b.SquareAt(f+(k+1)*d[0], r+(k+1)*d[1]); l != 0 && empty(l) {
+		if l := b.SquareAt(f+(k+1)*d.df, r+(k+1)*d.dr); l != 0 && w.empty(pos, l) {
 			return q
 		}
 	}
@@ -609,17 +708,15 @@ func chainStop(pos *rules.Position, w *hopWalk, goOn []int) (next int, _ []int) 
 	if w.stopped {
 		return 0, goOn
 	}
-	if next = canTake(pos, w, w.end, w.king); next != 0 || !w.lastKing || !pos.Variant().FlyingKings {
+	v := pos.Variant()
+	if next = canTake(pos, w, w.end, w.king); next != 0 || !w.lastKing || !v.FlyingKings || v.KingLandsBehind {
 		return next, goOn
 	}
 	b := pos.Board()
-	last := w.captured[w.n-1]
-	fl, rl := b.Coords(last)
-	fe, re := b.Coords(w.end)
-	sf, sr := signInt(fe-fl), signInt(re-rl)
+	fl, rl := b.Coords(w.captured[w.n-1])
 	for k := 1; ; k++ {
-		s := b.SquareAt(fl+k*sf, rl+k*sr)
-		if s == 0 || s != w.start && pos.Piece(s) != rules.Empty {
+		s := b.SquareAt(fl+k*w.dir.df, rl+k*w.dir.dr)
+		if s == 0 || !w.empty(pos, s) {
 			break
 		}
 		if s != w.end && canTake(pos, w, s, true) != 0 {
@@ -758,14 +855,4 @@ func absInt(x int) int {
 		return -x
 	}
 	return x
-}
-
-func signInt(x int) int {
-	switch {
-	case x < 0:
-		return -1
-	case x > 0:
-		return 1
-	}
-	return 0
 }
