@@ -182,15 +182,18 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 			return sum, fmt.Errorf("match: opening %d is %s, the match %s", (round-1)/2+1, g.Pos.Variant().Name, o.Variant.Name)
 		}
 		white, black := o.A, o.B
-		g.White, g.Black = nameA, nameB
 		if !g.AWhite {
 			white, black = o.B, o.A
-			g.White, g.Black = nameB, nameA
 		}
+		g.setNames(nameA, nameB)
 		failed, err := play(ctx, g, white, black, maxPlies)
 		if err != nil {
 			return sum, err // cancelled: the game is abandoned
 		}
+		// A DXP engine names itself when it accepts its first game.
+		nameA, nameB = playerNames(o)
+		sum.NameA, sum.NameB = nameA, nameB
+		g.setNames(nameA, nameB)
 		g.Ended = now()
 		for _, p := range []Player{white, black} {
 			if p == failed {
@@ -230,7 +233,8 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 }
 
 // playerNames are the names the games give A and B: Options.NameA/NameB,
-// else the engines' own; equal names get " (A)" and " (B)".
+// else the engines' own; equal names get " (A)" and " (B)". Run asks
+// after each game's start, as a DXP engine gives its name only then.
 func playerNames(o Options) (string, string) {
 	a, b := o.NameA, o.NameB
 	if a == "" {
@@ -257,7 +261,11 @@ func play(ctx context.Context, g *Game, white, black Player, maxPlies int) (fail
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			g.forfeit(side[p], fmt.Errorf("starting the game: %w", err))
+			name := g.White
+			if side[p] == rules.Black {
+				name = g.Black
+			}
+			g.forfeit(side[p], fmt.Errorf("%s: starting the game: %w", name, err))
 			return p, nil
 		}
 	}
@@ -282,7 +290,11 @@ func play(ctx context.Context, g *Game, white, black Player, maxPlies int) (fail
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			g.forfeit(side[p], fmt.Errorf("%s at ply %d: %w", p.Name(), len(g.Moves)+1, err))
+			name := g.White
+			if side[p] == rules.Black {
+				name = g.Black
+			}
+			g.forfeit(side[p], fmt.Errorf("%s at ply %d: %w", name, len(g.Moves)+1, err))
 			if g.Reason == Resignation || g.Reason == DrawClaim {
 				return nil, nil // the engine ended the game itself; nothing to restart
 			}
@@ -299,4 +311,12 @@ func moveText(m *rules.Move) string {
 		return "(none)"
 	}
 	return hub.FormatMove(m)
+}
+
+// setNames sets White and Black from A's and B's names.
+func (g *Game) setNames(a, b string) {
+	g.White, g.Black = a, b
+	if !g.AWhite {
+		g.White, g.Black = b, a
+	}
 }

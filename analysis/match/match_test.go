@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/analysis/dxp"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay"
@@ -595,5 +597,66 @@ func TestBuiltinPlayer(t *testing.T) {
 	}
 	if _, err := ParseEngine(ctx, "builtin", nil, rules.Russian, EngineOptions{}); !errors.Is(err, annotate.ErrLimit) {
 		t.Errorf("no limit: %v", err)
+	}
+}
+
+// TestDXPEngine: a DXP engine (dxp.Serve with the built-in engine on a
+// loopback port) plays a match against the built-in engine; when it goes
+// away, the game it should start is forfeited and the match stops with
+// ErrEngineLost, as it cannot be reached again.
+func TestDXPEngine(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := annotate.Limit{Depth: 2}
+	eng, err := annotate.ParseEngine("builtin", nil, annotate.EngineOptions{Limit: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- dxp.Serve(ctx, ln, eng, dxp.ServerOptions{Limit: lim, Name: "dxp server"}) }()
+	defer func() { stop(); <-served }()
+
+	v := rules.International
+	bg := context.Background()
+	a, err := ParseEngine(bg, "builtin", nil, v, EngineOptions{Limit: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ParseEngine(bg, "dxp:"+ln.Addr().String(), nil, v, EngineOptions{Limit: lim, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	bs, _ := Ballots(v)
+	st := &memStore{}
+	sum, err := Run(bg, Options{Variant: v, Openings: bs[:2], A: a, B: b, Key: "k", Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Played != 4 || sum.NameB != "dxp server" {
+		t.Fatalf("%+v", sum)
+	}
+	for i, g := range st.games {
+		if g.Reason.IsForfeit() || g.Reason == DrawClaim || g.Reason == Resignation || len(g.Moves) < 10 {
+			t.Errorf("game %d: %s", i+1, g)
+		}
+		want := map[bool]string{true: "dxp server", false: "draughtsdb 0.1"}[i%2 == 0]
+		if g.Black != want {
+			t.Errorf("game %d: Black %q, want %q", i+1, g.Black, want)
+		}
+	}
+	stop()
+	<-served
+	served <- nil // for the deferred wait
+	st = &memStore{}
+	_, err = Run(bg, Options{Variant: v, Openings: bs[:1], A: a, B: b, Key: "k", Store: st})
+	if !errors.Is(err, ErrEngineLost) || len(st.games) != 1 || st.games[0].Reason != Crash && st.games[0].Reason != EngineError {
+		t.Fatalf("after the server went away: %v, %d games", err, len(st.games))
+	}
+	if g := st.games[0]; g.Result != replay.WhiteWins || !strings.Contains(g.Detail, "starting the game") {
+		t.Errorf("the game the DXP engine could not start: %s", g)
 	}
 }

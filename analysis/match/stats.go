@@ -125,30 +125,28 @@ func (s Stats) String() string {
 	}
 	lo, hi := s.Interval()
 	return fmt.Sprintf("+%d =%d -%d  score %.1f%% [%.1f%%, %.1f%%] (%d games)  Elo %s +/- %s",
-		s.Wins, s.Draws, s.Losses, 100*s.Score(), 100*lo, 100*hi, s.Games(), fmtElo(s.Elo()), fmtErr(s.EloError()))
+		s.Wins, s.Draws, s.Losses, 100*s.Score(), 100*lo, 100*hi, s.Games(), FormatElo(s.Elo(), true), FormatElo(s.EloError(), false))
 }
 
-// fmtElo writes an Elo figure with one decimal and a sign, "inf" for an
-// unbounded one.
-func fmtElo(e float64) string {
+// FormatElo writes an Elo figure with one decimal, with its sign when
+// signed ("+27.9"; an error "42.6"), "inf" for an unbounded one ("+inf",
+// "-inf" when signed) and "?" for none.
+func FormatElo(e float64, signed bool) string {
 	switch {
+	case math.IsNaN(e):
+		return "?"
+	case math.IsInf(e, 0) && !signed:
+		return "inf"
 	case math.IsInf(e, 1):
 		return "+inf"
 	case math.IsInf(e, -1):
 		return "-inf"
-	case math.IsNaN(e):
-		return "?"
 	}
-	return fmt.Sprintf("%+.1f", e)
-}
-
-// fmtErr writes an Elo error with one decimal, "inf" when unbounded.
-func fmtErr(e float64) string {
-	switch {
-	case math.IsInf(e, 0):
-		return "inf"
-	case math.IsNaN(e):
-		return "?"
+	if e == 0 {
+		e = 0 // not "-0.0"
+	}
+	if signed {
+		return fmt.Sprintf("%+.1f", e)
 	}
 	return fmt.Sprintf("%.1f", e)
 }

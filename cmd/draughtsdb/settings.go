@@ -28,6 +28,7 @@ var settings = []setting{
 	{"analysis.mistake", 80, "analyze: a move losing at least this much (hundredths of a man, inaccuracy..blunder) is a mistake"},
 	{"analysis.blunder", 200, "analyze: a move losing at least this much (hundredths of a man, mistake..6000) is a blunder"},
 	{"analysis.lease", "60s", "analyze: how long a worker's claim on a batch of positions lasts before other workers may take it over (renewed while it works); 1s..24h"},
+	{"match.timeout", "30s", "match: how long beyond its move time (at a fixed depth: in all) an engine may take for one move before it loses the game by forfeit and is restarted; 1s..24h"},
 	{"serve.listen", "127.0.0.1:8080", "serve: the address (HOST:PORT) the explorer listens on; loopback by default, as it has no authentication"},
 }
 
@@ -55,6 +56,9 @@ type Config struct {
 		Blunder    int    `mapstructure:"blunder"`
 		Lease      string `mapstructure:"lease"`
 	} `mapstructure:"analysis"`
+	Match struct {
+		Timeout string `mapstructure:"timeout"`
+	} `mapstructure:"match"`
 	Serve struct {
 		Listen string `mapstructure:"listen"`
 	} `mapstructure:"serve"`

@@ -1,0 +1,425 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/analysis/match"
+	"github.com/draughtsdb/draughtsdb/analysis/search"
+	"github.com/draughtsdb/draughtsdb/ingest"
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/spf13/cobra"
+)
+
+// matchFlags are the match command's settings.
+type matchFlags struct {
+	variant      string
+	engines      []string
+	argsA, argsB []string
+	nameA, nameB string
+	openings     string
+	games        int
+	depth        int
+	moveTimeMS   int
+	maxPlies     int
+	event        string
+	timeout      string
+	ttSize       int
+	dxpMinutes   int
+	dxpMoves     int
+	restart      bool
+	jsonOut      bool
+	quiet        bool
+}
+
+func newMatchCommand(a *app) *cobra.Command {
+	f := &matchFlags{}
+	cmd := &cobra.Command{
+		Use:   "match --engine A --engine B [--engine-arg-a ARG ...] [--engine-arg-b ARG ...] [--openings FILE|ballots] [--games N] [--depth N | --movetime MS] [--variant V] [--event NAME] [--max-plies N] [--timeout D]",
+		Short: "Play a match between two engines from fixed openings and store its games as a source of their own (resumable)",
+		Long: `Play engine A against engine B: each opening twice, A White in the odd
+games, B White in the even ones. Engines: builtin (draughtsdb's own search),
+hub:PATH (a Hub-protocol program, e.g. Scan with --engine-arg-a hub, or
+"hub:$(which draughtsdb)" with the argument hub) and dxp:HOST:PORT (a DXP
+engine listening there, e.g. Moby Dam or draughtsdb dxp; International only).
+
+Openings: "ballots" (the default) are the variant's built-in ballots: Moby
+Dam's 79 two-move ballots of International draughts, the ACF three-move
+ballots of English checkers (157), the 150 ballots of Russian and
+Brazilian draughts, and for the other variants every position after two
+plies. Or a file: one FEN per line (as Moby Dam's ballot files) or one move
+line per line ("32-28 19-23"), or PDN games (each game's FEN and moves).
+
+A game ends by the rules: the side to move without a legal move (the
+variant's win condition), threefold repetition, the king-move rule (25
+moves in International, 15 in Russian), International's 16- and 5-move
+endgame rules, or the move limit (--max-plies, a draw). An engine that
+fails to move within --timeout (beyond --movetime), crashes, or plays an
+illegal move loses the game by forfeit and is restarted. The reason is the
+game's Termination tag (and Forfeit the engine's error).
+
+Storage: every game is stored as soon as it ends, in one transaction, as a
+game of the match's source (sources.name "match: EVENT"), with Event, Round
+(the game's number), White and Black (the engines' names), Result (the
+variant's first-mover convention), Opening, Termination and Match (the
+match key) tags: queries, openings, export and analyze see the games like
+imported ones. The match is identified by a key of its settings (variant,
+engines and their arguments, depth or move time, openings, --max-plies,
+--event, the DXP time control; not --games or --timeout): the same command
+run again, after Ctrl-C or kill -9, resumes after the last stored game, and
+a larger --games extends the match. --restart deletes its games first.
+
+Output: a line per game, then the table from A's view: wins, draws, losses,
+the score with its 95% interval and the Elo difference with its error
+(trinomial standard error, logistic Elo; see analysis/match/doc.go).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runMatch(cmd, a, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.engines, "engine", nil, "engine A, then engine B: builtin, hub:PATH or dxp:HOST:PORT (give it twice)")
+	fl.StringArrayVar(&f.argsA, "engine-arg-a", nil, "argument for engine A's program (repeat for several)")
+	fl.StringArrayVar(&f.argsB, "engine-arg-b", nil, "argument for engine B's program (repeat for several)")
+	fl.StringVar(&f.nameA, "name-a", "", "engine A's player name in the games (default: the name the engine reports)")
+	fl.StringVar(&f.nameB, "name-b", "", "engine B's player name in the games (default: the name the engine reports)")
+	fl.StringVar(&f.variant, "variant", "", "the variant played ("+variantList()+"); default: the variant setting, else russian")
+	fl.StringVar(&f.openings, "openings", "ballots", `openings: a file of FENs, move lines or PDN games, or "ballots" (the variant's built-in ballots)`)
+	fl.IntVar(&f.games, "games", 0, "games in the match; 0 = two per opening")
+	fl.IntVar(&f.depth, "depth", 8, "search depth per move in plies (the built-in and Hub engines; deterministic)")
+	fl.IntVar(&f.moveTimeMS, "movetime", 0, "search time per move in milliseconds instead of a depth")
+	fl.IntVar(&f.maxPlies, "max-plies", match.DefaultMaxPlies, "a game the engines have played this many plies in without a decision is drawn (move limit); 0 = no limit")
+	fl.StringVar(&f.event, "event", "", `the match's name: the games' Event tag (default "A vs B, depth=8" from the engine specs)`)
+	fl.String("timeout", "30s", settingHelp("match.timeout"))
+	fl.IntVar(&f.ttSize, "tt-size", search.DefaultTTSizeMB, "builtin engine: transposition table in MB")
+	fl.IntVar(&f.dxpMinutes, "dxp-minutes", 0, "DXP engines: thinking time per game in minutes sent in the game request; 0 = 75 moves at --movetime, rounded up")
+	fl.IntVar(&f.dxpMoves, "dxp-moves", 0, "DXP engines: moves in that time (0: the whole game)")
+	fl.BoolVar(&f.restart, "restart", false, "delete the games stored for this match and play it from the first game")
+	fl.BoolVar(&f.jsonOut, "json", false, "print the final table as one JSON object (the game lines go to stderr)")
+	fl.BoolVar(&f.quiet, "quiet", false, "no line per game, no notices")
+	bindFlag(fl, "timeout", "match.timeout")
+	return cmd
+}
+
+// shortSpec names an engine spec briefly: a Hub program by its file name.
+func shortSpec(spec string) string {
+	if kind, arg, ok := strings.Cut(spec, ":"); ok && kind == "hub" {
+		return "hub:" + filepath.Base(arg)
+	}
+	return spec
+}
+
+func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
+	ctx := cmd.Context()
+	if len(f.engines) != 2 {
+		return fmt.Errorf("--engine: give exactly two engines (A and B), have %d", len(f.engines))
+	}
+	variant := f.variant
+	if variant == "" {
+		variant = a.cfg.Variant
+	}
+	if variant == "" {
+		variant = "russian"
+	}
+	v, err := rules.VariantByName(variant)
+	if err != nil {
+		return fmt.Errorf("--variant: %w", err)
+	}
+	if f.moveTimeMS > 0 && cmd.Flags().Changed("depth") {
+		return errors.New("give --depth or --movetime, not both")
+	}
+	lim := annotate.Limit{Depth: f.depth}
+	if f.moveTimeMS > 0 {
+		lim = annotate.Limit{MoveTime: time.Duration(f.moveTimeMS) * time.Millisecond}
+	}
+	if err := lim.Check(); err != nil {
+		return fmt.Errorf("--depth/--movetime: %w", err)
+	}
+	timeout, err := matchTimeout(a.cfg.Match.Timeout)
+	if err != nil {
+		return err
+	}
+	if f.dxpMinutes < 0 || f.dxpMinutes > 999 || f.dxpMoves < 0 || f.dxpMoves > 999 {
+		return errors.New("--dxp-minutes and --dxp-moves must be 0..999 (DXP's three digits)")
+	}
+
+	var openings []match.Opening
+	if f.openings == "ballots" {
+		openings, err = match.Ballots(v)
+	} else {
+		var file *os.File
+		if file, err = os.Open(f.openings); err == nil {
+			openings, err = match.ReadOpenings(v, file, f.openings)
+			file.Close()
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("--openings: %w", err)
+	}
+
+	event := f.event
+	if event == "" {
+		event = fmt.Sprintf("%s vs %s, %s", shortSpec(f.engines[0]), shortSpec(f.engines[1]), lim.Setting())
+	}
+	dxpMinutes := f.dxpMinutes
+	if dxpMinutes == 0 {
+		dxpMinutes = match.DXPMinutesFor(lim.MoveTime)
+	}
+	dxpControl := ""
+	if strings.HasPrefix(f.engines[0], "dxp:") || strings.HasPrefix(f.engines[1], "dxp:") {
+		dxpControl = fmt.Sprintf("%d/%d", dxpMinutes, f.dxpMoves)
+	}
+	maxPlies := f.maxPlies
+	if maxPlies <= 0 {
+		maxPlies = -1 // no limit (match.Options reads 0 as its default)
+	}
+	key := match.Key(v, f.engines[0], f.argsA, f.engines[1], f.argsB, lim.Setting(), maxPlies, event, dxpControl, openings)
+
+	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	lines := out
+	if f.jsonOut {
+		lines = errOut
+	}
+	notice := func(s string) {
+		if !f.quiet {
+			fmt.Fprintln(errOut, s)
+		}
+	}
+
+	pool, err := openDatabase(ctx, a.cfg)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	store := &matchStore{pool: pool, key: key, name: "match: " + event, variant: v, depth: a.cfg.Import.OpeningDepth}
+	unlock, err := store.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if f.restart {
+		n, err := store.remove(ctx)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			notice(fmt.Sprintf("--restart: removed the %d games stored for this match", n))
+		}
+	}
+
+	eo := match.EngineOptions{Limit: lim, Timeout: timeout, TTSizeMB: f.ttSize, Notice: notice,
+		DXPMinutes: dxpMinutes, DXPMoves: f.dxpMoves, Stderr: engineStderr(f.quiet, errOut)}
+	engA, err := match.ParseEngine(ctx, f.engines[0], f.argsA, v, eo)
+	if err != nil {
+		return fmt.Errorf("--engine (A)/--engine-arg-a: %w", err)
+	}
+	defer engA.Close()
+	engB, err := match.ParseEngine(ctx, f.engines[1], f.argsB, v, eo)
+	if err != nil {
+		return fmt.Errorf("--engine (B)/--engine-arg-b: %w", err)
+	}
+	defer engB.Close()
+
+	host, _ := os.Hostname()
+	opts := match.Options{Variant: v, Openings: openings, Games: f.games, MaxPlies: maxPlies,
+		A: engA, B: engB, NameA: f.nameA, NameB: f.nameB, Event: event, Site: host, Key: key, Store: store, Notice: notice}
+	total := f.games
+	if total <= 0 {
+		total = 2 * len(openings)
+	}
+	if !f.quiet {
+		fmt.Fprintf(lines, "match %q (key %s): %s, %d games from %d openings, %s\n", event, key, v.Name, total, len(openings), lim.Setting())
+		opts.Progress = func(g *match.Game, st match.Stats) {
+			fmt.Fprintf(lines, "%4d/%d  %s   A %+d =%d -%d  %.1f%%\n", g.Round, total, strings.TrimPrefix(g.String(), fmt.Sprintf("game %d: ", g.Round)),
+				st.Wins, st.Draws, st.Losses, 100*st.Score())
+		}
+	}
+	sum, runErr := match.Run(ctx, opts)
+	if sum != nil {
+		id, _, _, _ := ingest.AppendedSource(context.WithoutCancel(ctx), pool, key)
+		if f.jsonOut {
+			if err := json.NewEncoder(out).Encode(matchJSON(sum, event, key, v, id)); err != nil {
+				return err
+			}
+		} else {
+			printMatchTable(out, sum, id)
+		}
+	}
+	if errors.Is(runErr, context.Canceled) {
+		return &exitError{code: 130, msg: "match interrupted; the games stored so far are kept: run the same command again to resume"}
+	}
+	return runErr
+}
+
+// matchTimeout reads match.timeout (a Go duration, 1s..24h).
+func matchTimeout(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d < time.Second || d > 24*time.Hour {
+		return 0, fmt.Errorf("match.timeout (--timeout, DRAUGHTSDB_MATCH_TIMEOUT) %q: want a duration from 1s to 24h (30s, 2m)", pdn.Clip(s, 40))
+	}
+	return d, nil
+}
+
+// engineStderr is where Hub engines' standard error goes: discarded when
+// quiet.
+func engineStderr(quiet bool, w io.Writer) io.Writer {
+	if quiet {
+		return io.Discard
+	}
+	return w
+}
+
+func printMatchTable(w io.Writer, s *match.Summary, sourceID int64) {
+	st := s.Stats
+	fmt.Fprintf(w, "\n%-32s %6s %6s %6s %6s %8s\n", "engine", "games", "wins", "draws", "losses", "score")
+	other := match.Stats{Wins: st.Losses, Draws: st.Draws, Losses: st.Wins}
+	for _, r := range []struct {
+		name string
+		st   match.Stats
+	}{{"A " + s.NameA, st}, {"B " + s.NameB, other}} {
+		fmt.Fprintf(w, "%-32s %6d %6d %6d %6d %7.1f%%\n", r.name, r.st.Games(), r.st.Wins, r.st.Draws, r.st.Losses, 100*r.st.Score())
+	}
+	if st.Games() == 0 {
+		return
+	}
+	lo, hi := st.Interval()
+	elo, eloErr := st.Elo(), st.EloError()
+	fmt.Fprintf(w, "A's score %.1f%%, 95%% interval [%.1f%%, %.1f%%]\n", 100*st.Score(), 100*lo, 100*hi)
+	fmt.Fprintf(w, "Elo difference A - B: %s +/- %s (95%%)\n", match.FormatElo(elo, true), match.FormatElo(eloErr, false))
+	fmt.Fprintf(w, "games: %d played now, %d stored before; forfeits: A %d, B %d; source %d\n",
+		s.Played, s.Resumed, s.Forfeits[0], s.Forfeits[1], sourceID)
+}
+
+// matchJSON is --json's object. Unbounded Elo figures are null.
+func matchJSON(s *match.Summary, event, key string, v *rules.Variant, sourceID int64) map[string]any {
+	st := s.Stats
+	num := func(x float64) any {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return math.Round(x*1e4) / 1e4
+	}
+	lo, hi := st.Interval()
+	return map[string]any{
+		"event": event, "key": key, "variant": v.Name, "source_id": sourceID,
+		"engine_a": s.NameA, "engine_b": s.NameB,
+		"games": st.Games(), "played": s.Played, "resumed": s.Resumed,
+		"wins": st.Wins, "draws": st.Draws, "losses": st.Losses,
+		"score": num(st.Score()), "score_low": num(lo), "score_high": num(hi),
+		"elo": num(st.Elo()), "elo_error": num(st.EloError()),
+		"forfeits_a": s.Forfeits[0], "forfeits_b": s.Forfeits[1],
+	}
+}
+
+// matchStore keeps a match's games as one source of the database through
+// ingest.Append: a source that grows by one game per transaction, its
+// ordinals the rounds.
+type matchStore struct {
+	pool    *pgxpool.Pool
+	key     string
+	name    string
+	variant *rules.Variant
+	depth   int
+}
+
+// lock takes a session advisory lock on the match key for the run, so
+// that two processes never play the same match at once (their rounds
+// would collide).
+func (s *matchStore) lock(ctx context.Context) (func(), error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, _ := strconv.ParseInt(s.key[:15], 16, 64)
+	var got bool
+	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", id).Scan(&got); err != nil {
+		conn.Release()
+		return nil, err
+	}
+	if !got {
+		conn.Release()
+		return nil, fmt.Errorf("match %s is being played by another process", s.key)
+	}
+	return func() {
+		conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", id) //nolint:errcheck
+		conn.Release()
+	}, nil
+}
+
+// remove deletes the match's source and its games.
+func (s *matchStore) remove(ctx context.Context) (int, error) {
+	id, n, ok, err := ingest.AppendedSource(ctx, s.pool, s.key)
+	if err != nil || !ok {
+		return 0, err
+	}
+	_, err = s.pool.Exec(ctx, `DELETE FROM sources WHERE id = $1`, id)
+	return n, err
+}
+
+// Results reads the stored games' results by ordinal: the games of the
+// source, and for a game stored as a duplicate of another (the same moves,
+// players and date, as ingest decides) the other's result.
+func (s *matchStore) Results(ctx context.Context) ([]replay.Result, error) {
+	id, n, ok, err := ingest.AppendedSource(ctx, s.pool, s.key)
+	if err != nil || !ok {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `SELECT ordinal, result FROM games WHERE source_id = $1
+		UNION ALL
+		SELECT d.ordinal, g.result FROM duplicates d JOIN games g ON g.source_id = d.of_source_id AND g.ordinal = d.of_ordinal
+		WHERE d.source_id = $1
+		ORDER BY 1`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []replay.Result
+	for rows.Next() {
+		var ord int32
+		var code int16
+		if err := rows.Scan(&ord, &code); err != nil {
+			return nil, err
+		}
+		if int(ord) != len(out)+1 {
+			return nil, fmt.Errorf("match source %d: game %d is not stored (ordinal %d follows %d); --restart plays the match anew", id, len(out)+1, ord, len(out))
+		}
+		out = append(out, codec.ResultOf(code))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) != n {
+		return nil, fmt.Errorf("match source %d: %d games read, %d stored; --restart plays the match anew", id, n, len(out))
+	}
+	return out, nil
+}
+
+// Save appends the game's PDN to the match's source. The import's replay
+// must accept it whole: the game was refereed by the same rules.
+func (s *matchStore) Save(ctx context.Context, g *match.Game, text []byte) error {
+	sum, err := ingest.Append(ctx, s.pool, s.key, s.name, text, ingest.Options{Variant: s.variant, OpeningDepth: s.depth})
+	if err != nil {
+		return err
+	}
+	switch {
+	case sum.Rejected > 0:
+		return fmt.Errorf("game %d was rejected by the import (see rejected_games of source %d): a bug, please report it", g.Round, sum.SourceID)
+	case sum.First != g.Round || sum.Last != g.Round:
+		return fmt.Errorf("game %d was stored as game %d..%d of source %d", g.Round, sum.First, sum.Last, sum.SourceID)
+	}
+	return nil
+}

@@ -1,0 +1,433 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/analysis/hub"
+	"github.com/draughtsdb/draughtsdb/analysis/match"
+	"github.com/draughtsdb/draughtsdb/ingest"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
+	"github.com/draughtsdb/draughtsdb/schema/pgtest"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// matchEngineArg, as the first argument of the test binary, makes it a Hub
+// engine for the match tests; the second argument is its behaviour:
+//
+//	serve               the built-in engine, as `draughtsdb hub`
+//	hang:N:MARKER       serves N searches, then at the next "go" creates
+//	                    MARKER and answers nothing more (until its input
+//	                    ends); started when MARKER exists, it serves normally
+//	crash:N:MARKER      the same, but exits (status 3) at that "go"
+//
+// So a failing engine fails once; the engine the match restarts plays on.
+const matchEngineArg = "match-test-engine"
+
+// matchCLIArg, as the first argument of the test binary, runs draughtsdb
+// with the arguments after it (a match process the test can kill). Not an
+// environment variable: the engines the match starts inherit those.
+const matchCLIArg = "match-test-cli"
+
+func init() {
+	if len(os.Args) == 3 && os.Args[1] == matchEngineArg {
+		matchTestEngine(os.Args[2])
+	}
+	if len(os.Args) > 1 && os.Args[1] == matchCLIArg {
+		root := newRootCommand()
+		root.SetArgs(os.Args[2:])
+		os.Exit(exitCode(root.Execute()))
+	}
+}
+
+func matchTestEngine(mode string) {
+	kind, rest, _ := strings.Cut(mode, ":")
+	nText, marker, _ := strings.Cut(rest, ":")
+	n, _ := strconv.Atoi(nText)
+	if kind == "serve" {
+		hub.Serve(os.Stdin, os.Stdout, hub.Options{Variant: "international", TTSizeMB: 8}) //nolint:errcheck
+		os.Exit(0)
+	}
+	_, statErr := os.Stat(marker)
+	armed := statErr != nil
+	pr, pw := io.Pipe()
+	go func() {
+		hub.Serve(pr, os.Stdout, hub.Options{Variant: "international", TTSizeMB: 8}) //nolint:errcheck
+		os.Exit(0)
+	}()
+	sc := bufio.NewScanner(os.Stdin)
+	searches := 0
+	for sc.Scan() {
+		if armed && hub.ParseLine(sc.Text()).Cmd == "go" {
+			if searches++; searches > n {
+				os.WriteFile(marker, nil, 0o644)
+				if kind == "crash" {
+					os.Exit(3)
+				}
+				for sc.Scan() {
+				}
+				os.Exit(0)
+			}
+		}
+		io.WriteString(pw, sc.Text()+"\n")
+	}
+	os.Exit(0)
+}
+
+// matchGame is a stored game of a match as a query returns it.
+type matchGame struct {
+	id                       int64
+	round, white, black      string
+	result                   int16
+	plies                    int
+	startFEN                 *string
+	moves                    []byte
+	termination, forfeit, mk *string
+}
+
+// matchGames reads the games of the match source, by ordinal.
+func matchGames(t *testing.T, pool *pgxpool.Pool) []matchGame {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `SELECT g.id, g.round, w.name, b.name, g.result, g.ply_count, g.start_fen, g.moves,
+		g.tags->>'Termination', g.tags->>'Forfeit', g.tags->>'Match'
+		FROM games g JOIN sources s ON s.id = g.source_id JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id
+		WHERE s.name LIKE 'match: %' ORDER BY g.ordinal`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []matchGame
+	for rows.Next() {
+		var g matchGame
+		if err := rows.Scan(&g.id, &g.round, &g.white, &g.black, &g.result, &g.plies, &g.startFEN, &g.moves, &g.termination, &g.forfeit, &g.mk); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func testExe(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// TestMatchStoredAndQueryable: a 10-game match of the built-in engine
+// against itself over the Hub protocol at depth 2 is stored as one source
+// of 10 games whose moves replay, which the named queries, the opening
+// tree and analyze then see.
+func TestMatchStoredAndQueryable(t *testing.T) {
+	isolate(t)
+	url := pgtest.NewDBURL(t)
+	exe := testExe(t)
+	args := []string{"match", "--database-url", url, "--variant", "international", "--depth", "2", "--games", "10",
+		"--engine", "builtin", "--engine", "hub:" + exe, "--engine-arg-b", matchEngineArg, "--engine-arg-b", "serve", "--event", "depth 2 test"}
+	out, err := runCLIStdout(t, args...)
+	if err != nil {
+		t.Fatalf("match: %v\n%s", err, out)
+	}
+	for _, want := range []string{`match "depth 2 test"`, "  10/10  ", "A draughtsdb 0.1 (A)", "B draughtsdb 0.1 (B)", "Elo difference A - B:", "10 played now, 0 stored before"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "/10  "); n != 10 {
+		t.Errorf("%d game lines:\n%s", n, out)
+	}
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	games := matchGames(t, pool)
+	if len(games) != 10 {
+		t.Fatalf("%d games stored", len(games))
+	}
+	ballots, err := match.Ballots(rules.International)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range games {
+		if g.round != fmt.Sprint(i+1) || g.termination == nil || g.mk == nil || g.startFEN != nil {
+			t.Errorf("game %d: round %s, termination %v, match %v, FEN %v", i+1, g.round, g.termination, g.mk, g.startFEN)
+		}
+		wantWhite := map[bool]string{true: "draughtsdb 0.1 (A)", false: "draughtsdb 0.1 (B)"}[i%2 == 0]
+		if g.white != wantWhite {
+			t.Errorf("game %d: White %s", i+1, g.white)
+		}
+		dg, err := codec.Decode(rules.International, "", g.moves)
+		if err != nil || len(dg.Moves) != g.plies || g.plies < 3 {
+			t.Fatalf("game %d: %d plies decoded of %d: %v", i+1, len(dg.Moves), g.plies, err)
+		}
+		// It opens with its ballot's two moves.
+		b := &ballots[i/2]
+		if !dg.Moves[0].SameAs(&b.Line[0]) || !dg.Moves[1].SameAs(&b.Line[1]) {
+			t.Errorf("game %d does not open with ballot %d", i+1, i/2+1)
+		}
+	}
+	// The named query events sees the match; the opening tree counts its
+	// games; analyze evaluates them.
+	q, err := runCLIStdout(t, "query", "events", "--database-url", url, "--format", "csv")
+	if err != nil || !strings.Contains(q, "depth 2 test,international,10,") {
+		t.Errorf("query events: %v\n%s", err, q)
+	}
+	tree, err := runCLIStdout(t, "openings", "--database-url", url, "--variant", "international", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct{ Games int }
+	if err := json.Unmarshal([]byte(tree), &rows); err != nil {
+		t.Fatalf("%v: %s", err, tree)
+	}
+	total := 0
+	for _, r := range rows {
+		total += r.Games
+	}
+	if total != 10 {
+		t.Errorf("the opening tree counts %d games at the start:\n%s", total, tree)
+	}
+	s := analyzeJSON(t, "--database-url", url, "--depth", "1", "--max-ply", "4")
+	if s.Games != 10 || s.PositionsEvaluated == 0 {
+		t.Errorf("analyze: %+v", s)
+	}
+
+	// The same command again: the match is complete, nothing is played.
+	out, err = runCLIStdout(t, args...)
+	if err != nil || !strings.Contains(out, "0 played now, 10 stored before") {
+		t.Fatalf("again: %v\n%s", err, out)
+	}
+	if n := len(matchGames(t, pool)); n != 10 {
+		t.Fatalf("%d games after running it again", n)
+	}
+}
+
+// TestMatchForfeitsAndGoesOn: an engine that hangs, and one that crashes,
+// at one move loses that game by forfeit (the reason stored), is
+// restarted, and the match plays every game.
+func TestMatchForfeitsAndGoesOn(t *testing.T) {
+	isolate(t)
+	exe := testExe(t)
+	for _, c := range []struct{ kind, reason string }{{"hang", "time forfeit"}, {"crash", "engine crash"}} {
+		t.Run(c.kind, func(t *testing.T) {
+			url := pgtest.NewDBURL(t)
+			marker := filepath.Join(t.TempDir(), "failed")
+			// B fails at its 8th search: in game 1 (each side makes more
+			// than 8 moves in every game at depth 2 from a ballot).
+			out, err := runCLIStdout(t, "match", "--database-url", url, "--variant", "international", "--depth", "2", "--games", "4",
+				"--engine", "builtin", "--engine", "hub:"+exe, "--engine-arg-b", matchEngineArg, "--engine-arg-b", c.kind+":7:"+marker,
+				"--timeout", "1s")
+			if err != nil {
+				t.Fatalf("match: %v\n%s", err, out)
+			}
+			if _, err := os.Stat(marker); err != nil {
+				t.Fatalf("the engine never failed:\n%s", out)
+			}
+			pool, err := pgxpool.New(context.Background(), url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pool.Close()
+			games := matchGames(t, pool)
+			if len(games) != 4 {
+				t.Fatalf("%d games stored:\n%s", len(games), out)
+			}
+			g := games[0]
+			if *g.termination != c.reason || g.forfeit == nil || !strings.Contains(*g.forfeit, "(B) at ply") ||
+				codec.ResultOf(g.result).Format(rules.International) != "2-0" {
+				t.Errorf("game 1: %s %v %v\n%s", codec.ResultOf(g.result).Format(rules.International), *g.termination, g.forfeit, out)
+			}
+			for i, g := range games[1:] {
+				if strings.Contains(*g.termination, "forfeit") || *g.termination == "engine crash" || g.forfeit != nil {
+					t.Errorf("game %d: %s", i+2, *g.termination)
+				}
+			}
+			if !strings.Contains(out, "forfeits: A 0, B 1") {
+				t.Errorf("output:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestMatchResumesAfterCancel: a match stopped (its context cancelled)
+// after k games is resumed by running it again: N games in all, rounds
+// 1..N once each.
+func TestMatchResumesAfterCancel(t *testing.T) {
+	isolate(t)
+	const n, k = 6, 2
+	url := pgtest.NewDBURL(t)
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if _, err := runCLI(t, "db", "migrate", "--database-url", url); err != nil {
+		t.Fatal(err)
+	}
+	v := rules.International
+	ballots, err := match.Ballots(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := annotate.Limit{Depth: 2}
+	key := match.Key(v, "builtin", nil, "builtin", nil, lim.Setting(), -1, "resume", "", ballots)
+	mk := func() match.Player {
+		p, err := match.ParseEngine(context.Background(), "builtin", nil, v, match.EngineOptions{Limit: lim})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	store := &matchStore{pool: pool, key: key, name: "match: resume", variant: v}
+	sum, err := match.Run(ctx, match.Options{Variant: v, Openings: ballots, Games: n, MaxPlies: -1, A: mk(), B: mk(),
+		Event: "resume", Key: key, Store: store,
+		Progress: func(g *match.Game, _ match.Stats) {
+			if g.Round == k {
+				cancel()
+			}
+		}})
+	if err == nil || sum.Played != k {
+		t.Fatalf("first run: %+v, %v", sum, err)
+	}
+	if got := len(matchGames(t, pool)); got != k {
+		t.Fatalf("%d games after the cancel, want %d", got, k)
+	}
+	// The CLI with the same settings resumes.
+	out, err := runCLIStdout(t, "match", "--database-url", url, "--variant", "international", "--depth", "2", "--games", fmt.Sprint(n),
+		"--engine", "builtin", "--engine", "builtin", "--event", "resume", "--max-plies", "0")
+	if err != nil || !strings.Contains(out, fmt.Sprintf("%d played now, %d stored before", n-k, k)) {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+	games := matchGames(t, pool)
+	if len(games) != n {
+		t.Fatalf("%d games, want %d", len(games), n)
+	}
+	for i, g := range games {
+		if g.round != fmt.Sprint(i+1) || *g.mk != key {
+			t.Errorf("game %d: round %s, match %s", i+1, g.round, *g.mk)
+		}
+	}
+	if _, stored, ok, err := ingest.AppendedSource(context.Background(), pool, key); !ok || err != nil || stored != n {
+		t.Errorf("the source under the match key: %d games, %v, %v", stored, ok, err)
+	}
+	// --restart plays it anew.
+	out, err = runCLIStdout(t, "match", "--database-url", url, "--variant", "international", "--depth", "2", "--games", "2",
+		"--engine", "builtin", "--engine", "builtin", "--event", "resume", "--max-plies", "0", "--restart")
+	if err != nil || !strings.Contains(out, "2 played now, 0 stored before") {
+		t.Fatalf("restart: %v\n%s", err, out)
+	}
+	if got := len(matchGames(t, pool)); got != 2 {
+		t.Fatalf("%d games after --restart --games 2", got)
+	}
+}
+
+// TestMatchResumesAfterKill: a match process killed with SIGKILL in the
+// middle of a game (its engine B stalls there) is resumed by the same
+// command: the finished games are kept, the interrupted one is played
+// again, and every round is stored once.
+func TestMatchResumesAfterKill(t *testing.T) {
+	isolate(t)
+	const n = 4
+	url := pgtest.NewDBURL(t)
+	exe := testExe(t)
+	marker := filepath.Join(t.TempDir(), "stalled")
+	// B stalls at its 60th search (in game 2 or later: a game at depth 2
+	// lasts fewer than 120 plies of B's); --timeout is far beyond the test.
+	args := []string{"match", "--database-url", url, "--variant", "international", "--depth", "2", "--games", fmt.Sprint(n),
+		"--engine", "builtin", "--engine", "hub:" + exe, "--engine-arg-b", matchEngineArg, "--engine-arg-b", "hang:60:" + marker,
+		"--timeout", "1h"}
+	c := exec.Command(exe, append([]string{matchCLIArg}, args...)...)
+	var childOut bytes.Buffer
+	c.Stdout, c.Stderr = &childOut, &childOut
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	defer c.Process.Kill()
+	for {
+		if _, err := os.Stat(marker); err == nil {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the match ended (%v) before its engine stalled:\n%s", err, childOut.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if err := c.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	k := len(matchGames(t, pool))
+	if k < 1 || k >= n {
+		t.Fatalf("%d games stored when the engine stalled, want 1..%d:\n%s", k, n-1, childOut.String())
+	}
+	// Again, in this process: the restarted engine finds the marker and
+	// plays normally.
+	out, err := runCLIStdout(t, args...)
+	if err != nil || !strings.Contains(out, fmt.Sprintf("%d played now, %d stored before", n-k, k)) {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+	games := matchGames(t, pool)
+	if len(games) != n {
+		t.Fatalf("%d games, want %d", len(games), n)
+	}
+	for i, g := range games {
+		if g.round != fmt.Sprint(i+1) || g.forfeit != nil {
+			t.Errorf("game %d: round %s, forfeit %v", i+1, g.round, g.forfeit)
+		}
+	}
+}
+
+// TestMatchFlagErrors: bad settings are refused before anything runs,
+// naming the flag.
+func TestMatchFlagErrors(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.fen")
+	os.WriteFile(bad, []byte("W:W31-50:B1-20\n32-28 32-27\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--engine", "builtin"}, "exactly two engines"},
+		{[]string{"--engine", "builtin", "--engine", "builtin", "--variant", "chess"}, "--variant"},
+		{[]string{"--engine", "builtin", "--engine", "builtin", "--depth", "3", "--movetime", "100"}, "not both"},
+		{[]string{"--engine", "builtin", "--engine", "builtin", "--timeout", "5ms"}, "match.timeout"},
+		{[]string{"--engine", "builtin", "--engine", "builtin", "--variant", "international", "--openings", bad}, "bad.fen:2"},
+		{[]string{"--engine", "builtin", "--engine", "builtin", "--openings", filepath.Join(dir, "none")}, "--openings"},
+		{[]string{"--engine", "builtin", "--engine", "builtin", "--depth", "0"}, "--depth/--movetime"},
+	} {
+		out, err := runCLI(t, append([]string{"match", "--database-url", "postgres://nowhere.invalid/x"}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want an error naming %q\n%s", c.args, err, c.want, out)
+		}
+	}
+}
