@@ -303,7 +303,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant}, Prepare: preparer(maxDepth),
 		Skip: func(s *source.Source) int { return states[s].skip },
 		Stop: func(s *source.Source) bool { return states[s].failed.Load() != nil }}
-	err = Run(runCtx, todo, cfg, func(ev *Event) error {
+	err = Run(runCtx, todo, cfg, inferSources(cfg, func(ev *Event) error {
 		st := states[ev.Source]
 		switch ev.Kind {
 		case Games:
@@ -329,7 +329,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 			}
 		}
 		return nil
-	})
+	}))
 	close(writes)
 	if werr := <-writeDone; werr != nil {
 		err = werr

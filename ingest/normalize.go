@@ -58,7 +58,8 @@ func Normalize(ctx context.Context, srcs []*source.Source, w io.Writer, opts Nor
 	pw := pdn.NewWriter(w)
 	r := replay.NewReplayer(replay.Options{})
 	sum := &NormalizeSummary{}
-	err := Run(ctx, srcs, Config{Workers: opts.Workers, Keep: true, Replay: replay.Options{Variant: opts.Variant}}, func(ev *Event) error {
+	cfg := Config{Workers: opts.Workers, Keep: true, Replay: replay.Options{Variant: opts.Variant}}
+	err := Run(ctx, srcs, cfg, inferSources(cfg, func(ev *Event) error {
 		switch ev.Kind {
 		case SourceEnd:
 			if ev.Err != nil {
@@ -95,6 +96,6 @@ func Normalize(ctx context.Context, srcs []*source.Source, w io.Writer, opts Nor
 			}
 		}
 		return nil
-	})
+	}))
 	return sum, err
 }

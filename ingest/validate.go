@@ -68,7 +68,8 @@ func Validate(ctx context.Context, srcs []*source.Source, opts ValidateOptions) 
 	}
 	start := time.Now()
 	sum := &ValidateSummary{RejectedByReason: map[string]int{}, WarningsByKind: map[string]int{}}
-	err := Run(ctx, srcs, Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant}}, func(ev *Event) error {
+	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant}}
+	err := Run(ctx, srcs, cfg, inferSources(cfg, func(ev *Event) error {
 		if opts.OnEvent != nil {
 			opts.OnEvent(ev)
 		}
@@ -108,7 +109,7 @@ func Validate(ctx context.Context, srcs []*source.Source, opts ValidateOptions) 
 			}
 		}
 		return nil
-	})
+	}))
 	sum.Seconds = time.Since(start).Seconds()
 	if sum.Seconds > 0 {
 		sum.GamesPerSecond = float64(sum.GamesRead) / sum.Seconds

@@ -136,7 +136,7 @@ func (r *Replayer) replayOthers(pg *pdn.Game, out *Game, err0 error) error {
 	var accepting []string
 	var accepted *rules.Variant
 	for _, c := range rules.Variants() {
-		if c == v0 || c.Board.Width != v0.Board.Width || c.Board.Height != v0.Board.Height || c.DefaultNotation != v0.DefaultNotation {
+		if c == v0 || !SameBoardAndNotation(c, v0) {
 			continue
 		}
 		if r.replayAs(pg, c, BasisReplay, r.alt, nil) != nil {

@@ -24,6 +24,11 @@ const (
 	// a move, and exactly one other variant of the same board size and
 	// notation accepts the whole game (see Replayer.Replay).
 	BasisReplay Basis = "replay"
+	// BasisSource: nothing told, and the game's source reads as this
+	// variant: in the source's first games that name no variant, some
+	// replay only as it and it accepts every one the variant of their
+	// squares accepts (see ReplayAs and ingest's source inference).
+	BasisSource Basis = "source"
 )
 
 // pdnGameTypes names the draughts GameType numbers of the PDN standard

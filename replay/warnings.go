@@ -17,6 +17,8 @@ var warningKinds = []struct{ kind, phrase string }{
 	{"NUL byte removed", "NUL"},
 	{"variant decided by replay", variantByReplay},
 	{warnResolvedByRest, warnResolvedByRest},
+	{"variant decided by its source", WarnVariantBySource},
+	{"the variant of its source rejects it", WarnSourceVariantRejects},
 }
 
 // WarningKind classifies a game warning (Game.Warnings) for counting.
