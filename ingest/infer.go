@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -426,4 +427,31 @@ func (inf *inferrer) reread(ordinal int) *pdn.Game {
 			s.ahead = g
 		}
 	}
+}
+
+// ReplayGames replays every game of srcs as Validate and Import decide it
+// (each game alone, then source inference) and calls fn with each, in
+// input order: g is the accepted game, or err is why the game was
+// rejected (a *replay.RejectError). pg is the game as read. Tests and
+// tools that check the database against their own replay of the files use
+// it, so that they read every game as the import does. An error from fn
+// stops the run and is returned.
+func ReplayGames(ctx context.Context, srcs []*source.Source, fn func(src *source.Source, pg *pdn.Game, g *replay.Game, err error) error) error {
+	cfg := Config{Keep: true}
+	return Run(ctx, srcs, cfg, inferSources(cfg, func(ev *Event) error {
+		if ev.Kind != Games {
+			return nil
+		}
+		for i := range ev.Items {
+			it := &ev.Items[i]
+			pg := it.PDN
+			if it.Game != nil {
+				pg = it.Game.PDN
+			}
+			if err := fn(ev.Source, pg, it.Game, it.Reject); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
 }

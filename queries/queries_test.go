@@ -3,7 +3,6 @@ package queries_test
 import (
 	"context"
 	"errors"
-	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -50,7 +49,9 @@ type game struct {
 	source       string   // the name of its source
 }
 
-// replayAll reads and replays inputs in Go, without the database.
+// replayAll reads and replays inputs in Go, without the database, each
+// game read as the import reads it (ingest.ReplayGames: the game alone,
+// then what its source says of the variant of the games that name none).
 func replayAll(t *testing.T) (games []game, rejected map[string]int) {
 	t.Helper()
 	srcs, errs := source.Expand(inputs)
@@ -59,42 +60,31 @@ func replayAll(t *testing.T) (games []game, rejected map[string]int) {
 	}
 	rejected = map[string]int{}
 	seen := map[string]bool{} // duplicates: same variant, start, moves, players and date
-	r := replay.NewReplayer(replay.Options{})
-	for _, s := range srcs {
-		rd, err := s.Open()
+	err := ingest.ReplayGames(context.Background(), srcs, func(s *source.Source, pg *pdn.Game, g *replay.Game, err error) error {
 		if err != nil {
-			t.Fatal(err)
+			rejected[replay.Reason(err)]++
+			return nil
 		}
-		pr := pdn.NewReader(rd, s.Name)
-		for {
-			pg, err := pr.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			var g replay.Game
-			if err := r.Replay(pg, err, &g); err != nil {
-				rejected[replay.Reason(err)]++
-				continue
-			}
-			gm := game{variant: g.Variant, event: pg.Tag("Event"), date: g.Date, white: name(pg.Tag("White")), black: name(pg.Tag("Black")), result: g.Result}
-			gm.hashes = append([]uint64{g.Start.Hash()}, g.Hashes...)
-			gm.fromStart = g.StartFEN == ""
-			gm.source = s.Name
-			for i := range g.Moves {
-				m := &g.Moves[i]
-				gm.moves = append(gm.moves, rules.FormatMove(m, rules.Numeric, true))
-				gm.short = append(gm.short, replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, false))
-				gm.algebraic = append(gm.algebraic, replay.FormatMove(g.Variant, m, rules.Algebraic, false))
-				gm.ownFull = append(gm.ownFull, replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, true))
-			}
-			key := strings.Join(append([]string{g.Variant.Name, g.StartFEN, gm.white, gm.black, gm.date}, gm.moves...), "|")
-			if seen[key] {
-				continue
-			}
+		gm := game{variant: g.Variant, event: pg.Tag("Event"), date: g.Date, white: name(pg.Tag("White")), black: name(pg.Tag("Black")), result: g.Result}
+		gm.hashes = append([]uint64{g.Start.Hash()}, g.Hashes...)
+		gm.fromStart = g.StartFEN == ""
+		gm.source = s.Name
+		for i := range g.Moves {
+			m := &g.Moves[i]
+			gm.moves = append(gm.moves, rules.FormatMove(m, rules.Numeric, true))
+			gm.short = append(gm.short, replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, false))
+			gm.algebraic = append(gm.algebraic, replay.FormatMove(g.Variant, m, rules.Algebraic, false))
+			gm.ownFull = append(gm.ownFull, replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, true))
+		}
+		key := strings.Join(append([]string{g.Variant.Name, g.StartFEN, gm.white, gm.black, gm.date}, gm.moves...), "|")
+		if !seen[key] {
 			seen[key] = true
 			games = append(games, gm)
 		}
-		rd.Close()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return games, rejected
 }

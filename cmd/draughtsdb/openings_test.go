@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
+	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/ingest/source"
 	"github.com/draughtsdb/draughtsdb/replay"
@@ -110,7 +109,9 @@ func TestOpeningsOfTheSharedFiles(t *testing.T) {
 
 	// The replay: every accepted game once (the import stores one of games
 	// with the same variant, start, moves, players and date), counted at
-	// its first two plies from the initial position.
+	// its first two plies from the initial position. ingest.ReplayGames
+	// reads each game as the import does (the game alone, then what its
+	// source says of the variant of the games that name none).
 	srcs, errs := source.Expand([]string{dir})
 	if len(errs) > 0 {
 		t.Fatal(errs)
@@ -118,57 +119,47 @@ func TestOpeningsOfTheSharedFiles(t *testing.T) {
 	type tally struct{ games, white, draws, black int }
 	count := map[string]map[string]*tally{} // variant/position -> move -> results
 	seen := map[string]bool{}
-	r := replay.NewReplayer(replay.Options{})
-	for _, s := range srcs {
-		rd, err := s.Open()
-		if err != nil {
-			t.Fatal(err)
+	err := ingest.ReplayGames(context.Background(), srcs, func(_ *source.Source, _ *pdn.Game, g *replay.Game, err error) error {
+		if err != nil || g.StartFEN != "" || len(g.Moves) == 0 {
+			return nil
 		}
-		pr := pdn.NewReader(rd, s.Name)
-		for {
-			pg, err := pr.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			var g replay.Game
-			if r.Replay(pg, err, &g) != nil || g.StartFEN != "" || len(g.Moves) == 0 {
-				continue
-			}
-			key := []string{g.Variant.Name, g.White, g.Black, g.Date}
-			for i := range g.Moves {
-				key = append(key, rules.FormatMove(&g.Moves[i], rules.Numeric, true))
-			}
-			if seen[strings.Join(key, "|")] {
-				continue
-			}
-			seen[strings.Join(key, "|")] = true
-			pos, line := g.Start, ""
-			for ply := 0; ply < 2 && ply < len(g.Moves); ply++ {
-				k := g.Variant.Name + "/" + line
-				if count[k] == nil {
-					count[k] = map[string]*tally{}
-				}
-				m := &g.Moves[ply]
-				text := replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, rules.Ambiguous(pos.LegalMoves(nil), m))
-				x := count[k][text]
-				if x == nil {
-					x = &tally{}
-					count[k][text] = x
-				}
-				x.games++
-				switch g.Result {
-				case replay.WhiteWins:
-					x.white++
-				case replay.Draw:
-					x.draws++
-				case replay.BlackWins:
-					x.black++
-				}
-				pos.Play(m)
-				line = strings.TrimSpace(line + " " + text)
-			}
+		key := []string{g.Variant.Name, g.White, g.Black, g.Date}
+		for i := range g.Moves {
+			key = append(key, rules.FormatMove(&g.Moves[i], rules.Numeric, true))
 		}
-		rd.Close()
+		if seen[strings.Join(key, "|")] {
+			return nil
+		}
+		seen[strings.Join(key, "|")] = true
+		pos, line := g.Start, ""
+		for ply := 0; ply < 2 && ply < len(g.Moves); ply++ {
+			k := g.Variant.Name + "/" + line
+			if count[k] == nil {
+				count[k] = map[string]*tally{}
+			}
+			m := &g.Moves[ply]
+			text := replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, rules.Ambiguous(pos.LegalMoves(nil), m))
+			x := count[k][text]
+			if x == nil {
+				x = &tally{}
+				count[k][text] = x
+			}
+			x.games++
+			switch g.Result {
+			case replay.WhiteWins:
+				x.white++
+			case replay.Draw:
+				x.draws++
+			case replay.BlackWins:
+				x.black++
+			}
+			pos.Play(m)
+			line = strings.TrimSpace(line + " " + text)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 
 	checked := map[string]bool{}
