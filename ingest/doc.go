@@ -6,9 +6,16 @@
 //
 // The pipeline has three stages:
 //
-//	reader (one goroutine, sources in order) -> batches of raw games
-//	workers (N goroutines)                    -> replayed batches
+//	reader (one goroutine, sources in order) -> chunks of text
+//	workers (N goroutines)                    -> games read and replayed
 //	collector (the caller's goroutine)        -> sink, in input order
+//
+// The reader only cuts a source's text where a game likely begins; the
+// workers read the chunks with PDN readers of their own and keep a
+// chunk's games only when the reader of the chunk before stopped at its
+// start, which makes the games exactly those of one reader over the whole
+// text (feed.go). So reading, replay and the importer's encoding all run
+// on every worker.
 //
 // Results reach the sink in exactly the order of the input, whatever the
 // number of workers, so output and database ordinals are deterministic and

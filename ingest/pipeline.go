@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"context"
-	"errors"
 	"io"
 	"runtime"
 	"sync"
@@ -55,7 +54,7 @@ type Event struct {
 // Config sets up a pipeline run.
 type Config struct {
 	Workers   int // replay workers; <= 0 means the number of CPUs
-	BatchSize int // games per batch; <= 0 means 256
+	BatchSize int // at most so many games per Games event; <= 0 means 256
 	Replay    replay.Options
 	// Keep hands each accepted game to the sink in Item.Game (a copy: it
 	// costs an allocation per game, so only commands that need the moves
@@ -74,20 +73,34 @@ type Config struct {
 	// source (the importer could not store it): the source then ends with
 	// a SourceEnd whose Err unwraps to ErrSourceStopped.
 	Stop func(*source.Source) bool
+
+	// chunkBytes, when set, is the size of the chunks a source is cut
+	// into (tests make it small to cut often).
+	chunkBytes int
 }
 
+// job is one event in the making. A Games job is a chunk of a source's
+// text (see feed.go): the worker reads its games from ck on, resolves the
+// job and replays them. The collector completes a SourceEnd job with feed
+// from the feed's counts.
 type job struct {
-	seq   int
 	ev    Event
-	games []*pdn.Game
-	errs  []error
 	done  chan struct{}
+	feed  *feed
+	ck    *chunk
+	games []*pdn.Game // the job's games and their errors, once read
+	errs  []error
+	void  bool // another job's reader read this chunk (see resolve): nothing to hand on
 }
 
 // Run streams srcs through replay and calls sink with every event in input
 // order. It stops at the first sink error or when ctx is done, and returns
 // that error; a source that cannot be read is reported to the sink as a
 // SourceEnd with Err, and the run goes on.
+//
+// A source is read on the workers too, in chunks (see feed.go): the
+// reader goroutine only cuts the text where games likely begin, so every
+// stage but that cheap one runs on all workers.
 func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Event) error) error {
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -110,6 +123,22 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 			r := replay.NewReplayer(cfg.Replay)
 			var scratch replay.Game
 			for j := range work {
+				c, m := j.ck, j.ck.mark
+				j.ck = nil // the reader alone holds the chunks it has to read
+				res, consumed := j.feed.lex(c)
+				if !j.feed.resolve(m, &res) {
+					j.void = true
+					close(j.done)
+					continue
+				}
+				j.games, j.errs, j.ev.Consumed = res.games, res.errs, consumed
+				if skip := j.feed.skip; skip > 0 {
+					k := 0
+					for k < len(j.games) && j.games[k].Ordinal <= skip {
+						k++
+					}
+					j.games, j.errs = j.games[k:], j.errs[k:]
+				}
 				j.ev.Items = make([]Item, len(j.games))
 				for i, pg := range j.games {
 					it := Item{Ordinal: pg.Ordinal, Offset: pg.Offset, Line: pg.Line, PDN: pg, ReadErr: j.errs[i]}
@@ -134,6 +163,7 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 					}
 					j.ev.Items[i] = it
 				}
+				j.games, j.errs = nil, nil
 				close(j.done)
 			}
 		}()
@@ -143,16 +173,19 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 	go func() {
 		defer close(ordered)
 		defer close(work)
-		readErr = readAll(ctx, srcs, batch, &cfg, ordered, work)
+		readErr = readAll(ctx, srcs, &cfg, workers, ordered, work)
 	}()
 
 	var sinkErr error
 	for j := range ordered {
 		<-j.done
-		if sinkErr != nil {
+		if sinkErr != nil || j.void {
 			continue // drain so the reader and workers can finish
 		}
-		if err := sink(&j.ev); err != nil {
+		if f := j.feed; f != nil && j.ev.Kind == SourceEnd {
+			endFeed(j, f)
+		}
+		if err := sinkBatches(&j.ev, batch, sink); err != nil {
 			sinkErr = err
 			cancel()
 		}
@@ -167,12 +200,49 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 	return ctx.Err()
 }
 
-// readAll reads every source in order, cutting its games into jobs.
-func readAll(ctx context.Context, srcs []*source.Source, batch int, cfg *Config, ordered, work chan<- *job) error {
-	seq := 0
+// sinkBatches hands ev to sink, its games in events of at most batch.
+func sinkBatches(ev *Event, batch int, sink func(*Event) error) error {
+	if ev.Kind != Games || len(ev.Items) <= batch {
+		return sink(ev)
+	}
+	items := ev.Items
+	for len(items) > 0 {
+		n := min(batch, len(items))
+		part := *ev
+		part.Items = items[:n:n]
+		items = items[n:]
+		if err := sink(&part); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// endFeed fills in the SourceEnd of a source read in chunks, once all its
+// jobs are resolved: the games read and why it ended early, if it did.
+func endFeed(j *job, f *feed) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	j.ev.Games = f.games
+	if f.dropped > 0 {
+		j.ev.Games-- // left out
+	}
+	switch {
+	case j.ev.Err != nil: // stopped (Config.Stop)
+	case f.readErr != nil:
+		j.ev.Err = f.readErr
+	case f.broken != nil:
+		e := sourceError(f.src.Name, f.dropped, f.broken)
+		if f.dropped > 0 {
+			e.Note = "the text breaks off in this game; the games before it are kept"
+		}
+		j.ev.Err = e
+	}
+}
+
+// readAll reads every source in order, cutting it into jobs.
+func readAll(ctx context.Context, srcs []*source.Source, cfg *Config, workers int, ordered, work chan<- *job) error {
 	emit := func(j *job, withGames bool) error {
-		j.seq = seq
-		seq++
 		j.done = make(chan struct{})
 		select {
 		case ordered <- j:
@@ -195,117 +265,85 @@ func readAll(ctx context.Context, srcs []*source.Source, batch int, cfg *Config,
 		if err := emit(&job{ev: Event{Kind: SourceStart, Source: src}}, false); err != nil {
 			return err
 		}
-		n, consumed, err := readSource(ctx, src, batch, cfg, emit)
-		if ctx.Err() != nil {
-			return ctx.Err()
+		end, err := readSource(ctx, src, cfg, workers, emit)
+		if err != nil {
+			return err
 		}
-		if err := emit(&job{ev: Event{Kind: SourceEnd, Source: src, Err: err, Games: n, Consumed: consumed}}, false); err != nil {
+		if err := emit(end, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// readSource reads one source. It returns the games read, the bytes of the
-// source consumed and the error that ended it early, if any: a
-// *SourceError naming the source and, when the text broke off, the game.
+// readSource cuts one source into jobs (see feed.go) and returns its
+// SourceEnd job, which the collector completes (endFeed) when the source
+// could be opened. The error is ctx's.
 //
 // A text that breaks off (a truncated or corrupt .gz, an I/O error) keeps
-// the games before the break: the PDN reader is shown the break as the end
-// of the input, so it reports each game before it as usual (syntax errors
-// included), and the last game, which ran into the break and may be cut
-// short, is left out. Since a game is held back until the next one starts,
-// every game handed on was complete in the text.
-func readSource(ctx context.Context, src *source.Source, batch int, cfg *Config, emit func(*job, bool) error) (int, int64, error) {
+// the games before the break: the PDN readers are shown the break as the
+// end of the input, so they report each game before it as usual (syntax
+// errors included), and the last game, which ran into the break and may be
+// cut short, is left out (resolve).
+func readSource(ctx context.Context, src *source.Source, cfg *Config, workers int, emit func(*job, bool) error) (*job, error) {
 	rd, err := src.Open()
 	if err != nil {
-		return 0, 0, sourceError(src.Name, 0, err)
+		return &job{ev: Event{Kind: SourceEnd, Source: src, Err: sourceError(src.Name, 0, err)}}, nil
 	}
 	defer rd.Close()
 	rd.SkipHash() // the importer hashes sources beforehand; nothing here needs it
-	toSkip := 0
+	skip := 0
 	if cfg.Skip != nil {
-		toSkip = cfg.Skip(src)
+		skip = cfg.Skip(src)
 	}
-	cut := &breakReader{r: rd}
-	pr := pdn.NewReader(cut, src.Name)
-	n := 0
-	j := &job{ev: Event{Kind: Games, Source: src}}
-	flush := func() error {
-		if len(j.games) == 0 {
-			return nil
-		}
-		j.ev.Consumed = rd.Consumed()
-		err := emit(j, true)
-		j = &job{ev: Event{Kind: Games, Source: src}}
-		if err == nil && cfg.Stop != nil && cfg.Stop(src) {
-			err = sourceError(src.Name, 0, ErrSourceStopped)
-		}
-		return err
+	target := cfg.chunkBytes
+	if target <= 0 {
+		target = chunkBytes
 	}
-	add := func(g *pdn.Game, err error) error {
-		n++
-		if g.Ordinal <= toSkip {
-			return nil
-		}
-		j.games = append(j.games, g)
-		j.errs = append(j.errs, err)
-		if len(j.games) == batch {
-			return flush()
-		}
-		return nil
+	f := newFeed(src, skip)
+	fetched := make(chan struct{})
+	go func() {
+		defer close(fetched)
+		f.fetch(ctx, &breakReader{r: rd}, rd.Consumed, target, int64(4*workers+4)*int64(target))
+	}()
+	defer func() {
+		f.close()
+		<-fetched
+	}()
+	f.mu.Lock()
+	for f.first == nil && !f.ended {
+		f.cond.Wait()
 	}
-	var held *pdn.Game
-	var heldErr error
-	for {
-		g, err := pr.Next()
-		if err == io.EOF {
-			break
-		}
-		var se *pdn.SyntaxError
-		if err != nil && !errors.As(err, &se) {
-			// The reader's own failure (breakReader hides I/O errors).
-			if ferr := flush(); ferr != nil {
-				return n, rd.Consumed(), ferr
+	c := f.first
+	f.first = nil
+	f.mu.Unlock()
+	var stopErr error
+	for c != nil {
+		f.mu.Lock()
+		void := c.mark != nil && c.mark.passed
+		f.mu.Unlock()
+		if c.mark != nil && !void {
+			if err := emit(&job{ev: Event{Kind: Games, Source: src}, feed: f, ck: c}, true); err != nil {
+				return nil, err
 			}
-			return n, rd.Consumed(), sourceError(src.Name, n+1, err)
-		}
-		if g == nil {
-			continue
-		}
-		if held != nil {
-			if err := add(held, heldErr); err != nil {
-				return n, rd.Consumed(), err
+			if cfg.Stop != nil && cfg.Stop(src) {
+				stopErr = sourceError(src.Name, 0, ErrSourceStopped)
+				break
 			}
 		}
-		held, heldErr = g, err
-		if ctx.Err() != nil {
-			return n, rd.Consumed(), ctx.Err()
+		f.mu.Lock()
+		for c.next == nil && !f.ended {
+			f.cond.Wait()
 		}
+		c = c.next
+		f.mu.Unlock()
 	}
-	if cut.err != nil {
-		at := 0
-		if held != nil {
-			at = held.Ordinal // left out: it may be cut short
-		}
-		if err := flush(); err != nil {
-			return n, rd.Consumed(), err
-		}
-		e := sourceError(src.Name, at, cut.err)
-		if at > 0 {
-			e.Note = "the text breaks off in this game; the games before it are kept"
-		}
-		return n, rd.Consumed(), e
+	f.close()
+	<-fetched
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
-	if held != nil {
-		if err := add(held, heldErr); err != nil {
-			return n, rd.Consumed(), err
-		}
-	}
-	if err := flush(); err != nil {
-		return n, rd.Consumed(), err
-	}
-	return n, rd.Consumed(), nil
+	return &job{ev: Event{Kind: SourceEnd, Source: src, Err: stopErr, Consumed: rd.Consumed()}, feed: f}, nil
 }
 
 // breakReader passes r on until r fails; from then on it reports the end

@@ -378,39 +378,41 @@ func TestTruncatedGzipKeepsItsGamesAndResumes(t *testing.T) {
 func TestBreakKeepsCompleteGamesOnly(t *testing.T) {
 	one := "[Event \"e\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n"
 	text := []byte(strings.Repeat(one, 6))
-	for cut := 1; cut < len(text); cut++ {
-		src := &source.Source{Name: "in.pdn", Size: -1, Kind: source.StdIn}
-		old := source.Stdin
-		source.Stdin = io.MultiReader(bytes.NewReader(text[:cut]), errReader{})
-		var ordinals []int
-		var endErr error
-		err := Run(context.Background(), []*source.Source{src}, Config{Workers: 1, BatchSize: 2}, func(ev *Event) error {
-			for _, it := range ev.Items {
-				ordinals = append(ordinals, it.Ordinal)
+	for _, chunk := range []int{0, 1, 23} { // the source is cut into chunks of about so many bytes
+		for cut := 1; cut < len(text); cut++ {
+			src := &source.Source{Name: "in.pdn", Size: -1, Kind: source.StdIn}
+			old := source.Stdin
+			source.Stdin = io.MultiReader(bytes.NewReader(text[:cut]), errReader{})
+			var ordinals []int
+			var endErr error
+			err := Run(context.Background(), []*source.Source{src}, Config{Workers: 1 + chunk%2, BatchSize: 2, chunkBytes: chunk}, func(ev *Event) error {
+				for _, it := range ev.Items {
+					ordinals = append(ordinals, it.Ordinal)
+				}
+				if ev.Kind == SourceEnd {
+					endErr = ev.Err
+				}
+				return nil
+			})
+			source.Stdin = old
+			if err != nil {
+				t.Fatal(err)
 			}
-			if ev.Kind == SourceEnd {
-				endErr = ev.Err
+			begun := (cut + len(one) - 1) / len(one) // games with a byte before the break
+			want := make([]int, 0, begun)
+			for i := 1; i < begun; i++ {
+				want = append(want, i)
 			}
-			return nil
-		})
-		source.Stdin = old
-		if err != nil {
-			t.Fatal(err)
-		}
-		begun := (cut + len(one) - 1) / len(one) // games with a byte before the break
-		want := make([]int, 0, begun)
-		for i := 1; i < begun; i++ {
-			want = append(want, i)
-		}
-		if !slices.Equal(ordinals, want) {
-			t.Fatalf("cut at byte %d: games %v handed on, want %v", cut, ordinals, want)
-		}
-		var se *SourceError
-		if !errors.As(endErr, &se) || !errors.Is(endErr, errBroken) || se.Game != begun || se.Source != "in.pdn" {
-			t.Fatalf("cut at byte %d: source ends with %v, want a break at game %d", cut, endErr, begun)
-		}
-		if strings.Count(se.Error(), "in.pdn") != 1 {
-			t.Fatalf("%q names the source more than once", se.Error())
+			if !slices.Equal(ordinals, want) {
+				t.Fatalf("cut at byte %d: games %v handed on, want %v", cut, ordinals, want)
+			}
+			var se *SourceError
+			if !errors.As(endErr, &se) || !errors.Is(endErr, errBroken) || se.Game != begun || se.Source != "in.pdn" {
+				t.Fatalf("cut at byte %d: source ends with %v, want a break at game %d", cut, endErr, begun)
+			}
+			if strings.Count(se.Error(), "in.pdn") != 1 {
+				t.Fatalf("%q names the source more than once", se.Error())
+			}
 		}
 	}
 }

@@ -89,6 +89,7 @@ type lexer struct {
 	rerr      error // the read error that ended the input, if any
 	sniffed   bool  // the start of the input was checked for a UTF-16 BOM
 	inGame    bool  // between beginGame and resetGame: fill checks MaxGameSize
+	stopped   bool  // scanGame stopped at a split (Reader.SplitAt)
 	dropLead  bool  // skipToGame: the lead grew past maxLead and is not kept
 
 	// The first stray byte ('}' ']' '"') that skipToGame met before the
@@ -330,9 +331,16 @@ func (lx *lexer) skipLine() {
 
 // scanGame lexes the next game into lx.toks and sets lx.start and lx.end
 // around it. It returns false at the end of the input when no game is left.
-func (lx *lexer) scanGame() bool {
+//
+// With rd's SplitAt, it also returns false, setting lx.stopped, at a game
+// the Reader stops before (atSplit), before numbering it.
+func (lx *lexer) scanGame(rd *Reader) bool {
 	lx.resetGame()
 	if !lx.skipToGame() {
+		return false
+	}
+	if rd.split != nil && rd.atSplit() {
+		lx.stopped = true
 		return false
 	}
 	lx.beginGame()
@@ -346,6 +354,7 @@ func (lx *lexer) scanGame() bool {
 // resetGame forgets the tokens and the lexing state of the previous game;
 // the window keeps its bytes until skipToGame moves lx.start past them.
 func (lx *lexer) resetGame() {
+	lx.stopped = false
 	lx.toks, lx.nTags, lx.nMoves = lx.toks[:0], 0, 0
 	lx.resultLine, lx.resultCol = 0, 0
 	lx.overflow = false

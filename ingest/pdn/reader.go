@@ -2,6 +2,7 @@ package pdn
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -16,6 +17,9 @@ type Reader struct {
 	gameReport
 	stack    []lineState // the builder's open variations, reused
 	prevTags bool        // the previous game had tags
+	// split, when set (SplitAt), is asked at each game's start whether to
+	// stop there.
+	split func(offset int64) bool
 }
 
 // gameReport is what is wrong with the current game, found by the lexer
@@ -52,14 +56,61 @@ func newReaderSize(r io.Reader, name string, size int) *Reader {
 	return rd
 }
 
+// ErrSplit is what Next returns, without a game, when the Reader stopped
+// at a split (see SplitAt).
+var ErrSplit = errors.New("pdn: stopped at a split")
+
+// SplitAt makes the Reader stop before a game that begins where a new
+// Reader would read the rest of the input the same: Next returns ErrSplit
+// instead of the game when at accepts the game's offset and the game
+// begins at the start of its line, with nothing before it that is part of
+// it (no lead), after a game that had tags. A Reader made by
+// NewSplitReader on the input from that offset then reads the same games
+// as this one would have, but for their Ordinal, Offset and Line (and the
+// Line and Game of their errors and warnings), which it counts from there;
+// Line gives the line of the split. This lets a caller cut a stream at
+// places it guesses (a tag at the start of a line after a blank line, say),
+// read the pieces in parallel, and keep a piece's games only when the
+// reader of the piece before it stopped at the piece's start.
+//
+// at is called once for each game's start, with its offset, only when the
+// conditions above hold; it must not block.
+func (rd *Reader) SplitAt(at func(offset int64) bool) { rd.split = at }
+
+// NewSplitReader returns a Reader over r, the input from a split on (see
+// SplitAt): as NewReader, but in the state of a Reader that stopped there,
+// after a game with tags.
+func NewSplitReader(r io.Reader, name string) *Reader {
+	rd := NewReader(r, name)
+	rd.prevTags = true
+	return rd
+}
+
+// Line is the line the Reader has reached: after ErrSplit, the line where
+// the next game begins.
+func (rd *Reader) Line() int { return rd.lx.line }
+
+// atSplit reports whether the game that skipToGame found is one to stop
+// before (see SplitAt): the conditions under which the lexer and the
+// Reader are in the state that NewSplitReader starts in, and the caller's.
+func (rd *Reader) atSplit() bool {
+	lx := &rd.lx
+	return rd.split != nil && rd.prevTags && lx.r == lx.start && lx.stray == 0 && lx.bol &&
+		lx.lineStart == lx.base+int64(lx.r) && rd.split(lx.base+int64(lx.start))
+}
+
 // Next returns the next game. At the end of the input it returns nil,
 // io.EOF. A malformed game is returned as far as it could be read together
 // with a *SyntaxError; the following call continues with the next game. Any
-// other error comes from the underlying reader and ends the stream.
+// other error comes from the underlying reader and ends the stream. A
+// Reader given SplitAt returns nil, ErrSplit where it stops.
 func (rd *Reader) Next() (*Game, error) {
 	lx := &rd.lx
 	rd.err, rd.warns = nil, rd.warns[:0]
-	if !lx.scanGame() {
+	if !lx.scanGame(rd) {
+		if lx.stopped {
+			return nil, ErrSplit
+		}
 		if lx.rerr != nil {
 			return nil, lx.rerr
 		}
@@ -451,4 +502,24 @@ func internTag(n string) string {
 		return "SetUp"
 	}
 	return n
+}
+
+// Rebase moves the positions of g, read by a Reader from a split on (see
+// SplitAt), and of err, the error Next returned with it, into the whole
+// input: games is the number of games before the split, offset its byte
+// offset and lines the line breaks before it (its Line minus 1).
+func Rebase(g *Game, err error, games int, offset int64, lines int) {
+	if g != nil {
+		g.Ordinal += games
+		g.Offset += offset
+		g.Line += lines
+		for i := range g.Warnings {
+			g.Warnings[i].Line += lines
+		}
+	}
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		se.Game += games
+		se.Line += lines
+	}
 }

@@ -1,0 +1,438 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math"
+	"sync"
+
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/ingest/source"
+)
+
+// Reading one source on several cores.
+//
+// The PDN reader decides where a game ends only by lexing everything
+// before it (a comment may hide a tag, a game may lack its result), so a
+// text cannot be cut into games without reading it. Instead the fetcher
+// cuts it where a game very likely begins (split candidates: a tag at the
+// start of a line after a blank line or a result, see findSplit) into
+// chunks, and each chunk that begins at a candidate becomes a job: a
+// worker reads it with its own pdn.Reader (NewSplitReader) while the
+// other workers read the chunks after it. A worker's reader goes on past
+// the end of its chunk until it stops at a later candidate (pdn.SplitAt:
+// only where a new reader would read the rest the same) or at the end of
+// the text.
+//
+// Jobs then resolve in order (resolve): a job is valid when the valid job
+// before it stopped exactly at its start, else void (the reader before it
+// went past its start: the lexer's state there was not a fresh one; the
+// games of the void job are dropped and that reader's are kept). Only a
+// valid job learns how many games and lines precede it, so its games are
+// renumbered (pdn.Rebase) before they are replayed. The result is exactly
+// what one reader over the whole text gives: TestChunkedReadEqualsReader.
+//
+// Memory stays bounded by the chunks in flight: the fetcher reads ahead
+// at most fetchAhead bytes past the frontier (where the next valid job
+// starts), more only for a reader that runs out of text (one block at a
+// time), and nothing keeps a chunk once every reader passed it, so a
+// text without candidates (UTF-16, a gap of a gigabyte) streams through
+// one reader in constant memory, as it did before.
+
+const (
+	// chunkBytes is the default size from which the fetcher looks for
+	// the next candidate to cut a chunk at.
+	chunkBytes = 128 << 10
+	// blockBytes are read from the source at a time.
+	blockBytes = 1 << 20
+	// maxChunkBytes bounds a chunk without a candidate: the fetcher cuts
+	// it anyway, and the chunk after it starts no job (only the reader
+	// that runs into it reads it).
+	maxChunkBytes = 4 << 20
+)
+
+// chunk is a piece of a source's text, cut by the fetcher.
+type chunk struct {
+	data     []byte
+	start    int64 // offset of data[0] in the text
+	consumed int64 // the source's Consumed once data was read (progress)
+	// mark is set for a chunk that begins at a candidate (or the text's
+	// start): a job reads from it. It is a separate allocation, so that
+	// holding it pins no chunk.
+	mark *mark
+	next *chunk // under feed.mu
+}
+
+// mark is what the readers know of a candidate.
+type mark struct {
+	start  int64
+	passed bool // under feed.mu: a valid reader went past it: its job is void
+}
+
+// feed is one source being read in chunks: the fetcher appends chunks,
+// the emitter makes jobs of them, workers read them and resolve.
+type feed struct {
+	src  *source.Source
+	skip int // games to skip (Config.Skip)
+
+	mu       sync.Mutex
+	cond     sync.Cond
+	first    *chunk // the first chunk, until the emitter takes it
+	tail     *chunk
+	ended    bool  // no chunk follows tail
+	broken   error // the text broke off after tail (breakReader's error)
+	closed   bool  // stop fetching: the emitter gave up (Stop, ctx)
+	starving int   // readers waiting for the next chunk
+	fetched  int64 // end offset of tail
+
+	// Resolution, in job order.
+	frontier int64 // where the next valid job starts; MaxInt64 once a valid reader reached the end
+	games    int   // games of the valid jobs so far (with skipped and dropped ones)
+	lines    int   // line breaks before frontier
+	dropped  int   // at a break, the ordinal of the last game, left out (0: none)
+	readErr  error // a reader's own failure, as a *SourceError
+}
+
+func newFeed(src *source.Source, skip int) *feed {
+	f := &feed{src: src, skip: skip}
+	f.cond.L = &f.mu
+	return f
+}
+
+// close stops the fetcher and ends the text after the chunks fetched.
+func (f *feed) close() {
+	f.mu.Lock()
+	f.closed = true
+	f.cond.Broadcast()
+	f.mu.Unlock()
+}
+
+func (f *feed) append(c *chunk) {
+	f.mu.Lock()
+	if f.tail == nil {
+		f.first = c
+	} else {
+		f.tail.next = c
+	}
+	f.tail = c
+	f.fetched = c.start + int64(len(c.data))
+	f.cond.Broadcast()
+	f.mu.Unlock()
+}
+
+// fetch reads the text from r into chunks until its end, a read error
+// (the text broke off: r is a breakReader) or close. It reads ahead of
+// the frontier at most ahead bytes, unless a reader waits for more.
+func (f *feed) fetch(ctx context.Context, r *breakReader, consumed func() int64, target int, ahead int64) {
+	defer func() {
+		f.mu.Lock()
+		f.ended = true
+		if r.err != nil {
+			f.broken = r.err
+		}
+		f.cond.Broadcast()
+		f.mu.Unlock()
+	}()
+	var carry []byte // bytes after the last cut
+	start := int64(0)
+	fresh, first, noSplit := true, true, false
+	for {
+		f.mu.Lock()
+		for !f.closed && f.fetched-f.frontier > ahead && f.starving == 0 {
+			f.cond.Wait()
+		}
+		closed := f.closed
+		f.mu.Unlock()
+		if closed || ctx.Err() != nil {
+			return
+		}
+		block := make([]byte, len(carry)+blockBytes)
+		copy(block, carry)
+		n, err := io.ReadFull(r, block[len(carry):])
+		data := block[:len(carry)+n]
+		eof := err != nil
+		if first {
+			first = false
+			// A UTF-16 text is decoded by the reader of the first chunk:
+			// offsets in the raw bytes mean nothing to it.
+			noSplit = len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF)
+		}
+		cons := consumed()
+		off := 0
+		for !noSplit {
+			cut := findSplit(data, off+target, eof)
+			if cut < 0 {
+				break
+			}
+			f.append(newChunk(data[off:cut:cut], start+int64(off), cons, fresh))
+			off, fresh = cut, true
+		}
+		rest := data[off:]
+		start += int64(off)
+		if eof {
+			if len(rest) > 0 || f.tail == nil {
+				f.append(newChunk(rest, start, cons, fresh))
+			}
+			return
+		}
+		carry = rest
+		if len(rest) > maxChunkBytes {
+			f.append(newChunk(rest, start, cons, fresh))
+			start += int64(len(rest))
+			carry, fresh = nil, false
+		}
+	}
+}
+
+func newChunk(data []byte, start, consumed int64, fresh bool) *chunk {
+	c := &chunk{data: data, start: start, consumed: consumed}
+	if fresh {
+		c.mark = &mark{start: start}
+	}
+	return c
+}
+
+// findSplit returns the first split candidate at or after from in data, or
+// -1: the start of a line that begins with a well-formed tag [Name
+// "value"] (so the game there has a tag, see pdn.SplitAt) after a line that
+// is blank or ends with a result. A candidate needs its whole tag in data
+// unless eof. It is only a guess, cheap to make; the readers check it.
+func findSplit(data []byte, from int, eof bool) int {
+	for i := max(from, 1); i < len(data); {
+		k := indexNewlineTag(data[i-1:])
+		if k < 0 {
+			return -1
+		}
+		i += k // data[i-1] == '\n', data[i] == '['
+		switch ok, complete := tagLine(data[i:]); {
+		case !complete && !eof:
+			return -1
+		case ok && afterGame(data[:i-1]):
+			return i
+		}
+		i++
+	}
+	return -1
+}
+
+// indexNewlineTag returns the index of the first "\n[" in b, or -1.
+func indexNewlineTag(b []byte) int {
+	for k := 0; ; {
+		j := bytes.IndexByte(b[k:], '\n')
+		if j < 0 || k+j+1 >= len(b) {
+			return -1
+		}
+		k += j
+		if b[k+1] == '[' {
+			return k
+		}
+		k++
+	}
+}
+
+// tagLine reports whether b starts with a well-formed tag pair, [Name
+// "value"] (a subset of what pdn reads as one), and whether b held enough
+// bytes to tell.
+func tagLine(b []byte) (ok, complete bool) {
+	i := 1
+	if i >= len(b) {
+		return false, false
+	}
+	if c := b[i]; !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+		return false, true
+	}
+	for i < len(b) && (isNameChar(b[i])) {
+		i++
+	}
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	if i >= len(b) {
+		return false, false
+	}
+	if b[i] != '"' {
+		return false, true
+	}
+	for i++; i < len(b) && b[i] != '"'; i++ {
+		if c := b[i]; c == '\\' || c == '\n' || c == '\r' {
+			return false, true
+		}
+	}
+	for i++; i < len(b) && (b[i] == ' ' || b[i] == '\t'); i++ {
+	}
+	if i >= len(b) {
+		return false, false
+	}
+	return b[i] == ']', true
+}
+
+func isNameChar(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// afterGame reports whether the last line of b (b ends just before a line
+// break) is blank or ends with a result: where games usually end.
+func afterGame(b []byte) bool {
+	e := len(b)
+	for e > 0 && (b[e-1] == ' ' || b[e-1] == '\t' || b[e-1] == '\r') {
+		e--
+	}
+	if e == 0 || b[e-1] == '\n' {
+		return true
+	}
+	s := e - 1
+	for s > 0 && b[s-1] != ' ' && b[s-1] != '\t' && b[s-1] != '\n' {
+		s--
+	}
+	switch string(b[s:e]) {
+	case "1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0":
+		return true
+	}
+	return false
+}
+
+// chainReader reads a source's text from a chunk on, waiting for the
+// fetcher when it runs out. It ends at the end of the text, or when its
+// own job turns out void (own.passed), and records the candidates it
+// enters (for the split function of its pdn.Reader).
+type chainReader struct {
+	f     *feed
+	c     *chunk
+	off   int
+	own   *mark
+	cands []*mark // candidates entered, not yet passed to the split function
+}
+
+func (r *chainReader) Read(p []byte) (int, error) {
+	for {
+		if r.off < len(r.c.data) {
+			n := copy(p, r.c.data[r.off:])
+			r.off += n
+			return n, nil
+		}
+		f := r.f
+		f.mu.Lock()
+		for r.c.next == nil && !f.ended && !r.own.passed {
+			f.starving++
+			f.cond.Broadcast()
+			f.cond.Wait()
+			f.starving--
+		}
+		next := r.c.next
+		if r.own.passed || next == nil {
+			f.mu.Unlock()
+			return 0, io.EOF
+		}
+		f.mu.Unlock()
+		r.c, r.off = next, 0
+		if next.mark != nil {
+			r.cands = append(r.cands, next.mark)
+		}
+	}
+}
+
+// lexed is what a worker's reader found in its job.
+type lexed struct {
+	games []*pdn.Game
+	errs  []error
+	split int64 // where it stopped; -1: at the end of the text
+	line  int   // the reader's line there
+	err   error // the reader's own failure (not a syntax error)
+}
+
+// lex reads the job that starts at c with a reader of its own, until a
+// split at a later candidate or the end of the text.
+//
+// It also returns the Consumed of the last chunk it read, for progress.
+func (f *feed) lex(c *chunk) (lexed, int64) {
+	cr := &chainReader{f: f, c: c, own: c.mark}
+	var rd *pdn.Reader
+	if c.start == 0 {
+		rd = pdn.NewReader(cr, f.src.Name)
+	} else {
+		rd = pdn.NewSplitReader(cr, f.src.Name)
+	}
+	base := c.start
+	stopAt := int64(-1)
+	rd.SplitAt(func(rel int64) bool {
+		off := base + rel
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		owner := f.frontier == base // this job is valid: what it passes is void
+		for len(cr.cands) > 0 && cr.cands[0].start <= off {
+			m := cr.cands[0]
+			cr.cands = cr.cands[1:]
+			if m.start == off {
+				if m.passed {
+					return false
+				}
+				stopAt = off
+				return true
+			}
+			if owner {
+				m.passed = true
+				f.cond.Broadcast()
+			}
+		}
+		return false
+	})
+	res := lexed{split: -1}
+	for {
+		g, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err == pdn.ErrSplit {
+			res.split = stopAt
+			res.line = rd.Line()
+			break
+		}
+		if g == nil {
+			res.err = err
+			break
+		}
+		res.games = append(res.games, g)
+		res.errs = append(res.errs, err)
+	}
+	return res, cr.c.consumed
+}
+
+// resolve waits until the jobs before the one at c are resolved and tells
+// whether it is valid. A valid job's games are renumbered and taken into
+// the feed's counts, and the frontier moves to where its reader stopped.
+// (It takes the job's mark, not its chunk: holding the chunk would keep
+// every chunk after it.)
+func (f *feed) resolve(m *mark, res *lexed) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for f.frontier < m.start && !m.passed {
+		f.cond.Wait()
+	}
+	if f.frontier != m.start || m.passed {
+		return false
+	}
+	if m.start > 0 {
+		for i, g := range res.games {
+			pdn.Rebase(g, res.errs[i], f.games, m.start, f.lines)
+		}
+	}
+	f.games += len(res.games)
+	switch {
+	case res.err != nil:
+		f.readErr = sourceError(f.src.Name, f.games+1, res.err)
+		f.frontier = math.MaxInt64
+	case res.split >= 0:
+		f.frontier = res.split
+		f.lines += res.line - 1
+	default:
+		f.frontier = math.MaxInt64
+		if f.broken != nil && len(res.games) > 0 {
+			// The last game ran into the break and may be cut short.
+			f.dropped = f.games
+			res.games, res.errs = res.games[:len(res.games)-1], res.errs[:len(res.errs)-1]
+		}
+	}
+	f.cond.Broadcast()
+	return true
+}
