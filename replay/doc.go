@@ -48,11 +48,32 @@
 // czech: ... russian (by notation) rejects ply 14 "h6xf4": illegal move,
 // and of the other 8x8 algebraic variants only czech accepts every
 // move"); otherwise it is rejected with the first variant's reason (which
-// names the variants that accept it, if several do). The Czech
-// federation's files (mrcd*, mrdrcd* in the PDN test suite) are so read:
-// the games Russian rejects are Czech. Their games that Russian accepts
-// stay Russian: only a rejection starts the second look, so a game that
-// replays under the variant of its squares costs nothing more.
+// names the variants that accept it, if several do). Only a rejection
+// starts the second look, so a game that replays under the variant of
+// its squares costs nothing more.
+//
+// One game alone cannot tell a quiet Czech game from a Russian one, but
+// its file can. The import (ingest/infer.go) looks at each source's first
+// 1,024 games: when some of those that name no variant replay only as one
+// variant X (BasisReplay), none only as another, and X accepts every one
+// of them that the variant of their squares accepts, the source's other
+// games without variant tags on that board and notation are replayed as X
+// (UntoldVariant, ReplayAs) and, when X accepts them, stored as X with
+// BasisSource and the warning "variant decided by its source: czech: ...
+// The source reads as czech: of its first 102 8x8 algebraic games without
+// GameType, Variant or Italian tags, 84 replay only as czech (the first is
+// game 1, line 1) and czech accepts all 18 that russian (by notation)
+// accepts". A game X rejects keeps its own variant, with the warning "the
+// variant of its source rejects it". The Czech federation's files (mrcd*,
+// mrdrcd* in the PDN test suite) are so read: 250 of their 298 games are
+// Czech by replay, the other 48 (Russian accepts 47 of them; Brazilian and
+// Czech both accept mrdrcd07 game 6) by their source. The rule reads only
+// the source's text, so it decides the same way every time, a resumed
+// import included; a source mixing variants (some game that the variant
+// of its squares accepts and X rejects) is left as each game decides.
+// File names and Event tags are not read: the Czech files' Events ("m-CR-q",
+// "MR Ceska Dama Druzstev") name the Czech federation's events, not always
+// its game, and a name is no evidence a replay can check.
 //
 // # Move text
 //

@@ -35,7 +35,7 @@ var gameColumns = []Column{
 	{Name: "warnings", Kind: String, Nullable: true, Doc: "replay remarks as a JSON array of strings"},
 	{Name: "source", Kind: String, Dict: true, Doc: "name of the imported source (file, zip entry, -)"},
 	{Name: "ordinal", Kind: Int, Doc: "1-based position of the game in its source"},
-	{Name: "variant_basis", Kind: String, Dict: true, Doc: "how the variant was decided: forced, GameType, Variant tag, Italian tags, FEN, notation, replay, default"},
+	{Name: "variant_basis", Kind: String, Dict: true, Doc: "how the variant was decided: forced, GameType, Variant tag, Italian tags, FEN, notation, replay, source, default"},
 }
 
 // variantList names the variants rules plays that keep passes (all for
