@@ -67,6 +67,7 @@ that names the variable, flag or config file that holds it.`,
 		newOpeningsCommand(a),
 		newAnalyzeCommand(a),
 		newServeCommand(a),
+		newDXPCommand(a),
 		newMatchCommand(a),
 	)
 	return root

@@ -30,6 +30,7 @@ var settings = []setting{
 	{"analysis.lease", "60s", "analyze: how long a worker's claim on a batch of positions lasts before other workers may take it over (renewed while it works); 1s..24h"},
 	{"match.timeout", "30s", "match: how long beyond its move time (at a fixed depth: in all) an engine may take for one move before it loses the game by forfeit and is restarted; 1s..24h"},
 	{"serve.listen", "127.0.0.1:8080", "serve: the address (HOST:PORT) the explorer listens on; loopback by default, as it has no authentication"},
+	{"dxp.listen", "127.0.0.1:27531", "dxp: the address (HOST:PORT) the DXP engine listens on (27531 is DXP's port); loopback by default"},
 }
 
 // Config is the effective configuration handed to the commands as a plain
@@ -62,6 +63,9 @@ type Config struct {
 	Serve struct {
 		Listen string `mapstructure:"listen"`
 	} `mapstructure:"serve"`
+	DXP struct {
+		Listen string `mapstructure:"listen"`
+	} `mapstructure:"dxp"`
 }
 
 func settingHelp(key string) string {
