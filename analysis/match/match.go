@@ -279,6 +279,10 @@ func play(ctx context.Context, g *Game, white, black Player, maxPlies int) (fail
 			p = black
 		}
 		m, err := p.Move(ctx, g)
+		if errors.Is(err, hub.ErrVariant) {
+			// Not this game's failure: the engine plays no game of the variant.
+			return nil, fmt.Errorf("match: %s: %w", p.Name(), err)
+		}
 		if err == nil {
 			if lm, ok := g.legal(&m); ok {
 				m = lm

@@ -1,12 +1,14 @@
 package match
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -658,5 +660,54 @@ func TestDXPEngine(t *testing.T) {
 	}
 	if g := st.games[0]; g.Result != replay.WhiteWins || !strings.Contains(g.Detail, "starting the game") {
 		t.Errorf("the game the DXP engine could not start: %s", g)
+	}
+}
+
+// fakeHubEnv makes the test binary a Hub engine that declares only English
+// checkers (its "variant" parameter) and answers nothing else.
+const fakeHubEnv = "MATCH_TEST_FAKE_HUB"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeHubEnv) != "" {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			switch hub.ParseLine(sc.Text()).Cmd {
+			case "hub":
+				fmt.Println("id name=fake version=1\nparam name=variant value=english type=enum values=\"english\"\nwait")
+			case "init":
+				fmt.Println("ready")
+			}
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestHubEngineOfAnotherVariant: a Hub engine that does not play the
+// match's variant stops the match (it is no game's failure); nothing is
+// stored.
+func TestHubEngineOfAnotherVariant(t *testing.T) {
+	t.Setenv(fakeHubEnv, "1")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := rules.International
+	bg := context.Background()
+	lim := annotate.Limit{Depth: 2}
+	b, err := ParseEngine(bg, "hub:"+exe, nil, v, EngineOptions{Limit: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b.Name() != "fake 1" {
+		t.Errorf("name %q", b.Name())
+	}
+	a, _ := ParseEngine(bg, "builtin", nil, v, EngineOptions{Limit: lim})
+	bs, _ := Ballots(v)
+	st := &memStore{}
+	_, err = Run(bg, Options{Variant: v, Openings: bs[:1], A: a, B: b, Key: "k", Store: st})
+	if !errors.Is(err, hub.ErrVariant) || len(st.games) != 0 {
+		t.Fatalf("%v, %d games stored", err, len(st.games))
 	}
 }

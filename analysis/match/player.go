@@ -60,9 +60,10 @@ type EngineOptions struct {
 	Limit annotate.Limit
 	// Timeout is how much longer than Limit.MoveTime (or, at a fixed
 	// depth, in all) an engine may take for one move before it forfeits
-	// the game (default 60 s). The built-in engine is stopped at that
-	// point and plays its best move so far: it runs in this process and
-	// cannot hang.
+	// the game (default 60 s); a DXP engine, which keeps its own clock,
+	// may take Timeout plus its whole game time (DXPMinutes). The built-in
+	// engine is stopped at that point and plays its best move so far: it
+	// runs in this process and cannot hang.
 	Timeout time.Duration
 	// TTSizeMB is the built-in engine's transposition table
 	// (search.DefaultTTSizeMB when 0).
@@ -117,7 +118,9 @@ func (o *EngineOptions) moveBudget() time.Duration { return o.Limit.MoveTime + o
 //	builtin          draughtsdb's own search (package search), with the game's
 //	                 history (repetitions, Frisian's king-move limit); no args
 //	hub:PATH         a Hub-protocol engine program (Scan, draughtsdb hub), one
-//	                 process, told the position of every move
+//	                 process, told the position of every move (not the game's
+//	                 history: in Frisian it may move one king a fourth time,
+//	                 which the referee forfeits as illegal)
 //	dxp:HOST:PORT    a DXP engine listening there (Moby Dam, draughtsdb dxp),
 //	                 International only; one connection, one DXP game per game
 //
@@ -263,7 +266,10 @@ type dxpPlayer struct {
 }
 
 func (p *dxpPlayer) dial(ctx context.Context) error {
-	pl, err := dxp.Dial(ctx, p.addr, dxp.ClientOptions{Name: p.o.DXPName, Timeout: p.o.moveBudget(), Notice: p.o.Notice})
+	// A DXP engine keeps its own clock: one move may take up to the whole
+	// game's time before it is late.
+	budget := max(p.o.moveBudget(), p.o.Timeout+time.Duration(p.o.DXPMinutes)*time.Minute)
+	pl, err := dxp.Dial(ctx, p.addr, dxp.ClientOptions{Name: p.o.DXPName, Timeout: budget, Notice: p.o.Notice})
 	if err != nil {
 		return err
 	}
