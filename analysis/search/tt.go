@@ -12,13 +12,15 @@ const (
 	boundUpper = 3 // score <= stored (fail low)
 )
 
+// ttEntry is 16 bytes (fields ordered so that no padding is needed): a
+// bucket of two is 32 bytes, two to a cache line.
 type ttEntry struct {
 	key   uint64
 	score int16
+	gen   uint16
 	depth int8
 	bound uint8
 	move  uint8 // index of the best move in LegalMoves order, 255 = none
-	gen   uint16
 	_     uint8
 }
 
