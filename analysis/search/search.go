@@ -58,6 +58,15 @@ type Options struct {
 	// The search applies the limit along every line (rules.Position's
 	// LegalMoves does not), so the best move and the PV are allowed.
 	KingMoves *rules.KingMoveCounter
+	// Continue keeps what the engine learnt in its earlier searches (the
+	// transposition table and the move ordering's history) instead of
+	// starting from nothing: for the positions of one game searched in
+	// order, where the table already holds much of the tree of the next
+	// position. The result then depends on the searches since the last
+	// one without Continue; the same sequence of searches gives the same
+	// results. Engine.Search only; the first search of an engine starts
+	// from nothing anyway.
+	Continue bool
 }
 
 // Result is the outcome of a search or of one completed iteration.
@@ -118,7 +127,7 @@ func Search(pos rules.Position, opts Options, info func(Result)) Result {
 // returns the last completed iteration (if cancelled during the first one,
 // the first legal move with score 0 and Depth 0). The transposition table,
 // killers and history are cleared first, so results never depend on
-// earlier searches.
+// earlier searches, unless opts.Continue keeps them.
 func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, info func(Result)) Result {
 	now := opts.Now
 	if now == nil {
@@ -133,6 +142,13 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 		e.s = newSearcher(mb)
 	}
 	s := e.s
+	if opts.Continue && s.variant == pos.Variant() {
+		s.tt.nextAge()
+	} else {
+		s.tt.clear()
+		s.killers = [maxPly][2]uint16{}
+		s.history = [73 * 73]int32{}
+	}
 	s.reset(pos.Variant(), ctx, opts, now, start)
 
 	depth := opts.Depth
@@ -192,9 +208,10 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 }
 
 type searcher struct {
-	ttMB int
-	tt   *table
-	ev   *evaluator
+	ttMB    int
+	variant *rules.Variant // of the last search
+	tt      *table
+	ev      *evaluator
 
 	nodes         uint64
 	stop          bool
@@ -233,8 +250,11 @@ func newSearcher(mb int) *searcher {
 	return s
 }
 
+// reset prepares a search of a position of variant v; the table, killers
+// and history are the caller's (Engine.Search clears them unless
+// Options.Continue).
 func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, now func() time.Time, start time.Time) {
-	s.tt.clear()
+	s.variant = v
 	s.ev = evaluatorFor(v)
 	s.fast = fastBoards[v]
 	if s.fast != nil && s.fast.eval != s.ev {
@@ -246,8 +266,6 @@ func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, no
 	s.deadline = start.Add(opts.MoveTime)
 	s.now = now
 	s.done = ctx.Done()
-	s.killers = [maxPly][2]uint16{}
-	s.history = [73 * 73]int32{}
 	s.stack = append(s.stack[:0], opts.History...)
 	s.rev[0] = len(opts.History)
 	s.win, s.limit = v.Win, v.KingMoveLimit > 0
@@ -284,6 +302,7 @@ func (s *searcher) legalMoves(pos *rules.Position, ply int, buf []rules.Move) []
 func (s *searcher) play(pos *rules.Position, m *rules.Move, ply int) *rules.Position {
 	child := &s.pos[ply+1]
 	*child = *pos
+	child.Play(m)
 	if s.limit && ply+1 < len(s.kings) {
 		s.kings[ply+1] = s.kings[ply]
 		s.kings[ply+1].Update(pos, m)
@@ -291,7 +310,6 @@ func (s *searcher) play(pos *rules.Position, m *rules.Move, ply int) *rules.Posi
 	if s.fast != nil {
 		s.fast.play(&s.fb[ply], &s.fb[ply+1], m, pos.SideToMove(), s.capt)
 	}
-	child.Play(m)
 	return child
 }
 

@@ -21,7 +21,7 @@ type ttEntry struct {
 	depth int8
 	bound uint8
 	move  uint8 // index of the best move in LegalMoves order, 255 = none
-	_     uint8
+	age   uint8 // the search of the game that stored it (see table.age)
 }
 
 type ttBucket [2]ttEntry
@@ -30,10 +30,17 @@ type ttBucket [2]ttEntry
 // as empty, so a new search sees an empty table (results never depend on
 // earlier searches) without clearing megabytes; the memory is really
 // cleared only when the 16-bit generation wraps.
+//
+// Searches that continue a game (Options.Continue) keep the generation, so
+// they see what the searches before them stored; each has its own age
+// instead, and an entry of an older age gives way in the depth-preferred
+// slot like a shallower one, so the table does not fill up with deep
+// entries of positions the game has left.
 type table struct {
 	buckets []ttBucket
 	mask    uint64
 	gen     uint16
+	age     uint8
 }
 
 const bucketBytes = 32
@@ -54,12 +61,16 @@ func newTable(mb int) *table {
 
 // clear empties the table for a new search.
 func (t *table) clear() {
+	t.age = 0
 	t.gen++
 	if t.gen == 0 {
 		clear(t.buckets)
 		t.gen = 1
 	}
 }
+
+// nextAge starts a search that continues the previous ones.
+func (t *table) nextAge() { t.age++ }
 
 func (t *table) probe(key uint64) (ttEntry, bool) {
 	b := &t.buckets[key&t.mask]
@@ -74,9 +85,9 @@ func (t *table) probe(key uint64) (ttEntry, bool) {
 
 func (t *table) store(key uint64, depth, score, bound, move int) {
 	b := &t.buckets[key&t.mask]
-	e := ttEntry{key: key, score: int16(score), depth: int8(depth), bound: uint8(bound), move: uint8(move), gen: t.gen}
+	e := ttEntry{key: key, score: int16(score), depth: int8(depth), bound: uint8(bound), move: uint8(move), gen: t.gen, age: t.age}
 	live := b[0].gen == t.gen
-	if !live || b[0].key == key || depth >= int(b[0].depth) {
+	if !live || b[0].key == key || depth >= int(b[0].depth) || b[0].age != t.age {
 		if live && b[0].key != key {
 			b[1] = b[0] // keep the displaced entry in the always-replace slot
 		}
