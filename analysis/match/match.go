@@ -176,6 +176,9 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	sum.Resumed = len(stored)
 
 	for round := len(stored) + 1; round <= games; round++ {
+		if err := ctx.Err(); err != nil {
+			return sum, err
+		}
 		op := &o.Openings[(round-1)/2%len(o.Openings)]
 		g := newGame(round, op)
 		if g.Pos.Variant() != o.Variant {
@@ -203,7 +206,9 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 				notice(fmt.Sprintf("game %d: telling %s the game ended: %v", round, p.Name(), err))
 			}
 		}
-		if err := o.Store.Save(ctx, g, g.PDN(o.Event, o.Site, o.Key)); err != nil {
+		// A finished game is stored even if the match is being stopped:
+		// storing takes a moment, playing it again much longer.
+		if err := o.Store.Save(context.WithoutCancel(ctx), g, g.PDN(o.Event, o.Site, o.Key)); err != nil {
 			return sum, fmt.Errorf("match: storing game %d: %w", round, err)
 		}
 		pts := pointsForA(round, g.Result)
@@ -270,6 +275,11 @@ func play(ctx context.Context, g *Game, white, black Player, maxPlies int) (fail
 		}
 	}
 	for {
+		// An engine may answer a cancelled search with a move (the
+		// built-in one does): the match is stopping all the same.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if r, why, over := g.adjudicate(maxPlies); over {
 			g.Result, g.Reason = r, why
 			return nil, nil
@@ -279,6 +289,9 @@ func play(ctx context.Context, g *Game, white, black Player, maxPlies int) (fail
 			p = black
 		}
 		m, err := p.Move(ctx, g)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if errors.Is(err, hub.ErrVariant) {
 			// Not this game's failure: the engine plays no game of the variant.
 			return nil, fmt.Errorf("match: %s: %w", p.Name(), err)

@@ -711,3 +711,26 @@ func TestHubEngineOfAnotherVariant(t *testing.T) {
 		t.Fatalf("%v, %d games stored", err, len(st.games))
 	}
 }
+
+// TestCancelWithEnginesThatAnswer: the built-in engine answers a cancelled
+// search with a move; the match stops all the same, after the game that
+// was stored when the cancel came.
+func TestCancelWithEnginesThatAnswer(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	v := rules.International
+	mk := func() Player {
+		p, err := ParseEngine(ctx, "builtin", nil, v, EngineOptions{Limit: annotate.Limit{Depth: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bs, _ := Ballots(v)
+	st := &memStore{}
+	sum, err := Run(ctx, Options{Variant: v, Openings: bs[:2], A: mk(), B: mk(), Key: "k", Store: st,
+		Progress: func(g *Game, _ Stats) { cancel() }})
+	if !errors.Is(err, context.Canceled) || len(st.games) != 1 || sum.Played != 1 {
+		t.Fatalf("%v: %d games stored, %d played", err, len(st.games), sum.Played)
+	}
+}

@@ -213,9 +213,17 @@ func TestMatchStoredAndQueryable(t *testing.T) {
 	}
 
 	// The same command again: the match is complete, nothing is played.
-	out, err = runCLIStdout(t, args...)
-	if err != nil || !strings.Contains(out, "0 played now, 10 stored before") {
+	out, err = runCLIStdout(t, append(args, "--json")...)
+	if err != nil {
 		t.Fatalf("again: %v\n%s", err, out)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if sum["games"] != 10.0 || sum["played"] != 0.0 || sum["resumed"] != 10.0 || sum["source_id"] == 0.0 ||
+		sum["wins"].(float64)+sum["draws"].(float64)+sum["losses"].(float64) != 10 || sum["engine_a"] != "draughtsdb 0.1 (A)" {
+		t.Fatalf("--json: %s", out)
 	}
 	if n := len(matchGames(t, pool)); n != 10 {
 		t.Fatalf("%d games after running it again", n)
@@ -330,6 +338,17 @@ func TestMatchResumesAfterCancel(t *testing.T) {
 	}
 	if _, stored, ok, err := ingest.AppendedSource(context.Background(), pool, key); !ok || err != nil || stored != n {
 		t.Errorf("the source under the match key: %d games, %v, %v", stored, ok, err)
+	}
+	// While one process plays the match, another cannot.
+	unlock, err := store.lock(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runCLIStdout(t, "match", "--database-url", url, "--variant", "international", "--depth", "2", "--games", fmt.Sprint(n+2),
+		"--engine", "builtin", "--engine", "builtin", "--event", "resume", "--max-plies", "0")
+	unlock()
+	if err == nil || !strings.Contains(err.Error(), "being played by another process") {
+		t.Fatalf("a second process on the match: %v", err)
 	}
 	// --restart plays it anew.
 	out, err = runCLIStdout(t, "match", "--database-url", url, "--variant", "international", "--depth", "2", "--games", "2",
