@@ -21,10 +21,13 @@ import (
 // BenchmarkImport imports OCA_2.0 and synthetic International games
 // (default 20,000; DRAUGHTSDB_BENCH_GAMES takes a comma-separated list of
 // sizes, e.g. 250000,1000000, measured in one run), then copies the
-// rows the import produced into a fresh database with plain COPY, and
-// reports: games/s, the ratio of the import time to the plain COPY time,
-// database bytes per game (every table and index), and the process's peak
-// RSS after the import. Per-table sizes are logged (-v).
+// rows the import produced (every table it writes: sources, players, games,
+// position_index, opening_index, rejected_games, duplicates, evaluations)
+// into a fresh database with plain COPY in one transaction, and reports:
+// games/s, the ratio of the import time to the plain COPY time, database
+// bytes per game (every table and index), and the process's peak RSS after
+// the import. Per-table sizes and the CPU time of the import (this process
+// and the PostgreSQL server, from /proc) are logged (-v).
 //
 //	DRAUGHTSDB_BENCH_GAMES=250000,1000000 go test -run XXX -bench Import -benchtime 1x -timeout 1h -v ./ingest
 func BenchmarkImport(b *testing.B) {
@@ -69,17 +72,19 @@ func BenchmarkImport(b *testing.B) {
 func benchImportOnce(b *testing.B, path string) {
 	ctx := context.Background()
 	pool := pgtest.NewDB(b)
+	pg0, cl0 := postgresCPU(pool), cpuSeconds()
 	start := time.Now()
 	sum, err := Import(ctx, pool, []string{path}, Options{BatchSize: benchBatch()})
 	if err != nil {
 		b.Fatal(err)
 	}
 	importTime := time.Since(start)
+	clientCPU, serverCPU := cpuSeconds()-cl0, postgresCPU(pool)-pg0
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 
 	// Plain COPY of the same rows into the same (empty) tables.
-	tables := []string{"sources", "players", "games", "position_index", "rejected_games", "duplicates"}
+	tables := []string{"sources", "players", "games", "position_index", "opening_index", "rejected_games", "duplicates", "evaluations"}
 	dumps := map[string]*bytes.Buffer{}
 	for _, t := range tables {
 		var buf bytes.Buffer
@@ -122,6 +127,7 @@ func benchImportOnce(b *testing.B, path string) {
 	b.ReportMetric(float64(total)/games, "bytes/game")
 	b.ReportMetric(float64(ru.Maxrss)/1024, "peakRSS-MB")
 	b.Logf("%d games read, %d imported in %.2f s; plain COPY of the same rows %.2f s", sum.GamesRead, sum.Imported, importTime.Seconds(), copyTime.Seconds())
+	b.Logf("CPU during the import: this process %.2f s, PostgreSQL %.2f s", clientCPU, serverCPU)
 	for _, r := range breakdown {
 		b.Logf("  %-28s %10d bytes  %7.1f bytes/game", r.name, r.bytes, float64(r.bytes)/games)
 	}
@@ -160,4 +166,49 @@ func benchBatch() int {
 		return n
 	}
 	return 5000
+}
+
+// postgresCPU is the CPU time used so far by the PostgreSQL server that
+// pool connects to (its postmaster and its children, found in /proc by
+// the data directory); 0 where /proc cannot tell.
+func postgresCPU(pool *pgxpool.Pool) float64 {
+	var dir string
+	if err := pool.QueryRow(context.Background(), "SHOW data_directory").Scan(&dir); err != nil {
+		return 0
+	}
+	type proc struct {
+		ppid int
+		cpu  float64
+	}
+	procs := map[int]proc{}
+	master := 0
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil || !bytes.Contains(b, []byte("(postgres)")) {
+			continue
+		}
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+		ppid, _ := strconv.Atoi(f[1])
+		u, _ := strconv.Atoi(f[11])
+		s, _ := strconv.Atoi(f[12])
+		procs[pid] = proc{ppid, float64(u+s) / 100}
+		if cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline"); bytes.Contains(cmd, []byte(dir+"\x00")) || bytes.HasSuffix(cmd, []byte(dir)) {
+			master = pid
+		}
+	}
+	if master == 0 {
+		return 0
+	}
+	tot := 0.0
+	for pid, p := range procs {
+		if pid == master || p.ppid == master {
+			tot += p.cpu
+		}
+	}
+	return tot
 }
