@@ -421,6 +421,166 @@ func singleCapturesEightThai(moves []Move, keep bool, side Color, board uint8, j
 	return moves
 }
 
+// menCountEightThai counts the legal captures of some men for bulk counting
+// (countMovesEightThai) where only men capture and the majority rule holds
+// for men that go on capturing as men: the search of manCapture without
+// building moves (no Move, path, fingerprint or move list: at a leaf only
+// the number matters). The captures of the highest rank count (the most
+// pieces, refined by Precedence from the kings taken: a man's chain has no
+// king to capture with, and the order of kings met ranks only the captures
+// of Italian kings, which men never take); in drop mode chains with the same
+// start, end and captured set count once, in keep mode every capture order
+// is a path of its own (a man's path follows from its order).
+type menCountEightThai struct {
+	opp                        bbEight // opponent pieces not yet jumped in this chain
+	empty                      bbEight // empty squares, including the start square of the mover
+	kings                      bbEight // the opponent's kings
+	captured                   bbEight
+	nb                         *[64]bbEight // menNbEightThai of the mover's side
+	from, n, best, count, nrec int
+	prec                       CapturePrecedence
+	ranked, keep               bool
+	full                       bool // rec overflowed: the count is not exact
+	rec                        [menCountRecs]menCountRecEightThai
+}
+
+// menCountRecEightThai is a counted chain of the highest rank so far (drop mode).
+type menCountRecEightThai struct {
+	captured bbEight
+	from, to int
+}
+
+// countMenEightThai returns the number of legal captures of the men in movers,
+// which may jump the pieces in opp, or ok false when it cannot count them
+// exactly (more different chains of the highest rank than menCountRecs):
+// the caller then counts the generated captures.
+func countMenEightThai(p *Position, keep bool, opp, empty, movers bbEight) (n int, ok bool) {
+	var c menCountEightThai
+	v := p.v
+	c.opp = opp
+	c.kings = opp.and(loadEight(&p.kings))
+	c.prec, c.ranked, c.keep = v.Precedence, v.gr.ranked && c.kings.any(), keep
+	c.nb = &menNbEightThai[0]
+	if !v.MenCaptureBackward {
+		c.nb = &menNbEightThai[1+int(p.side)]
+	}
+	for x := movers; x.any(); x = x.dropLowest() {
+		i := x.lowest()
+		c.from = i
+		c.empty = empty.with(i)
+		c.man(i)
+	}
+	return c.count, !c.full
+}
+
+// man extends the chain of the man on i; it reports whether any capture was
+// possible from i. The opponents next to i along the lines the man may
+// capture along are one table lookup (menNbEightThai); a chain's end, where
+// there are none or no landing square, costs a few instructions.
+func (c *menCountEightThai) man(i int) bool {
+	cand := c.nb[i].and(c.opp)
+	if !cand.any() {
+		return false
+	}
+	land := c.empty.and(menLandEightThai[i])
+	found := false
+	for x := cand; x.any(); x = x.dropLowest() {
+		t := x.lowest()
+		// Directions are constant bit offsets: the square beyond t is
+		// 2t-i, a landing square of i's lines only in t's direction.
+		if l := 2*t - i; land.has(l) {
+			found = true
+			c.jump(t, l)
+		}
+	}
+	return found
+}
+
+// menNbEightThai[s][i] are the squares next to bit i along the lines a man
+// captures along (s 0: every direction; 1: White's men, up and sideways;
+// 2: Black's, down and sideways) from which the square beyond is on the
+// board; menLandEightThai[i] are those squares beyond. Both follow the
+// jump tests of genEightThai.manCapture.
+var (
+	menNbEightThai   [3][64]bbEight
+	menLandEightThai [64]bbEight
+)
+
+func init() {
+	valid := validEight()
+	for i := 0; i < 64; i++ {
+		if !valid.has(i) {
+			continue
+		}
+		for d, dl := range deltaEightThai {
+			t, l := i+dl, i+2*dl
+			if !valid.has(t) || !valid.has(l) {
+				continue
+			}
+			menLandEightThai[i] = menLandEightThai[i].with(l)
+			menNbEightThai[0][i] = menNbEightThai[0][i].with(t)
+			if dl < 0 || d == 4 || d == 5 { // up, or sideways (4, 5)
+				menNbEightThai[1][i] = menNbEightThai[1][i].with(t)
+			}
+			if dl > 0 || d == 4 || d == 5 {
+				menNbEightThai[2][i] = menNbEightThai[2][i].with(t)
+			}
+		}
+	}
+}
+
+// jump makes the man jump over t to l and goes on; a man on the far row
+// goes on as a man (countMenEightThai is only used where it does).
+func (c *menCountEightThai) jump(t, l int) {
+	c.opp = c.opp.without(t)
+	c.captured = c.captured.with(t)
+	c.empty = c.empty.with(t)
+	c.n++
+	if !c.man(l) {
+		c.end(l)
+	}
+	c.n--
+	c.empty = c.empty.without(t)
+	c.captured = c.captured.without(t)
+	c.opp = c.opp.with(t)
+}
+
+// end counts the chain that ends on to, as genEightThai.emit would keep it.
+func (c *menCountEightThai) end(to int) {
+	r := c.n
+	if c.ranked {
+		n, k := c.n, c.captured.and(c.kings).count()
+		switch c.prec {
+		case PrecedenceKings:
+			r = n<<8 | k
+		case PrecedenceItalian:
+			r = n<<8 | k // men take no kings in Italian: k is 0
+		case PrecedenceValue:
+			r = ((n + k) << 6) - k
+		}
+	}
+	if r < c.best {
+		return
+	}
+	if r > c.best {
+		c.best, c.count, c.nrec = r, 0, 0
+	}
+	if !c.keep && c.n > 1 {
+		for k := range c.rec[:c.nrec] {
+			if x := &c.rec[k]; x.to == to && x.from == c.from && x.captured == c.captured {
+				return
+			}
+		}
+		if c.nrec == len(c.rec) {
+			c.full = true
+			return
+		}
+		c.rec[c.nrec] = menCountRecEightThai{captured: c.captured, from: c.from, to: to}
+		c.nrec++
+	}
+	c.count++
+}
+
 // genMovesEightThai appends the legal moves of p to moves. Variants with
 // rare rules (Variant.special) take genMovesSpecialEightThai, so that the
 // classic ones pay one test for them (and perft none).
@@ -577,6 +737,9 @@ func countMovesEightThaiClassic(p *Position, scratch []Move, keep bool) int {
 			return j0.count() + j1.count() + j2.count() + j3.count()
 		}
 		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			if n, ok := countMenEightThai(p, keep, them, empty, multi); ok {
+				return n
+			}
 			return len(capturesEightThai(p, scratch[:0], keep, them, empty, multi, noKings))
 		}
 		// Without the majority rule every capture counts: the single jumps
@@ -631,6 +794,9 @@ func countMovesSpecialEightThai(p *Position, scratch []Move, keep bool) int {
 			return j0.count() + j1.count() + j2.count() + j3.count()
 		}
 		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			if n, ok := countMenEightThai(p, keep, menTargetsEightThai(v, them, kings), empty, multi); ok {
+				return n
+			}
 			return len(capturesEightThai(p, scratch[:0], keep, them, empty, multi, noKings))
 		}
 		// Without the majority rule every capture counts: the single jumps

@@ -441,6 +441,164 @@ func singleCapturesTen(moves []Move, keep bool, side Color, board uint8, j0, j1,
 	return moves
 }
 
+// menCountTen counts the legal captures of some men for bulk counting
+// (countMovesTen) where only men capture and the majority rule holds
+// for men that go on capturing as men: the search of manCapture without
+// building moves (no Move, path, fingerprint or move list: at a leaf only
+// the number matters). The captures of the highest rank count (the most
+// pieces, refined by Precedence from the kings taken: a man's chain has no
+// king to capture with, and the order of kings met ranks only the captures
+// of Italian kings, which men never take); in drop mode chains with the same
+// start, end and captured set count once, in keep mode every capture order
+// is a path of its own (a man's path follows from its order).
+type menCountTen struct {
+	opp                        bbTen // opponent pieces not yet jumped in this chain
+	empty                      bbTen // empty squares, including the start square of the mover
+	kings                      bbTen // the opponent's kings
+	captured                   bbTen
+	nb                         *[64]bbTen // menNbTen of the mover's side
+	from, n, best, count, nrec int
+	prec                       CapturePrecedence
+	ranked, keep               bool
+	full                       bool // rec overflowed: the count is not exact
+	rec                        [menCountRecs]menCountRecTen
+}
+
+// menCountRecTen is a counted chain of the highest rank so far (drop mode).
+type menCountRecTen struct {
+	captured bbTen
+	from, to int
+}
+
+// countMenTen returns the number of legal captures of the men in movers,
+// which may jump the pieces in opp, or ok false when it cannot count them
+// exactly (more different chains of the highest rank than menCountRecs):
+// the caller then counts the generated captures.
+func countMenTen(p *Position, keep bool, opp, empty, movers bbTen) (n int, ok bool) {
+	var c menCountTen
+	v := p.v
+	c.opp = opp
+	c.kings = opp.and(loadTen(&p.kings))
+	c.prec, c.ranked, c.keep = v.Precedence, v.gr.ranked && c.kings.any(), keep
+	c.nb = &menNbTen[0]
+	if !v.MenCaptureBackward {
+		c.nb = &menNbTen[1+int(p.side)]
+	}
+	for x := movers; x.any(); x = x.dropLowest() {
+		i := x.lowest()
+		c.from = i
+		c.empty = empty.with(i)
+		c.man(i)
+	}
+	return c.count, !c.full
+}
+
+// man extends the chain of the man on i; it reports whether any capture was
+// possible from i. The opponents next to i along the lines the man may
+// capture along are one table lookup (menNbTen); a chain's end, where
+// there are none or no landing square, costs a few instructions.
+func (c *menCountTen) man(i int) bool {
+	cand := c.nb[i].and(c.opp)
+	if !cand.any() {
+		return false
+	}
+	land := c.empty.and(menLandTen[i])
+	found := false
+	for x := cand; x.any(); x = x.dropLowest() {
+		t := x.lowest()
+		// Directions are constant bit offsets: the square beyond t is
+		// 2t-i, a landing square of i's lines only in t's direction.
+		if l := 2*t - i; land.has(l) {
+			found = true
+			c.jump(t, l)
+		}
+	}
+	return found
+}
+
+// menNbTen[s][i] are the squares next to bit i along the lines a man
+// captures along (s 0: every direction; 1: White's men, up and sideways;
+// 2: Black's, down and sideways) from which the square beyond is on the
+// board; menLandTen[i] are those squares beyond. Both follow the
+// jump tests of genTen.manCapture.
+var (
+	menNbTen   [3][64]bbTen
+	menLandTen [64]bbTen
+)
+
+func init() {
+	valid := validTen()
+	for i := 0; i < 64; i++ {
+		if !valid.has(i) {
+			continue
+		}
+		for d, dl := range deltaTen {
+			t, l := i+dl, i+2*dl
+			if !valid.has(t) || !valid.has(l) {
+				continue
+			}
+			menLandTen[i] = menLandTen[i].with(l)
+			menNbTen[0][i] = menNbTen[0][i].with(t)
+			if dl < 0 || d == 4 || d == 5 { // up, or sideways (4, 5)
+				menNbTen[1][i] = menNbTen[1][i].with(t)
+			}
+			if dl > 0 || d == 4 || d == 5 {
+				menNbTen[2][i] = menNbTen[2][i].with(t)
+			}
+		}
+	}
+}
+
+// jump makes the man jump over t to l and goes on; a man on the far row
+// goes on as a man (countMenTen is only used where it does).
+func (c *menCountTen) jump(t, l int) {
+	c.opp = c.opp.without(t)
+	c.captured = c.captured.with(t)
+	c.n++
+	if !c.man(l) {
+		c.end(l)
+	}
+	c.n--
+	c.captured = c.captured.without(t)
+	c.opp = c.opp.with(t)
+}
+
+// end counts the chain that ends on to, as genTen.emit would keep it.
+func (c *menCountTen) end(to int) {
+	r := c.n
+	if c.ranked {
+		n, k := c.n, c.captured.and(c.kings).count()
+		switch c.prec {
+		case PrecedenceKings:
+			r = n<<8 | k
+		case PrecedenceItalian:
+			r = n<<8 | k // men take no kings in Italian: k is 0
+		case PrecedenceValue:
+			r = ((n + k) << 6) - k
+		}
+	}
+	if r < c.best {
+		return
+	}
+	if r > c.best {
+		c.best, c.count, c.nrec = r, 0, 0
+	}
+	if !c.keep && c.n > 1 {
+		for k := range c.rec[:c.nrec] {
+			if x := &c.rec[k]; x.to == to && x.from == c.from && x.captured == c.captured {
+				return
+			}
+		}
+		if c.nrec == len(c.rec) {
+			c.full = true
+			return
+		}
+		c.rec[c.nrec] = menCountRecTen{captured: c.captured, from: c.from, to: to}
+		c.nrec++
+	}
+	c.count++
+}
+
 // genMovesTen appends the legal moves of p to moves. Variants with
 // rare rules (Variant.special) take genMovesSpecialTen, so that the
 // classic ones pay one test for them (and perft none).
@@ -597,6 +755,9 @@ func countMovesTenClassic(p *Position, scratch []Move, keep bool) int {
 			return j0.count() + j1.count() + j2.count() + j3.count()
 		}
 		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			if n, ok := countMenTen(p, keep, them, empty, multi); ok {
+				return n
+			}
 			return len(capturesTen(p, scratch[:0], keep, them, empty, multi, noKings))
 		}
 		// Without the majority rule every capture counts: the single jumps
@@ -651,6 +812,9 @@ func countMovesSpecialTen(p *Position, scratch []Move, keep bool) int {
 			return j0.count() + j1.count() + j2.count() + j3.count()
 		}
 		if v.MajorityCapture && v.Promotion != PromoteAndContinue {
+			if n, ok := countMenTen(p, keep, menTargetsTen(v, them, kings), empty, multi); ok {
+				return n
+			}
 			return len(capturesTen(p, scratch[:0], keep, them, empty, multi, noKings))
 		}
 		// Without the majority rule every capture counts: the single jumps

@@ -115,3 +115,8 @@ func Divide(v *Variant, pos *Position, depth int, opts PerftOptions) []DivideEnt
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Move < out[j].Move })
 	return out
 }
+
+// menCountRecs bounds the different chains of the highest rank the leaf
+// counters of men's captures (countMen*) tell apart in drop mode; past it
+// they let the full search count.
+const menCountRecs = 8

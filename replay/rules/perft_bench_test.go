@@ -35,3 +35,15 @@ func BenchmarkPerftThai10Bulk(b *testing.B)    { benchPerft(b, Thai, 10, PerftOp
 func BenchmarkPerftKiller9Bulk(b *testing.B)   { benchPerft(b, Killer, 9, PerftOptions{}) }
 func BenchmarkPerftFrisian9Bulk(b *testing.B)  { benchPerft(b, Frisian, 9, PerftOptions{}) }
 func BenchmarkPerftTurkish8Bulk(b *testing.B)  { benchPerft(b, Turkish, 8, PerftOptions{Keep: true}) }
+
+// The five original variants' others and the International-move variants,
+// so that every variant has a figure.
+func BenchmarkPerftBrazilian10Bulk(b *testing.B) { benchPerft(b, Brazilian, 10, PerftOptions{}) }
+func BenchmarkPerftEnglish10Bulk(b *testing.B)   { benchPerft(b, English, 10, PerftOptions{}) }
+func BenchmarkPerftAntidraughts9Bulk(b *testing.B) {
+	benchPerft(b, Antidraughts, 9, PerftOptions{})
+}
+func BenchmarkPerftBreakthrough9Bulk(b *testing.B) {
+	benchPerft(b, Breakthrough, 9, PerftOptions{})
+}
+func BenchmarkPerftFrysk8Bulk(b *testing.B) { benchPerft(b, Frysk, 8, PerftOptions{}) }

@@ -38,7 +38,9 @@ type Generator struct {
 	Name string
 	// Bits is the suffix of the board-size helpers it uses (bit set type
 	// bbEight, shifts sAEight/sBEight, masks validEight, ...).
-	Bits  string
+	Bits string
+	// BitsN is the number of bits of that bit set type (64 or 128).
+	BitsN int
 	Board string // for the file comment: "8x8"
 	File  string // the file written in replay/rules
 	// Ortho renders Frisian's captures: men and kings also capture along
@@ -53,11 +55,11 @@ type Generator struct {
 // Generators lists the generated files, in the order of the rules
 // package's movegen* constants.
 var Generators = []Generator{
-	{Name: "Eight", Bits: "Eight", Board: "8x8", File: "movegen_eight.go"},
-	{Name: "Ten", Bits: "Ten", Board: "10x10", File: "movegen_ten.go"},
-	{Name: "Twelve", Bits: "Twelve", Board: "12x12", File: "movegen_twelve.go"},
-	{Name: "EightThai", Bits: "Eight", Board: "8x8", File: "movegen_eight_thai.go", Thai: true},
-	{Name: "TenFrisian", Bits: "Ten", Board: "10x10", File: "movegen_ten_frisian.go", Ortho: true},
+	{Name: "Eight", Bits: "Eight", BitsN: 64, Board: "8x8", File: "movegen_eight.go"},
+	{Name: "Ten", Bits: "Ten", BitsN: 64, Board: "10x10", File: "movegen_ten.go"},
+	{Name: "Twelve", Bits: "Twelve", BitsN: 128, Board: "12x12", File: "movegen_twelve.go"},
+	{Name: "EightThai", Bits: "Eight", BitsN: 64, Board: "8x8", File: "movegen_eight_thai.go", Thai: true},
+	{Name: "TenFrisian", Bits: "Ten", BitsN: 64, Board: "10x10", File: "movegen_ten_frisian.go", Ortho: true},
 }
 
 // Render returns the gofmt-formatted source of g.
