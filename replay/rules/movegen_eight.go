@@ -467,7 +467,7 @@ type menCountEight struct {
 // menCountRecEight is a counted chain of the highest rank so far (drop mode).
 type menCountRecEight struct {
 	captured bbEight
-	from, to int
+	from, to uint8
 }
 
 // countMenEight returns the number of legal captures of the men in movers,
@@ -508,10 +508,23 @@ func (c *menCountEight) man(i int) bool {
 		t := x.lowest()
 		// Directions are constant bit offsets: the square beyond t is
 		// 2t-i, a landing square of i's lines only in t's direction.
-		if l := 2*t - i; land.has(l) {
-			found = true
-			c.jump(t, l)
+		l := 2*t - i
+		if !land.has(l) {
+			continue
 		}
+		found = true
+		// The jump over t to l, in place (a call per jump costs more
+		// than the jump): a man on the far row goes on as a man
+		// (countMenEight is only used where it does).
+		c.opp = c.opp.without(t)
+		c.captured = c.captured.with(t)
+		c.n++
+		if !c.man(l) {
+			c.end(l)
+		}
+		c.n--
+		c.captured = c.captured.without(t)
+		c.opp = c.opp.with(t)
 	}
 	return found
 }
@@ -549,33 +562,11 @@ func init() {
 	}
 }
 
-// jump makes the man jump over t to l and goes on; a man on the far row
-// goes on as a man (countMenEight is only used where it does).
-func (c *menCountEight) jump(t, l int) {
-	c.opp = c.opp.without(t)
-	c.captured = c.captured.with(t)
-	c.n++
-	if !c.man(l) {
-		c.end(l)
-	}
-	c.n--
-	c.captured = c.captured.without(t)
-	c.opp = c.opp.with(t)
-}
-
 // end counts the chain that ends on to, as genEight.emit would keep it.
 func (c *menCountEight) end(to int) {
 	r := c.n
 	if c.ranked {
-		n, k := c.n, c.captured.and(c.kings).count()
-		switch c.prec {
-		case PrecedenceKings:
-			r = n<<8 | k
-		case PrecedenceItalian:
-			r = n<<8 | k // men take no kings in Italian: k is 0
-		case PrecedenceValue:
-			r = ((n + k) << 6) - k
-		}
+		r = c.rank()
 	}
 	if r < c.best {
 		return
@@ -583,20 +574,41 @@ func (c *menCountEight) end(to int) {
 	if r > c.best {
 		c.best, c.count, c.nrec = r, 0, 0
 	}
-	if !c.keep && c.n > 1 {
-		for k := range c.rec[:c.nrec] {
-			if x := &c.rec[k]; x.to == to && x.from == c.from && x.captured == c.captured {
-				return
-			}
-		}
-		if c.nrec == len(c.rec) {
-			c.full = true
-			return
-		}
-		c.rec[c.nrec] = menCountRecEight{captured: c.captured, from: c.from, to: to}
-		c.nrec++
+	if !c.keep && c.n > 1 && !c.record(to) {
+		return
 	}
 	c.count++
+}
+
+// rank is the chain's rank by Precedence from the pieces and the kings it
+// takes (genEight.rank for a man's chain).
+func (c *menCountEight) rank() int {
+	n, k := c.n, c.captured.and(c.kings).count()
+	switch c.prec {
+	case PrecedenceKings, PrecedenceItalian: // men take no kings in Italian: k is 0
+		return n<<8 | k
+	case PrecedenceValue:
+		return ((n + k) << 6) - k
+	}
+	return n
+}
+
+// record notes a chain of the highest rank so far in drop mode; it reports
+// false for one with the start, end and captured set of a chain counted
+// already, or when there is no room left (c.full).
+func (c *menCountEight) record(to int) bool {
+	for k := range c.rec[:c.nrec] {
+		if x := &c.rec[k]; int(x.to) == to && int(x.from) == c.from && x.captured == c.captured {
+			return false
+		}
+	}
+	if c.nrec == len(c.rec) {
+		c.full = true
+		return false
+	}
+	c.rec[c.nrec] = menCountRecEight{captured: c.captured, from: uint8(c.from), to: uint8(to)}
+	c.nrec++
+	return true
 }
 
 // genMovesEight appends the legal moves of p to moves. Variants with
