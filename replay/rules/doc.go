@@ -327,7 +327,7 @@
 // leaf: the goal of a Frisian generator no slower per leaf than
 // International's is not met. The rest is spread thin: the eight-direction
 // jump sets (jumpSquares, 93 instructions per position against 38), the
-// leaf count itself and the men's searches (3.2 nodes each).
+// leaf count itself and the men's searches (2.4 calls of man each).
 //
 // Performance notes for whoever edits the generator: [2]uint64 is not
 // SSA-able, so bit sets are loaded and stored element by element through
