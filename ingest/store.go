@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,24 +24,20 @@ var standardColumns = map[string]bool{
 }
 
 // stored is an accepted game encoded for COPY. It is built on the replay
-// workers (Config.Prepare), so the single writer only sends bytes.
+// workers (Config.Prepare), so the single writer only sends bytes: row is
+// the game's row of games in binary COPY format but for the leading
+// columns the writer fills (see copyrows.go); the other fields are what
+// the writer still needs to decide duplicates and to index the game.
 type stored struct {
-	variant            int16
-	basis              string
-	event, site, round *string
-	date               string
-	white, black       string // cleaned player names, "" for none
-	result             int16
-	plies              int16
-	startFEN           *string
-	moves              []byte
-	finalHash          int64
-	movesHash          int64
-	hashes             []uint64 // the start position and after every ply
-	opening            []openings.Entry
-	tags               []byte
-	warnings           []string
-	evals              []Evaluation // [%eval] comments (evalcomments.go)
+	variant      int16
+	date         string
+	white, black string // cleaned player names, "" for none
+	result       int16
+	movesHash    int64
+	hashes       []uint64 // the start position and after every ply
+	opening      []openings.Entry
+	evals        []Evaluation // [%eval] comments (evalcomments.go)
+	row          rowBuf
 }
 
 // preparer returns the function that encodes an accepted game on the
@@ -59,18 +56,19 @@ func preparer(depth int) func(g *replay.Game) any {
 func prepare(g *replay.Game) *stored {
 	var c cleaner
 	moves := codec.AppendMoves(make([]byte, 0, 2*len(g.Moves)+8), g.Moves)
+	basis := c.text("variant basis", string(g.Basis))
+	event, site := nullable(c.text("tag Event", g.PDN.Tag("Event"))), nullable(c.text("tag Site", g.PDN.Tag("Site")))
+	round := nullable(c.text("tag Round", g.PDN.Tag("Round")))
 	st := &stored{
-		variant: codec.VariantID(g.Variant), basis: c.text("variant basis", string(g.Basis)),
-		event: nullable(c.text("tag Event", g.PDN.Tag("Event"))), site: nullable(c.text("tag Site", g.PDN.Tag("Site"))),
-		round: nullable(c.text("tag Round", g.PDN.Tag("Round"))),
-		date:  c.text("date", g.Date), white: c.player("white player", g.White), black: c.player("black player", g.Black),
-		result: codec.ResultCode(g.Result), plies: int16(len(g.Moves)),
-		moves: moves, finalHash: int64(g.Final.Hash()), movesHash: codec.MovesHash(g.Variant, g.StartFEN, moves),
-		tags: otherTags(g, &c),
+		variant: codec.VariantID(g.Variant), date: c.text("date", g.Date),
+		white: c.player("white player", g.White), black: c.player("black player", g.Black),
+		result: codec.ResultCode(g.Result), movesHash: codec.MovesHash(g.Variant, g.StartFEN, moves),
 	}
+	tags := otherTags(g, &c)
+	var startFEN *string
 	if g.StartFEN != "" {
 		fen := c.text("start FEN", g.StartFEN)
-		st.startFEN = &fen
+		startFEN = &fen
 	}
 	st.evals = gameEvaluations(g)
 	for i := range st.evals {
@@ -79,16 +77,24 @@ func prepare(g *replay.Game) *stored {
 		e.PV, e.EngineVersion = c.text("evaluation pv", e.PV), c.text("evaluation version", e.EngineVersion)
 		e.BestMove = c.ptr("evaluation best move", e.BestMove)
 	}
+	var warnings []string
 	if n := len(g.Warnings) + len(c.notes); n > 0 {
-		st.warnings = make([]string, 0, n)
+		warnings = make([]string, 0, n)
 		for _, w := range g.Warnings {
-			st.warnings = append(st.warnings, capText(dbText(w), maxWarning))
+			warnings = append(warnings, capText(dbText(w), maxWarning))
 		}
-		st.warnings = append(st.warnings, c.notes...)
+		warnings = append(warnings, c.notes...)
 	}
 	st.hashes = make([]uint64, 0, len(g.Hashes)+1)
 	st.hashes = append(st.hashes, g.Start.Hash())
 	st.hashes = append(st.hashes, g.Hashes...)
+
+	// The row after gameRowPrefix's columns, in gameCopyColumns' order.
+	b := make(rowBuf, 0, 160+len(moves)+len(tags))
+	b = b.int2(st.variant).text(basis).textPtr(event).textPtr(site).text(st.date).textPtr(round)
+	b = b.int2(st.result).int2(int16(len(g.Moves))).textPtr(startFEN).bytea(moves)
+	b = b.int8(int64(g.Final.Hash())).int8(st.movesHash).jsonb(tags).textArray(warnings)
+	st.row = b
 	return st
 }
 
@@ -117,6 +123,8 @@ type writer struct {
 	players map[string]int32 // committed players only
 	buckets [4096][]int64    // position index entries of the batch, by prefix
 	opening openings.Batch   // opening statistics of the batch
+	games   rowBuf           // the batch's games rows, binary COPY (reused)
+	pos     rowBuf           // its position index rows, likewise
 }
 
 func (w *writer) resetIndex() {
@@ -132,17 +140,6 @@ func (w *writer) index(id int64, hashes []uint64) {
 		b := int(codec.PositionPrefix(h)) + 2048
 		w.buckets[b] = append(w.buckets[b], codec.PositionEntry(h, id))
 	}
-}
-
-// indexRows returns one position_index row per non-empty bucket.
-func (w *writer) indexRows(sourceID int64) [][]any {
-	var rows [][]any
-	for i := range w.buckets {
-		if len(w.buckets[i]) > 0 {
-			rows = append(rows, []any{sourceID, int16(i - 2048), w.buckets[i]})
-		}
-	}
-	return rows
 }
 
 // writeBatch stores one batch of a source's games in one transaction,
@@ -228,10 +225,10 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 			ids[i] = last - int64(fresh) + 1 + int64(i)
 		}
 	}
-	w.resetIndex()
-	w.opening.Reset()
-
-	var gameRows, dupRows, rejRows [][]any
+	var dupRows, rejRows [][]any
+	var news []*stored // the new games, in id order from ids[0]
+	var ordinals []int32
+	w.games = append(w.games[:0], copyHeader...)
 	for _, p := range games {
 		it, st := p.it, p.st
 		if ref, ok := existing[p.key]; ok {
@@ -240,17 +237,35 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 			continue
 		}
 		existing[p.key] = gameRef{sourceID, int32(it.Ordinal)}
-		id := ids[len(gameRows)]
-		w.index(id, st.hashes)
-		w.opening.Add(st.variant, st.result, st.opening, src.openingDepth)
-		gameRows = append(gameRows, []any{
-			id, st.variant, st.basis, sourceID, int32(it.Ordinal), it.Offset,
-			st.event, st.site, st.date, st.round,
-			nullID(p.key.white), nullID(p.key.black), st.result, st.plies, st.startFEN,
-			st.moves, st.finalHash, st.movesHash, st.tags, st.warnings,
-		})
+		w.games = gameRowPrefix(w.games, ids[len(news)], sourceID, int32(it.Ordinal), it.Offset, p.key.white, p.key.black)
+		w.games = append(w.games, st.row...)
+		news = append(news, st)
+		ordinals = append(ordinals, int32(it.Ordinal))
 		c.imported++
 	}
+	w.games = append(w.games, copyTrailer...)
+	// The position index and the opening statistics of the new games are
+	// sorted out while PostgreSQL takes the games: the connection would
+	// otherwise wait for this, and PostgreSQL for the connection.
+	side := make(chan []openings.Row, 1)
+	go func() {
+		w.resetIndex()
+		w.opening.Reset()
+		for i, st := range news {
+			w.index(ids[i], st.hashes)
+			w.opening.Add(st.variant, st.result, st.opening, src.openingDepth)
+		}
+		w.pos = w.positionRows(w.pos, sourceID)
+		side <- w.opening.Rows()
+	}()
+	var openingRows []openings.Row
+	waited := false
+	wait := func() {
+		if !waited {
+			openingRows, waited = <-side, true
+		}
+	}
+	defer wait() // the buckets are the writer's: the next batch reuses them
 	for i := range items {
 		it := &items[i]
 		if it.Accepted {
@@ -267,22 +282,28 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 		rejRows = append(rejRows, []any{sourceID, int32(it.Ordinal), it.Offset, int32(it.Line), raw, dbText(reason), r.ply, r.move, r.fen, r.message})
 	}
 
-	if len(gameRows) > 0 {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"games"}, gameColumns, pgx.CopyFromRows(gameRows)); err != nil {
-			return c, &copyError{table: "games", rows: gameRows, err: err}
+	pg := tx.Conn().PgConn()
+	if len(news) > 0 {
+		if _, err := pg.CopyFrom(ctx, bytes.NewReader(w.games), "COPY games ("+gameCopyColumns+") FROM STDIN (FORMAT binary)"); err != nil {
+			return c, &copyError{table: "games", ordinals: ordinals, err: err}
 		}
 	}
-	if posRows := w.indexRows(sourceID); len(posRows) > 0 {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"position_index"}, positionColumns, pgx.CopyFromRows(posRows)); err != nil {
+	wait()
+	if len(news) > 0 {
+		if _, err := pg.CopyFrom(ctx, bytes.NewReader(w.pos), "COPY position_index (source_id, prefix, entries) FROM STDIN (FORMAT binary)"); err != nil {
 			return c, fmt.Errorf("copy position index: %w", err)
 		}
 	}
-	if err := openings.WriteRows(ctx, tx, sourceID, w.opening.Rows()); err != nil {
+	if err := openings.WriteRows(ctx, tx, sourceID, openingRows); err != nil {
 		return c, err
 	}
 	if len(rejRows) > 0 {
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"rejected_games"}, rejectedColumns, pgx.CopyFromRows(rejRows)); err != nil {
-			return c, &copyError{table: "rejected_games", rows: rejRows, err: err}
+			ords := make([]int32, len(rejRows))
+			for i, r := range rejRows {
+				ords[i] = r[1].(int32)
+			}
+			return c, &copyError{table: "rejected_games", ordinals: ords, err: err}
 		}
 	}
 	if len(dupRows) > 0 {
@@ -309,11 +330,11 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 }
 
 // copyError is a COPY of games or rejected games that PostgreSQL refused;
-// its rows let storeFailure name the game at fault.
+// the ordinals of its rows let storeFailure name the game at fault.
 type copyError struct {
-	table string
-	rows  [][]any // column 4 (index 4 of games, 1 of rejected_games) is the ordinal
-	err   error
+	table    string
+	ordinals []int32 // of the rows, in order
+	err      error
 }
 
 func (e *copyError) Error() string { return "copy " + e.table + ": " + e.err.Error() }
@@ -331,17 +352,10 @@ func (e *copyError) ordinal(where string) int {
 		end++
 	}
 	line, err := strconv.Atoi(rest[:end])
-	if err != nil || line < 1 || line > len(e.rows) {
+	if err != nil || line < 1 || line > len(e.ordinals) {
 		return 0
 	}
-	col := 1 // rejected_games: source_id, ordinal, ...
-	if e.table == "games" {
-		col = 4 // id, variant, variant_basis, source_id, ordinal, ...
-	}
-	if o, ok := e.rows[line-1][col].(int32); ok {
-		return int(o)
-	}
-	return 0
+	return int(e.ordinals[line-1])
 }
 
 // storeFailure turns an error of writeBatch into the failure of its source
@@ -400,9 +414,6 @@ func rejectedTexts(reject error) rejectedText {
 }
 
 var (
-	positionColumns = []string{"source_id", "prefix", "entries"}
-	gameColumns     = []string{"id", "variant", "variant_basis", "source_id", "ordinal", "byte_offset", "event", "site", "date", "round",
-		"white_id", "black_id", "result", "ply_count", "start_fen", "moves", "final_hash", "moves_hash", "tags", "warnings"}
 	rejectedColumns  = []string{"source_id", "ordinal", "byte_offset", "line", "raw", "reason", "ply", "move", "fen", "message"}
 	duplicateColumns = []string{"source_id", "ordinal", "byte_offset", "of_source_id", "of_ordinal"}
 )
@@ -473,13 +484,6 @@ func nullable(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-func nullID(id int32) *int32 {
-	if id == 0 {
-		return nil
-	}
-	return &id
 }
 
 // otherTags returns the non-standard tags as a JSON object, or nil. Names

@@ -1,0 +1,179 @@
+package ingest
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Rows in PostgreSQL's binary COPY format, encoded by the importer itself.
+//
+// pgx's CopyFromRows encodes a batch on the writer's goroutine, value by
+// value through interfaces ([][]any), while PostgreSQL waits for it. A
+// game's row is instead encoded once, on the replay workers (prepare), but
+// for the columns only the writer knows (the game's id, its players' ids,
+// its source and place, which an appended game numbers differently), which
+// lead the row (gameRowPrefix); the writer then only copies bytes. The
+// position index rows are encoded likewise (positionRows). The formats are
+// PostgreSQL's send/recv formats: big-endian integers, text and bytea as
+// their bytes, jsonb as version 1 and the JSON text, arrays as in
+// array_send (TestCopyRowsReadBack checks each against the database).
+
+// copyHeader starts a binary COPY stream: the signature, flags and the
+// length of the header extension.
+var copyHeader = []byte("PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")
+
+// copyTrailer ends it: a tuple of -1 fields.
+var copyTrailer = []byte{0xff, 0xff}
+
+// Type OIDs of array elements.
+const (
+	oidInt8 = 20
+	oidText = 25
+)
+
+type rowBuf []byte
+
+func (b rowBuf) fields(n int) rowBuf { return binary.BigEndian.AppendUint16(b, uint16(n)) }
+
+func (b rowBuf) null() rowBuf { return binary.BigEndian.AppendUint32(b, math.MaxUint32) }
+
+func (b rowBuf) int2(v int16) rowBuf {
+	b = binary.BigEndian.AppendUint32(b, 2)
+	return binary.BigEndian.AppendUint16(b, uint16(v))
+}
+
+func (b rowBuf) int4(v int32) rowBuf {
+	b = binary.BigEndian.AppendUint32(b, 4)
+	return binary.BigEndian.AppendUint32(b, uint32(v))
+}
+
+func (b rowBuf) int8(v int64) rowBuf {
+	b = binary.BigEndian.AppendUint32(b, 8)
+	return binary.BigEndian.AppendUint64(b, uint64(v))
+}
+
+// nullInt4 writes NULL for 0 (no player).
+func (b rowBuf) nullInt4(v int32) rowBuf {
+	if v == 0 {
+		return b.null()
+	}
+	return b.int4(v)
+}
+
+func (b rowBuf) text(s string) rowBuf {
+	b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
+}
+
+func (b rowBuf) textPtr(s *string) rowBuf {
+	if s == nil {
+		return b.null()
+	}
+	return b.text(*s)
+}
+
+func (b rowBuf) bytea(v []byte) rowBuf {
+	b = binary.BigEndian.AppendUint32(b, uint32(len(v)))
+	return append(b, v...)
+}
+
+// jsonb writes a JSON text as jsonb (NULL for nil).
+func (b rowBuf) jsonb(v []byte) rowBuf {
+	if v == nil {
+		return b.null()
+	}
+	b = binary.BigEndian.AppendUint32(b, uint32(len(v)+1))
+	b = append(b, 1)
+	return append(b, v...)
+}
+
+// textArray writes a one-dimensional text[] (NULL for nil).
+func (b rowBuf) textArray(v []string) rowBuf {
+	if v == nil {
+		return b.null()
+	}
+	n := 12
+	if len(v) > 0 {
+		n += 8
+	}
+	for _, s := range v {
+		n += 4 + len(s)
+	}
+	b = binary.BigEndian.AppendUint32(b, uint32(n))
+	b = arrayHeader(b, len(v), oidText)
+	for _, s := range v {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
+		b = append(b, s...)
+	}
+	return b
+}
+
+// int8Array writes a one-dimensional bigint[].
+func (b rowBuf) int8Array(v []int64) rowBuf {
+	n := 12
+	if len(v) > 0 {
+		n += 8 + 12*len(v)
+	}
+	b = binary.BigEndian.AppendUint32(b, uint32(n))
+	b = arrayHeader(b, len(v), oidInt8)
+	for _, x := range v {
+		b = binary.BigEndian.AppendUint32(b, 8)
+		b = binary.BigEndian.AppendUint64(b, uint64(x))
+	}
+	return b
+}
+
+// arrayHeader is array_send's header: dimensions, no NULLs, the element
+// type, and the length and lower bound (1) of the one dimension; an empty
+// array has no dimension.
+func arrayHeader(b rowBuf, n int, elem uint32) rowBuf {
+	dims := uint32(0)
+	if n > 0 {
+		dims = 1
+	}
+	b = binary.BigEndian.AppendUint32(b, dims)
+	b = binary.BigEndian.AppendUint32(b, 0)
+	b = binary.BigEndian.AppendUint32(b, elem)
+	if n > 0 {
+		b = binary.BigEndian.AppendUint32(b, uint32(n))
+		b = binary.BigEndian.AppendUint32(b, 1)
+	}
+	return b
+}
+
+// gameCopyColumns is the column order of the games COPY: the columns the
+// writer fills first (gameRowPrefix), then those prepare encodes
+// (stored.row).
+const gameCopyColumns = "id, source_id, ordinal, byte_offset, white_id, black_id, " +
+	"variant, variant_basis, event, site, date, round, result, ply_count, start_fen, moves, final_hash, moves_hash, tags, warnings"
+
+// gameRowFields is the number of columns of a games row.
+const gameRowFields = 20
+
+// gameRowPrefix starts a games row: its field count and the columns known
+// only to the writer.
+func gameRowPrefix(b rowBuf, id, sourceID int64, ordinal int32, offset int64, white, black int32) rowBuf {
+	b = b.fields(gameRowFields)
+	b = b.int8(id)
+	b = b.int8(sourceID)
+	b = b.int4(ordinal)
+	b = b.int8(offset)
+	b = b.nullInt4(white)
+	return b.nullInt4(black)
+}
+
+// positionRows encodes the position index rows of the writer's buckets
+// (one per non-empty prefix) as a binary COPY stream into b.
+func (w *writer) positionRows(b rowBuf, sourceID int64) rowBuf {
+	b = append(b[:0], copyHeader...)
+	for i := range w.buckets {
+		if len(w.buckets[i]) == 0 {
+			continue
+		}
+		b = b.fields(3)
+		b = b.int8(sourceID)
+		b = b.int2(int16(i - 2048))
+		b = b.int8Array(w.buckets[i])
+	}
+	return append(b, copyTrailer...)
+}
