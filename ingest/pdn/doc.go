@@ -113,6 +113,10 @@
 //
 //	func NewReader(r io.Reader, name string) *Reader
 //	func (*Reader) Next() (*Game, error)
+//	func (*Reader) SplitAt(at func(offset int64) bool); func (*Reader) Line() int
+//	func NewSplitReader(r io.Reader, name string) *Reader
+//	func Rebase(g *Game, err error, games int, offset int64, lines int)
+//	var ErrSplit
 //	func NewWriter(w io.Writer) *Writer
 //	func (*Writer) WriteGame(g *Game) error
 //	func FullGameType(gt string) string
@@ -147,6 +151,22 @@
 // BenchmarkDeepNesting reads 1,000,000 nested '(' (2 MB) and the game after
 // them in 8.5 ms and 6 MB (the reader used to die of a stack overflow after
 // 116 s).
+//
+// # Reading in parallel
+//
+// A stream cannot be cut into games without lexing it (a comment may hide
+// a tag, a game may lack its result), but it can be cut where a game very
+// likely begins and the pieces read at once, each by a Reader of its own
+// (package ingest does so): a Reader given SplitAt stops (ErrSplit) before
+// a game that begins at an offset the caller accepts, and only where
+// nothing read so far bears on that game (it begins its line, with no lead,
+// after a game with tags), so that NewSplitReader on the input from there
+// reads the rest of the stream exactly as the first Reader would have, but
+// for the games' positions, which Rebase moves back into the whole stream.
+// A piece is kept only when the reader of the piece before it stopped at
+// its start; otherwise that reader goes on. TestSplitReadsTheSame checks
+// this at every line start of every file of the test suite; FuzzSplit at
+// the line starts of arbitrary input.
 //
 // # Internals
 //
