@@ -130,6 +130,13 @@ type Options struct {
 	// they must pass Check).
 	Thresholds Thresholds
 
+	// Independent evaluates every position on its own (Evaluator.Evaluate)
+	// even with a LineEvaluator, as a Hub engine does: slower, but each
+	// evaluation then depends only on its position and the engine's limit.
+	// By default a LineEvaluator evaluates each run of a game's positions
+	// in order, carrying its table from one to the next (see runs).
+	Independent bool
+
 	// Owner prefixes lease owners (default host:pid).
 	Owner string
 	// Progress, if set, is called after each stored batch with the
@@ -213,11 +220,34 @@ type Summary struct {
 }
 
 // gameLine is a selected game's positions: hashes[i] is the position
-// after ply i (hashes[0] the start).
+// after ply i (hashes[0] the start). The game owns positions[lo:hi], the
+// distinct positions it reached first among the selected games, in the
+// order of its plies.
 type gameLine struct {
 	id      int64
 	variant int16
 	hashes  []int64
+	lo, hi  int
+}
+
+// RunLength is the most positions of one game evaluated as one run: in
+// order, by one worker, a LineEvaluator carrying its table from each to
+// the next. A game's positions (those no earlier selected game reached)
+// are cut into runs of at most RunLength, the last one the shortest, so
+// that the runs, and so the evaluations, do not depend on the number of
+// workers or their timing, and two workers share a long game at the end
+// of a selection instead of one waiting for the other.
+const RunLength = 32
+
+// runs cuts each game's positions into runs of at most RunLength.
+func runs(lines []gameLine) [][2]int {
+	var out [][2]int
+	for _, g := range lines {
+		for lo := g.lo; lo < g.hi; lo += RunLength {
+			out = append(out, [2]int{lo, min(lo+RunLength, g.hi)})
+		}
+	}
+	return out
 }
 
 // Run selects the games, enqueues their positions not yet evaluated by
@@ -253,6 +283,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	total := int64(sum.PositionsEnqueued)
+	rq := newRunQueue(positions, runs(lines))
 	for w := range opts.Workers {
 		wg.Add(1)
 		go func() {
@@ -269,7 +300,10 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error
 				}
 			}
 			defer ev.Close()
-			wk := &worker{pool: pool, opts: &opts, ev: ev, owner: fmt.Sprintf("%s:%d", opts.Owner, w)}
+			wk := &worker{pool: pool, opts: &opts, ev: ev, owner: fmt.Sprintf("%s:%d", opts.Owner, w), runs: rq}
+			if le, ok := ev.(LineEvaluator); ok && !opts.Independent {
+				wk.line = le
+			}
 			errs[w] = wk.run(wctx, func(e, f int) {
 				ne, nf := evaluated.Add(int64(e)), failed.Add(int64(f))
 				if opts.Progress != nil {
@@ -371,7 +405,7 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 		if opts.MaxPly > 0 && len(plies) > opts.MaxPly+1 {
 			plies = plies[:opts.MaxPly+1]
 		}
-		gl := gameLine{id: g.id, variant: g.variant, hashes: make([]int64, 0, len(plies))}
+		gl := gameLine{id: g.id, variant: g.variant, hashes: make([]int64, 0, len(plies)), lo: len(positions)}
 		for i := range plies {
 			pos := &plies[i]
 			h := int64(pos.Hash())
@@ -382,6 +416,7 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 				positions = append(positions, position{posKey: k, fen: pos.FEN()})
 			}
 		}
+		gl.hi = len(positions)
 		lines = append(lines, gl)
 	}
 	sum.Games = len(lines)

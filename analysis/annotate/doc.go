@@ -51,6 +51,18 @@
 //     claimed row that is already evaluated (enqueued again by a run that
 //     raced with its evaluation) is just deleted. A row claimed MaxAttempts
 //     times without a result (its workers kept dying) is marked failed.
+//     Game order: with a LineEvaluator (the built-in engine) and without
+//     Options.Independent, the workers first take runs: each selected
+//     game's own positions (those no earlier selected game reached), in
+//     the order of its plies, cut into runs of at most RunLength. A worker
+//     claims a run's rows Batch at a time in run order (the same lease
+//     rules, among rows claimed fewer than MaxAttempts times; rows another
+//     worker holds are skipped), and evaluates them as one line, its
+//     engine keeping the transposition table from one to the next. Only
+//     when every run is finished do the workers claim rows in any order
+//     as above. The runs depend only on the selection and on what was
+//     already evaluated, so at a fixed depth the evaluations are the same
+//     whatever the number of workers or the batch size (TestGameOrder).
 //  5. End: a worker stops when its claim finds nothing and no unfailed row
 //     of this engine and setting remains in the queue. While rows remain
 //     that other workers hold, it waits (polling every 50-500 ms): a live
@@ -87,14 +99,18 @@
 // arguments; it checks the Limit (Limit.Check: a depth of
 // 1..search.MaxDepth or a move time) and wraps ErrEngineSpec or ErrLimit.
 // The analyze command passes --engine and --engine-arg; a match command
-// can share it. Builtin (package search at a fixed depth or move time; deterministic at a
-// fixed depth) and Hub (an external Hub-protocol engine through
-// hub.Client, one process per worker; hub.AnalyzeRetry tries a position
-// twice, then it is failed). A position without a legal move is not sent
-// to the engine: it is stored as lost (score -search.Win, mate, depth 0)
-// for every engine. Moves (best_move, pv) are stored in Hub notation
-// (hub.FormatMove: 32-28, 28x19x23), the same for both, so the tests can
-// check that `draughtsdb hub` driven over the protocol stores exactly what
-// the built-in engine stores. The engine column is the engine's reported
-// name (draughtsdb for both), the version is recorded beside it.
+// can share it. Builtin (package search at a fixed depth or move time;
+// deterministic at a fixed depth; a LineEvaluator) and Hub (an external
+// Hub-protocol engine through hub.Client, one process per worker;
+// hub.AnalyzeRetry tries a position twice, then it is failed). A position
+// without a legal move is not sent to the engine: it is stored as lost
+// (score -search.Win, mate, depth 0) for every engine. A built-in
+// evaluation in game order may differ from the same position searched on
+// its own (Options.Independent, as a Hub engine searches) where the table
+// carried from the game's earlier positions holds deeper results. Moves
+// (best_move, pv) are stored in Hub notation (hub.FormatMove: 32-28,
+// 28x19x23), the same for both, so the tests can check that `draughtsdb
+// hub` driven over the protocol stores exactly what the built-in engine
+// stores with Independent. The engine column is the engine's reported name
+// (draughtsdb for both), the version is recorded beside it.
 package annotate

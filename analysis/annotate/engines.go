@@ -160,6 +160,20 @@ func over(pos *rules.Position) (e Eval, ok bool) {
 	return Eval{Score: -search.Win, Mate: true}, true
 }
 
+// LineEvaluator is an Evaluator that gains from evaluating the positions of
+// one game in order, as analysis servers do: the built-in engine keeps its
+// transposition table from one position to the next, where it already
+// holds much of the next position's tree. Run gives each worker's
+// positions in game order to EvaluateInLine (unless Options.Independent).
+type LineEvaluator interface {
+	Evaluator
+	// EvaluateInLine evaluates pos, which follows, in the same game, the
+	// positions evaluated since the last call with first set; first
+	// starts a new line, which forgets the earlier ones. The result may
+	// depend on those positions; the same sequence gives the same results.
+	EvaluateInLine(ctx context.Context, pos rules.Position, first bool) (Eval, error)
+}
+
 // Builtin is the built-in engine (package search) with its own
 // transposition table.
 type Builtin struct {
@@ -172,12 +186,22 @@ func NewBuiltin(l Limit, ttMB int) *Builtin {
 	return &Builtin{Limit: l, e: search.NewEngine(ttMB)}
 }
 
-// Evaluate searches pos.
+// Evaluate searches pos on its own (from an empty table).
 func (b *Builtin) Evaluate(ctx context.Context, pos rules.Position) (Eval, error) {
+	return b.evaluate(ctx, pos, false)
+}
+
+// EvaluateInLine searches pos keeping the table of the searches since the
+// last call with first set (search.Options.Continue).
+func (b *Builtin) EvaluateInLine(ctx context.Context, pos rules.Position, first bool) (Eval, error) {
+	return b.evaluate(ctx, pos, !first)
+}
+
+func (b *Builtin) evaluate(ctx context.Context, pos rules.Position, cont bool) (Eval, error) {
 	if e, ok := over(&pos); ok {
 		return e, nil
 	}
-	r := b.e.Search(ctx, pos, search.Options{Depth: b.Limit.Depth, MoveTime: b.Limit.MoveTime}, nil)
+	r := b.e.Search(ctx, pos, search.Options{Depth: b.Limit.Depth, MoveTime: b.Limit.MoveTime, Continue: cont}, nil)
 	e := Eval{Score: r.Score, Mate: r.Mate, Depth: r.Depth, Nodes: int64(r.Nodes), TimeMs: int(r.Time.Milliseconds())}
 	pv := make([]string, len(r.PV))
 	for i := range r.PV {

@@ -3,6 +3,8 @@ package annotate
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
@@ -20,7 +22,45 @@ type worker struct {
 	pool  *pgxpool.Pool
 	opts  *Options
 	ev    Evaluator
+	line  LineEvaluator // ev, if it is one and Options.Independent is not set
 	owner string
+	runs  *runQueue
+}
+
+// runQueue hands the runs of the selected games' positions (see runs) to
+// the workers of one Run, in order.
+type runQueue struct {
+	positions []position
+	runs      [][2]int
+	next      atomic.Int64  // the next run to hand out
+	pending   atomic.Int64  // runs not finished
+	done      chan struct{} // closed when pending reaches 0
+}
+
+func newRunQueue(positions []position, runs [][2]int) *runQueue {
+	q := &runQueue{positions: positions, runs: runs, done: make(chan struct{})}
+	q.pending.Store(int64(len(runs)))
+	if len(runs) == 0 {
+		close(q.done)
+	}
+	return q
+}
+
+// take returns the next run, or false when all are handed out.
+func (q *runQueue) take() ([]position, bool) {
+	i := q.next.Add(1) - 1
+	if i >= int64(len(q.runs)) {
+		return nil, false
+	}
+	r := q.runs[i]
+	return q.positions[r[0]:r[1]], true
+}
+
+// finish marks a run taken with take as finished.
+func (q *runQueue) finish() {
+	if q.pending.Add(-1) == 0 {
+		close(q.done)
+	}
 }
 
 type claimed struct {
@@ -28,11 +68,36 @@ type claimed struct {
 	fen string
 }
 
-// run claims and evaluates batches until the queue of this engine and
-// setting holds no unfailed row. When every remaining row is leased by
+// run evaluates, with a LineEvaluator, the runs of this Run's selected
+// positions it takes from w.runs, and once every run is finished (or at
+// once without one) claims and evaluates batches in any order until the
+// queue of this engine and setting holds no unfailed row (rows of other
+// runs, rows whose lease expired). When every remaining row is leased by
 // someone else it waits: a live worker will finish them, a dead one's
 // lease expires and they are claimed here.
 func (w *worker) run(ctx context.Context, done func(evaluated, failed int)) error {
+	if w.line != nil {
+		for {
+			run, ok := w.runs.take()
+			if !ok {
+				break
+			}
+			err := w.evaluateRun(ctx, run, done)
+			w.runs.finish()
+			if err != nil {
+				return err
+			}
+		}
+		// The rows of runs that other workers of this Run are still on
+		// are theirs: claimed in any order here they would leave their
+		// line, and their evaluations would depend on the workers'
+		// timing.
+		select {
+		case <-w.runs.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	waiting := false
 	for {
 		batch, err := w.claim(ctx)
@@ -62,12 +127,118 @@ func (w *worker) run(ctx context.Context, done func(evaluated, failed int)) erro
 			continue
 		}
 		waiting = false
-		e, f, err := w.evaluate(ctx, batch)
+		e, f, err := w.evaluate(ctx, batch, nil)
 		if err != nil {
 			return err
 		}
 		done(e, f)
 	}
+}
+
+// evaluateRun evaluates the positions of run (one game's, in the order of
+// its plies) that are still to be evaluated, claiming up to Batch of them
+// at a time in that order, as one line of the LineEvaluator. Positions
+// another worker holds are left to it (or, if it dies, to the claims in
+// any order after the runs).
+func (w *worker) evaluateRun(ctx context.Context, run []position, done func(evaluated, failed int)) error {
+	first := true
+	for len(run) > 0 {
+		batch, next, err := w.claimRun(ctx, run)
+		if err != nil {
+			return err
+		}
+		if next == 0 {
+			return nil // nothing of the run is claimable any more
+		}
+		run = run[next:]
+		if len(batch) == 0 {
+			continue // the claimed rows were evaluated already
+		}
+		e, f, err := w.evaluate(ctx, batch, &first)
+		if err != nil {
+			return err
+		}
+		done(e, f)
+	}
+	return nil
+}
+
+// claimRun leases the first Batch claimable rows of run, in its order:
+// not failed, not claimed MaxAttempts times already (the claims in any
+// order mark those failed), lease absent or expired. It returns them in
+// run order, less those already evaluated (which it deletes), and next,
+// the index in run after the last row it claimed (0 if none).
+func (w *worker) claimRun(ctx context.Context, run []position) ([]claimed, int, error) {
+	o := w.opts
+	vs, hs := make([]int16, len(run)), make([]int64, len(run))
+	for i, p := range run {
+		vs[i], hs[i] = p.variant, p.hash
+	}
+	var out []claimed
+	next := 0
+	err := pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
+		out, next = out[:0], 0
+		rows, err := tx.Query(ctx, `
+			WITH c AS MATERIALIZED (
+			      SELECT q.variant, q.hash, r.ord FROM analysis_queue q
+			      JOIN unnest($3::smallint[], $4::bigint[]) WITH ORDINALITY AS r(variant, hash, ord)
+			        ON q.variant = r.variant AND q.hash = r.hash
+			      WHERE q.engine = $1 AND q.setting = $2 AND NOT q.failed AND q.attempts < $8
+			        AND (q.lease_until IS NULL OR q.lease_until < now())
+			      ORDER BY r.ord
+			      LIMIT $7
+			      FOR UPDATE OF q SKIP LOCKED)
+			UPDATE analysis_queue q
+			SET lease_owner = $5, lease_until = now() + $6 * interval '1 millisecond', attempts = q.attempts + 1
+			FROM c
+			WHERE q.variant = c.variant AND q.hash = c.hash AND q.engine = $1 AND q.setting = $2
+			RETURNING c.ord, q.variant, q.hash, q.fen,
+			          EXISTS (SELECT 1 FROM evaluations e WHERE e.variant = q.variant AND e.hash = q.hash
+			                  AND e.engine = $1 AND e.setting = $2)`,
+			o.Engine, o.Setting, vs, hs, w.owner, o.Lease.Milliseconds(), o.Batch, MaxAttempts)
+		if err != nil {
+			return err
+		}
+		type row struct {
+			claimed
+			ord       int
+			evaluated bool
+		}
+		var got []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.ord, &r.variant, &r.hash, &r.fen, &r.evaluated); err != nil {
+				rows.Close()
+				return err
+			}
+			got = append(got, r)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		slices.SortFunc(got, func(a, b row) int { return a.ord - b.ord })
+		var done []claimed
+		for _, r := range got {
+			if r.evaluated {
+				done = append(done, r.claimed)
+			} else {
+				out = append(out, r.claimed)
+			}
+			next = max(next, r.ord) // ord counts from 1
+		}
+		if len(done) > 0 {
+			vs, hs := keys(done)
+			_, err := tx.Exec(ctx, `DELETE FROM analysis_queue q USING unnest($1::smallint[], $2::bigint[]) AS d(variant, hash)
+				WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4`,
+				vs, hs, o.Engine, o.Setting)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("claim: %w", err)
+	}
+	return out, next, nil
 }
 
 // claim leases up to Batch claimable rows: not failed, lease absent or
@@ -155,8 +326,10 @@ func (w *worker) others(ctx context.Context) (remaining, own int, next time.Dura
 // evaluate runs the engine on each claimed position, renewing the lease
 // when half of it has passed, then stores the evaluations and removes the
 // queue rows in one transaction. A position the engine fails on is marked
-// failed.
-func (w *worker) evaluate(ctx context.Context, batch []claimed) (evaluated, failed int, err error) {
+// failed. With line set (positions of a run, in order) and a
+// LineEvaluator, the positions continue the line; *line says that the
+// next one starts it, and is cleared once one has.
+func (w *worker) evaluate(ctx context.Context, batch []claimed, line *bool) (evaluated, failed int, err error) {
 	o := w.opts
 	var (
 		ok     []claimed
@@ -181,7 +354,13 @@ func (w *worker) evaluate(ctx context.Context, batch []claimed) (evaluated, fail
 			bad, errs = append(bad, c), append(errs, "FEN does not match the hash")
 			continue
 		}
-		e, err := w.ev.Evaluate(ctx, pos)
+		var e Eval
+		if w.line != nil && line != nil {
+			e, err = w.line.EvaluateInLine(ctx, pos, *line)
+			*line = false
+		} else {
+			e, err = w.ev.Evaluate(ctx, pos)
+		}
 		if ctx.Err() != nil {
 			return 0, 0, ctx.Err()
 		}

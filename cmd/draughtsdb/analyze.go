@@ -30,6 +30,7 @@ func newAnalyzeCommand(a *app) *cobra.Command {
 		ttSize       int
 		jsonOut      bool
 		quiet        bool
+		independent  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "analyze [--variant V] [--engine builtin|hub:PATH] [--engine-arg ARG ...] [--depth N | --movetime MS] [--workers N] [--max-ply N] [--limit N] [--where SQL] [--json] [--quiet]",
@@ -46,12 +47,20 @@ Selection: --where is an SQL condition on the games table (e.g.
 READ ONLY transaction with a statement timeout (--where-timeout): it cannot
 change anything.
 
-Engines: builtin (draughtsdb's own search; at a fixed --depth its results are
-deterministic) or hub:PATH, any Hub-protocol engine (Scan, Kingsrow's hub
+Engines: builtin (draughtsdb's own search) or hub:PATH, any Hub-protocol engine (Scan, Kingsrow's hub
 build, or "hub:$(which draughtsdb) --engine-arg hub"), one process per
 worker; a position the engine times out or crashes on is tried once more,
 then marked failed (analysis_queue.failed). The engine is identified in
 evaluations by the name it reports (draughtsdb for both of these).
+
+Game order: each game's positions (those no earlier selected game reached)
+are cut into runs of up to 32, and a worker evaluates a run in the order of
+the game's plies; the builtin engine keeps its transposition table from one
+position of a run to the next, which holds much of the next position's tree.
+At a fixed --depth the results are deterministic for a given selection and
+set of positions already evaluated, whatever the number of workers. With
+--independent every position is searched from an empty table (slower; each
+evaluation then depends only on its position, as with a Hub engine).
 
 Resumable and shared: positions already evaluated are skipped; the others
 go through the queue table analysis_queue, from which workers claim batches
@@ -107,8 +116,9 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 				Engine: eng.Name, EngineVersion: eng.Version, NewEvaluator: eng.New, First: eng.First,
 				Setting: lim.Setting(), Workers: workers, Batch: batch, Lease: lease,
 				Where: where, WhereTimeout: whereTimeout, Variant: v, Limit: limit, MaxPly: maxPly,
-				Thresholds: annotate.Thresholds{Inaccuracy: a.cfg.Analysis.Inaccuracy, Mistake: a.cfg.Analysis.Mistake, Blunder: a.cfg.Analysis.Blunder},
-				Notice:     notice,
+				Thresholds:  annotate.Thresholds{Inaccuracy: a.cfg.Analysis.Inaccuracy, Mistake: a.cfg.Analysis.Mistake, Blunder: a.cfg.Analysis.Blunder},
+				Independent: independent,
+				Notice:      notice,
 			}
 
 			pool, err := openDatabase(cmd.Context(), a.cfg)
@@ -161,6 +171,7 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 	f.DurationVar(&whereTimeout, "where-timeout", time.Minute, "statement timeout for selecting the games")
 	f.IntVar(&batch, "batch", 16, "positions a worker claims at a time")
 	f.IntVar(&ttSize, "tt-size", search.DefaultTTSizeMB, "builtin engine: transposition table per worker in MB")
+	f.BoolVar(&independent, "independent", false, "builtin engine: search every position from an empty table instead of keeping it along each game's positions")
 	f.String("lease", "60s", settingHelp("analysis.lease"))
 	f.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object")
 	f.BoolVar(&quiet, "quiet", false, "no progress bar and no notices")
