@@ -229,6 +229,9 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 	// on while PostgreSQL takes a batch: the import then costs little more
 	// than the COPY itself. Batches are written strictly in order.
 	w := &writer{conn: conn.Conn(), players: map[string]int32{}}
+	if err := w.useFilter(ctx); err != nil {
+		return sum, err
+	}
 	type message struct {
 		st    *sourceState
 		items []Item

@@ -125,6 +125,10 @@ type writer struct {
 	opening openings.Batch   // opening statistics of the batch
 	games   rowBuf           // the batch's games rows, binary COPY (reused)
 	pos     rowBuf           // its position index rows, likewise
+	// filter, when set, holds the moves hashes of every game stored in a
+	// database that had none (useFilter): the duplicates of a game it
+	// cannot hold need not be looked for.
+	filter *hashFilter
 }
 
 func (w *writer) resetIndex() {
@@ -180,7 +184,9 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 			variant: st.variant, movesHash: st.movesHash,
 			white: w.playerID(st.white, newPlayers), black: w.playerID(st.black, newPlayers), date: st.date,
 		}})
-		hashes = append(hashes, st.movesHash)
+		if w.filter == nil || w.filter.mayHold(st.movesHash) {
+			hashes = append(hashes, st.movesHash)
+		}
 	}
 	existing := map[dupKey]gameRef{}
 	if len(hashes) > 0 {
@@ -325,6 +331,11 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 	}
 	for name, id := range newPlayers {
 		w.players[name] = id
+	}
+	if w.filter != nil {
+		for _, st := range news {
+			w.filter.add(st.movesHash)
+		}
 	}
 	return c, nil
 }
