@@ -75,8 +75,13 @@
 // goes to ClientOptions.Notice; a BACKREQ from the engine is answered
 // "not supported". TakeBack and Chat send BACKREQ and CHAT. Each wait for
 // the engine is bounded by ctx and ClientOptions.Timeout (default: the
-// game's thinking time plus a minute); a dropped connection is
-// ErrDisconnected, every later call too.
+// game's thinking time plus a minute): ErrTimeout names what did not come,
+// and the connection stays (End can still end the game). A dropped
+// connection is ErrDisconnected, every later call too.
+//
+// Moby Dam sends no GAMEACC at all for a GAMEREQ of 0 minutes (its
+// rcv_gamereq returns before answering), so Start then waits until its
+// timeout: give such engines Game.Minutes of at least 1.
 //
 // # Serve: our engine behind a listener
 //

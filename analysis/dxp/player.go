@@ -167,14 +167,18 @@ func (p *Player) receive(ctx context.Context, what string) (Message, error) {
 		case errors.As(err, &me):
 			return nil, err
 		case err != nil:
-			if ctx.Err() == nil && wctx.Err() != nil {
-				return nil, fmt.Errorf("%w: no %s from %s within %v", ErrTimeout, what, quote(p.opponent), p.timeout)
+			who := p.opponent
+			if who == "" {
+				who = p.c.RemoteAddr().String()
 			}
-			if errors.Is(err, ErrDisconnected) || errors.Is(err, ErrTimeout) {
+			if ctx.Err() == nil && (wctx.Err() != nil || errors.Is(err, ErrTimeout)) {
+				return nil, fmt.Errorf("%w: no %s from %s within %v", ErrTimeout, what, quote(who), p.timeout)
+			}
+			if errors.Is(err, ErrDisconnected) {
 				p.err = err
 				p.g = nil
 			}
-			return nil, err
+			return nil, fmt.Errorf("dxp: waiting for %s from %s: %w", what, quote(who), err)
 		}
 		switch m := m.(type) {
 		case Chat:

@@ -820,3 +820,32 @@ func TestServerInitiates(t *testing.T) {
 		t.Errorf("the connection after the last game: %v", err)
 	}
 }
+
+// TestPlayerTimeout: an engine that does not answer (Moby Dam ignores a
+// GAMEREQ of 0 minutes) gives ErrTimeout naming what did not come, and the
+// connection stays usable.
+func TestPlayerTimeout(t *testing.T) {
+	chat := make(chan string, 1)
+	addr := fakeEngine(t, func(c *Conn) {
+		frecv(t, c) // the GAMEREQ, never answered
+		if m, ok := frecv(t, c).(Chat); ok {
+			chat <- m.Text
+		}
+		close(chat)
+	})
+	p, err := Dial(context.Background(), addr, ClientOptions{Timeout: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	err = p.Start(context.Background(), Game{Engine: rules.Black})
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "no GAMEACC from \"127.0.0.1:") {
+		t.Fatalf("Start = %v", err)
+	}
+	if err := p.Chat(context.Background(), "still here"); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-chat; got != "still here" {
+		t.Errorf("the engine got %q after the timeout", got)
+	}
+}
