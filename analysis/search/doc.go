@@ -33,14 +33,15 @@
 //
 // Options.Continue is the exception, for analysing a game: the positions
 // of a game searched in order share much of their trees, so a search with
-// Continue keeps the table, killers and history of the engine's earlier
-// searches (entries of earlier searches give way first when the table is
-// full). Its result then depends on the searches since the last one
-// without Continue; the same sequence of searches gives the same results
+// Continue keeps the transposition table of the engine's earlier searches
+// (entries of earlier searches give way first when the table is full).
+// Its result then depends on the searches since the last one without
+// Continue; the same sequence of searches gives the same results
 // (TestContinue). On the analyze positions of 60 OCA games at depth 8 it
-// takes 38% fewer nodes, on 12 International games 24% (the result may
-// differ from an independent search where the table holds deeper
-// results, as within one search).
+// takes 40% fewer nodes (29,903 per position instead of 49,701), on 12
+// International games 26% (136,950 instead of 186,143). The result may
+// differ from an independent search's where the table holds deeper
+// results, as happens within one search.
 //
 // # Scores
 //

@@ -63,8 +63,7 @@ type Options struct {
 	// LegalMoves does not), so the best move and the PV are allowed.
 	KingMoves *rules.KingMoveCounter
 	// Continue keeps what the engine learnt in its earlier searches (the
-	// transposition table and the move ordering's history) instead of
-	// starting from nothing: for the positions of one game searched in
+	// transposition table) instead of starting from nothing: for the positions of one game searched in
 	// order, where the table already holds much of the tree of the next
 	// position. The result then depends on the searches since the last
 	// one without Continue; the same sequence of searches gives the same
@@ -150,9 +149,12 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 		s.tt.nextAge()
 	} else {
 		s.tt.clear()
-		s.killers = [maxPly][2]uint16{}
-		s.history = [73 * 73]int32{}
 	}
+	// Killers and history start empty even with Continue: kept from one
+	// position of a game to the next they cost nodes (3% on the OCA
+	// positions at depth 8, 5% on the International ones).
+	s.killers = [maxPly][2]uint16{}
+	s.history = [73 * 73]int32{}
 	s.reset(pos.Variant(), ctx, opts, now, start)
 
 	depth := opts.Depth
