@@ -319,6 +319,17 @@ func (s *searcher) play(pos *rules.Position, m *rules.Move, ply int) *rules.Posi
 	return child
 }
 
+// isKing reports whether a king stands on square sq of pos, the node at
+// ply (through the fast layout if there is one: Position.Piece was a
+// twentieth of a search).
+func (s *searcher) isKing(pos *rules.Position, sq, ply int) bool {
+	if s.fast != nil {
+		fb := &s.fb[ply]
+		return (fb.kings[0]|fb.kings[1])>>s.fast.bit[sq]&1 != 0
+	}
+	return pos.Piece(sq).IsKing()
+}
+
 // evaluate is the static evaluation of pos, the node at ply.
 func (s *searcher) evaluate(pos *rules.Position, ply int) int {
 	if s.fast != nil {
@@ -491,7 +502,7 @@ func (s *searcher) alphaBeta(pos *rules.Position, depth, ply, alpha, beta, ext i
 		pickBest(order, keys, i)
 		idx := order[i]
 		m := &moves[idx]
-		reversible := !capture && pos.Piece(m.From()).IsKing()
+		reversible := !capture && s.isKing(pos, m.From(), ply)
 		child := s.play(pos, m, ply)
 		s.stack = append(s.stack, child.Hash())
 		if reversible {
@@ -578,7 +589,8 @@ func (s *searcher) orderMoves(moves []rules.Move, ply, ttMove int, capture bool)
 				k += 128
 			}
 		default:
-			mk := moveKey(m)
+			from, to := m.From(), m.To()
+			mk := uint16(from)<<8 | uint16(to) // moveKey
 			switch {
 			case mk == k0:
 				k = 1 << 26
@@ -587,7 +599,7 @@ func (s *searcher) orderMoves(moves []rules.Move, ply, ttMove int, capture bool)
 			case m.Promotes():
 				k = 1 << 24
 			default:
-				k = int(s.history[m.From()*73+m.To()])
+				k = int(s.history[from*73+to])
 			}
 		}
 		order = append(order, i)
