@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
-	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 )
@@ -170,7 +169,7 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 	f.StringVar(&where, "where", "", `SQL condition on the games table, e.g. "date >= '2000'" (run in a read-only transaction)`)
 	f.DurationVar(&whereTimeout, "where-timeout", time.Minute, "statement timeout for selecting the games")
 	f.IntVar(&batch, "batch", 16, "positions a worker claims at a time")
-	f.IntVar(&ttSize, "tt-size", search.DefaultTTSizeMB, "builtin engine: transposition table per worker in MB")
+	f.IntVar(&ttSize, "tt-size", annotate.AnalyzeTTSizeMB, "builtin engine: transposition table per worker in MB (small is fast at the usual depths; see annotate.AnalyzeTTSizeMB)")
 	f.BoolVar(&independent, "independent", false, "builtin engine: search every position from an empty table instead of keeping it along each game's positions")
 	f.String("lease", "60s", settingHelp("analysis.lease"))
 	f.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object")
