@@ -116,6 +116,9 @@ func runFile(t testing.TB, path string, cfg Config) ([]Item, *Event) {
 	var items []Item
 	var end *Event
 	err := Run(context.Background(), srcs, cfg, func(ev *Event) error {
+		if ev.Kind == Games && len(ev.Items) == 0 {
+			t.Error("an empty batch of games")
+		}
 		items = append(items, ev.Items...)
 		if ev.Kind == SourceEnd {
 			e := *ev

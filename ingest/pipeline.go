@@ -179,8 +179,8 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 	var sinkErr error
 	for j := range ordered {
 		<-j.done
-		if sinkErr != nil || j.void {
-			continue // drain so the reader and workers can finish
+		if sinkErr != nil || j.void || j.ev.Kind == Games && len(j.ev.Items) == 0 {
+			continue // drain so the reader and workers can finish; no empty batches
 		}
 		if f := j.feed; f != nil && j.ev.Kind == SourceEnd {
 			endFeed(j, f)

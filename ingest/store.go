@@ -45,7 +45,7 @@ type stored struct {
 func preparer(depth int) func(g *replay.Game) any {
 	return func(g *replay.Game) any {
 		st := prepare(g)
-		st.opening = openings.GameEntries(nil, st.hashes, g.Moves, depth)
+		st.opening = openings.GameEntries(make([]openings.Entry, 0, min(depth, len(g.Moves))), st.hashes, g.Moves, depth)
 		return st
 	}
 }

@@ -80,11 +80,16 @@ func (rd *Reader) SplitAt(at func(offset int64) bool) { rd.split = at }
 // NewSplitReader returns a Reader over r, the input from a split on (see
 // SplitAt): as NewReader, but in the state of a Reader that stopped there,
 // after a game with tags.
+//
+// Its window starts at 16 KB rather than 64 (it grows as a game needs):
+// a caller reading pieces in parallel makes one per piece.
 func NewSplitReader(r io.Reader, name string) *Reader {
-	rd := NewReader(r, name)
+	rd := newReaderSize(r, name, splitBufSize)
 	rd.prevTags = true
 	return rd
 }
+
+const splitBufSize = 16 << 10
 
 // Line is the line the Reader has reached: after ErrSplit, the line where
 // the next game begins.
