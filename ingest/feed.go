@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/ingest/source"
@@ -92,6 +93,10 @@ type feed struct {
 	lines    int   // line breaks before frontier
 	dropped  int   // at a break, the ordinal of the last game, left out (0: none)
 	readErr  error // a reader's own failure, as a *SourceError
+
+	// served counts the bytes the readers were given, every reader
+	// together (TestChunkedUncleanStartsReadOnce).
+	served atomic.Int64
 }
 
 func newFeed(src *source.Source, skip int) *feed {
@@ -309,6 +314,7 @@ func (r *chainReader) Read(p []byte) (int, error) {
 		if r.off < len(r.c.data) {
 			n := copy(p, r.c.data[r.off:])
 			r.off += n
+			r.f.served.Add(int64(n))
 			return n, nil
 		}
 		f := r.f
@@ -398,19 +404,25 @@ func (f *feed) lex(c *chunk) (lexed, int64) {
 	return res, cr.c.consumed
 }
 
-// resolve waits until the jobs before the one at c are resolved and tells
+// resolve waits until the jobs before the one at m are resolved and tells
 // whether it is valid. A valid job's games are renumbered and taken into
 // the feed's counts, and the frontier moves to where its reader stopped.
 // (It takes the job's mark, not its chunk: holding the chunk would keep
 // every chunk after it.)
-func (f *feed) resolve(m *mark, res *lexed) bool {
+//
+// With wait false it does not wait: decided is false when the jobs before
+// are not resolved yet.
+func (f *feed) resolve(m *mark, res *lexed, wait bool) (valid, decided bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for f.frontier < m.start && !m.passed {
+		if !wait {
+			return false, false
+		}
 		f.cond.Wait()
 	}
 	if f.frontier != m.start || m.passed {
-		return false
+		return false, true
 	}
 	if m.start > 0 {
 		for i, g := range res.games {
@@ -434,5 +446,5 @@ func (f *feed) resolve(m *mark, res *lexed) bool {
 		}
 	}
 	f.cond.Broadcast()
-	return true
+	return true, true
 }

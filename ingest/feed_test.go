@@ -258,3 +258,29 @@ func TestChunkedGapStreams(t *testing.T) {
 		t.Fatalf("heap peaked at %d MB reading %d MB", top>>20, size>>20)
 	}
 }
+
+// TestChunkedUncleanStartsReadOnce: in a file where no cut is a place a
+// reader can stop (every game begins with a comment and a blank line
+// before its tags), one reader reads the whole file, and the others,
+// which read ahead from the cuts, give up as soon as it passes them: the
+// readers together read the file about once per worker, not once per
+// chunk.
+func TestChunkedUncleanStartsReadOnce(t *testing.T) {
+	one := "{c}\n\n[Event \"e\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n"
+	text := []byte(strings.Repeat(one, 20_000))
+	path := filepath.Join(t.TempDir(), "unclean.pdn")
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var served int64
+	old := testFeed
+	testFeed = func(f *feed) { served = f.served.Load() }
+	defer func() { testFeed = old }()
+	items, end := runFile(t, path, Config{Workers: 2, chunkBytes: 1000})
+	if len(items) != 20_000 || end.Err != nil {
+		t.Fatalf("%d games, %v", len(items), end.Err)
+	}
+	if served < int64(len(text)) || served > 4*int64(len(text)) {
+		t.Fatalf("the readers read %d bytes of a %d-byte file", served, len(text))
+	}
+}

@@ -122,49 +122,49 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 			defer wg.Done()
 			r := replay.NewReplayer(cfg.Replay)
 			var scratch replay.Game
-			for j := range work {
+			// Jobs read but not yet resolved, in order. A job resolves
+			// once the job before it is read (by another worker): rather
+			// than wait for that, the worker reads the next job if one is
+			// waiting, and only blocks when none is (then every job
+			// before its own is read or being read, so it cannot wait for
+			// one that no worker has taken). It holds at most maxHeld, so
+			// that a reader that goes on far past its chunk does not make
+			// the others read the whole file meanwhile.
+			var held []*heldJob
+			open := true
+			for open || len(held) > 0 {
+				for len(held) > 0 {
+					h := held[0]
+					valid, decided := h.j.feed.resolve(h.m, &h.res, false)
+					if !decided {
+						break
+					}
+					held = held[1:]
+					finishJob(h, valid, r, &scratch, &cfg)
+				}
+				var j *job
+				if len(held) == 0 {
+					if j, open = <-work; !open {
+						continue
+					}
+				} else if open && len(held) < maxHeld {
+					select {
+					case j, open = <-work:
+					default:
+					}
+				}
+				if j == nil {
+					// Nothing else to read: wait for the oldest job.
+					h := held[0]
+					held = held[1:]
+					valid, _ := h.j.feed.resolve(h.m, &h.res, true)
+					finishJob(h, valid, r, &scratch, &cfg)
+					continue
+				}
 				c, m := j.ck, j.ck.mark
 				j.ck = nil // the reader alone holds the chunks it has to read
 				res, consumed := j.feed.lex(c)
-				if !j.feed.resolve(m, &res) {
-					j.void = true
-					close(j.done)
-					continue
-				}
-				j.games, j.errs, j.ev.Consumed = res.games, res.errs, consumed
-				if skip := j.feed.skip; skip > 0 {
-					k := 0
-					for k < len(j.games) && j.games[k].Ordinal <= skip {
-						k++
-					}
-					j.games, j.errs = j.games[k:], j.errs[k:]
-				}
-				j.ev.Items = make([]Item, len(j.games))
-				for i, pg := range j.games {
-					it := Item{Ordinal: pg.Ordinal, Offset: pg.Offset, Line: pg.Line, PDN: pg, ReadErr: j.errs[i]}
-					if err := r.Replay(pg, j.errs[i], &scratch); err != nil {
-						it.Reject = err
-					} else {
-						it.Accepted, it.Plies, it.Warnings = true, scratch.Plies(), len(scratch.Warnings)
-						if len(scratch.Warnings) > 0 {
-							it.WarningTexts = append([]string(nil), scratch.Warnings...)
-						}
-						if cfg.Keep {
-							it.Game = scratch.Clone()
-						}
-						if cfg.Prepare != nil {
-							it.Prepared = cfg.Prepare(&scratch)
-							// The prepared form has all the sink needs: let
-							// the parsed game (and its raw bytes) go, so that
-							// batches in flight stay small.
-							it.PDN = nil
-							j.games[i] = nil
-						}
-					}
-					j.ev.Items[i] = it
-				}
-				j.games, j.errs = nil, nil
-				close(j.done)
+				held = append(held, &heldJob{j: j, m: m, res: res, consumed: consumed})
 			}
 		}()
 	}
@@ -184,6 +184,9 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 		}
 		if f := j.feed; f != nil && j.ev.Kind == SourceEnd {
 			endFeed(j, f)
+			if testFeed != nil {
+				testFeed(f)
+			}
 		}
 		if err := sinkBatches(&j.ev, batch, sink); err != nil {
 			sinkErr = err
@@ -198,6 +201,66 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 		return readErr
 	}
 	return ctx.Err()
+}
+
+// maxHeld is how many read jobs a worker holds before it waits for the
+// oldest to resolve.
+const maxHeld = 4
+
+// testFeed, when set, sees each source's feed at its end (tests).
+var testFeed func(*feed)
+
+// heldJob is a job a worker has read, waiting to be resolved.
+type heldJob struct {
+	j        *job
+	m        *mark
+	res      lexed
+	consumed int64
+}
+
+// finishJob replays the games of a resolved job (nothing for a void one)
+// and hands it to the collector.
+func finishJob(h *heldJob, valid bool, r *replay.Replayer, scratch *replay.Game, cfg *Config) {
+	j := h.j
+	defer close(j.done)
+	if !valid {
+		j.void = true
+		return
+	}
+	j.games, j.errs, j.ev.Consumed = h.res.games, h.res.errs, h.consumed
+	h.res = lexed{}
+	if skip := j.feed.skip; skip > 0 {
+		k := 0
+		for k < len(j.games) && j.games[k].Ordinal <= skip {
+			k++
+		}
+		j.games, j.errs = j.games[k:], j.errs[k:]
+	}
+	j.ev.Items = make([]Item, len(j.games))
+	for i, pg := range j.games {
+		it := Item{Ordinal: pg.Ordinal, Offset: pg.Offset, Line: pg.Line, PDN: pg, ReadErr: j.errs[i]}
+		if err := r.Replay(pg, j.errs[i], scratch); err != nil {
+			it.Reject = err
+		} else {
+			it.Accepted, it.Plies, it.Warnings = true, scratch.Plies(), len(scratch.Warnings)
+			if len(scratch.Warnings) > 0 {
+				it.WarningTexts = append([]string(nil), scratch.Warnings...)
+			}
+			if cfg.Keep {
+				it.Game = scratch.Clone()
+			}
+			if cfg.Prepare != nil {
+				it.Prepared = cfg.Prepare(scratch)
+				// The prepared form has all the sink needs: let the parsed
+				// game (and its raw bytes) go, so that batches in flight
+				// stay small.
+				it.PDN = nil
+				j.games[i] = nil
+			}
+		}
+		j.ev.Items[i] = it
+	}
+	j.games, j.errs = nil, nil
 }
 
 // sinkBatches hands ev to sink, its games in events of at most batch.
