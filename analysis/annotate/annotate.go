@@ -111,7 +111,7 @@ type Options struct {
 	First        Evaluator
 
 	Workers int           // evaluating goroutines (default 1, at most MaxWorkers)
-	Batch   int           // positions claimed at a time (default 16)
+	Batch   int           // positions claimed at a time in any order (default 16; a run is claimed whole)
 	Lease   time.Duration // how long a claim lasts without renewal (default 60 s)
 
 	// Selection of games: Where is an SQL boolean expression on games

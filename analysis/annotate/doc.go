@@ -55,9 +55,9 @@
 //     Options.Independent, the workers first take runs: each selected
 //     game's own positions (those no earlier selected game reached), in
 //     the order of its plies, cut into runs of at most RunLength. A worker
-//     claims a run's rows Batch at a time in run order (the same lease
-//     rules, among rows claimed fewer than MaxAttempts times; rows another
-//     worker holds are skipped), and evaluates them as one line, its
+//     claims a run's rows at once (the same lease rules, among rows
+//     claimed fewer than MaxAttempts times; rows another worker holds are
+//     skipped), evaluates them in run order as one line, its
 //     engine keeping the transposition table from one to the next. Only
 //     when every run is finished do the workers claim rows in any order
 //     as above. The runs depend only on the selection and on what was

@@ -136,10 +136,11 @@ func (w *worker) run(ctx context.Context, done func(evaluated, failed int)) erro
 }
 
 // evaluateRun evaluates the positions of run (one game's, in the order of
-// its plies) that are still to be evaluated, claiming up to Batch of them
-// at a time in that order, as one line of the LineEvaluator. Positions
-// another worker holds are left to it (or, if it dies, to the claims in
-// any order after the runs).
+// its plies) that are still to be evaluated, as one line of the
+// LineEvaluator: it claims them at once (at most RunLength rows, one
+// transaction instead of one per Batch, and one to store them) in that
+// order. Positions another worker holds are left to it (or, if it dies,
+// to the claims in any order after the runs).
 func (w *worker) evaluateRun(ctx context.Context, run []position, done func(evaluated, failed int)) error {
 	first := true
 	for len(run) > 0 {
@@ -163,7 +164,7 @@ func (w *worker) evaluateRun(ctx context.Context, run []position, done func(eval
 	return nil
 }
 
-// claimRun leases the first Batch claimable rows of run, in its order:
+// claimRun leases the claimable rows of run, in its order:
 // not failed, not claimed MaxAttempts times already (the claims in any
 // order mark those failed), lease absent or expired. It returns them in
 // run order, less those already evaluated (which it deletes), and next,
@@ -195,7 +196,7 @@ func (w *worker) claimRun(ctx context.Context, run []position) ([]claimed, int, 
 			RETURNING c.ord, q.variant, q.hash, q.fen,
 			          EXISTS (SELECT 1 FROM evaluations e WHERE e.variant = q.variant AND e.hash = q.hash
 			                  AND e.engine = $1 AND e.setting = $2)`,
-			o.Engine, o.Setting, vs, hs, w.owner, o.Lease.Milliseconds(), o.Batch, MaxAttempts)
+			o.Engine, o.Setting, vs, hs, w.owner, o.Lease.Milliseconds(), len(run), MaxAttempts)
 		if err != nil {
 			return err
 		}

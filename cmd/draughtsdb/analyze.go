@@ -168,7 +168,7 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 	f.IntVar(&limit, "limit", 0, "analyze only the first N selected games (by id); 0 = all")
 	f.StringVar(&where, "where", "", `SQL condition on the games table, e.g. "date >= '2000'" (run in a read-only transaction)`)
 	f.DurationVar(&whereTimeout, "where-timeout", time.Minute, "statement timeout for selecting the games")
-	f.IntVar(&batch, "batch", 16, "positions a worker claims at a time")
+	f.IntVar(&batch, "batch", 16, "positions a worker claims at a time outside game order (a run of a game is claimed whole)")
 	f.IntVar(&ttSize, "tt-size", annotate.AnalyzeTTSizeMB, "builtin engine: transposition table per worker in MB (small is fast at the usual depths; see annotate.AnalyzeTTSizeMB)")
 	f.BoolVar(&independent, "independent", false, "builtin engine: search every position from an empty table instead of keeping it along each game's positions")
 	f.String("lease", "60s", settingHelp("analysis.lease"))
