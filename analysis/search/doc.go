@@ -95,9 +95,11 @@
 //     8x8 and 10x10 boards, except Thai's and Frisian's captures). Whether
 //     the side to move must capture, can move at all, or is threatened by a
 //     capture is then a few shifts, so a quiet node beyond the horizon is
-//     evaluated without generating its moves or the opponent's. The
-//     decisions, scores and node counts are those of the generic path
-//     (TestFastBoardAgrees checks the answers on random positions).
+//     evaluated without generating its moves or the opponent's, and a
+//     node beyond the horizon reached by an irreversible move gets its
+//     rules.Position made only if it needs it. The decisions, scores and
+//     node counts are those of the generic path (TestFastBoardAgrees
+//     checks the answers on random positions).
 //
 // # Evaluation
 //

@@ -16,6 +16,7 @@ import (
 // board loaded from the position after it.
 func TestFastBoardAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 5))
+	s := newSearcher(1)
 	covered := 0
 	for _, v := range rules.Variants() {
 		f := fastBoards[v]
@@ -51,6 +52,17 @@ func TestFastBoardAgrees(t *testing.T) {
 			}
 			if fb.kings[0]|fb.kings[1] != 0 {
 				kings++
+			}
+			// decidedFast (beyond the horizon, where the position is not
+			// made) decides as decided does.
+			s.win = v.Win
+			n := len(pos.LegalMoves(nil))
+			for _, k := range []int{n, min(n, 1)} {
+				gs, gover := s.decidedFast(fb, pos.SideToMove(), k, 5)
+				ws, wover := s.decided(pos, k, 5)
+				if gs != ws || gover != wover {
+					t.Fatalf("%s %s: decidedFast %d %v, decided %d %v", v.Name, pos.FEN(), gs, gover, ws, wover)
+				}
 			}
 		}
 		// Random games, each position reached through fastBoard.play.

@@ -170,6 +170,7 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 	var res Result
 	s.pos[0] = pos
 	root := &s.pos[0]
+	s.ready[0], s.side[0] = true, pos.SideToMove()
 	if s.fast != nil {
 		s.fast.load(root, &s.fb[0])
 	}
@@ -188,7 +189,7 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 				break
 			}
 		}
-		score := s.alphaBeta(root, d, 0, -Infinity, Infinity, 0)
+		score := s.alphaBeta(d, 0, -Infinity, Infinity, 0)
 		if s.stop {
 			break
 		}
@@ -228,7 +229,10 @@ type searcher struct {
 	done          <-chan struct{}
 
 	moves   [maxPly][]rules.Move
-	pos     [maxPly + 1]rules.Position        // the current path: pos[ply] is the node at ply
+	pos     [maxPly + 1]rules.Position        // the current path: pos[ply] is the node at ply, once ready
+	ready   [maxPly + 1]bool                  // pos[ply] is made (see play)
+	pending [maxPly + 1]*rules.Move           // the move that makes pos[ply] from pos[ply-1] when not ready
+	side    [maxPly + 1]rules.Color           // the side to move at ply
 	fast    *fastBoard                        // the fast layout (fast.go), nil for the generic path
 	fb      [maxPly + 1]fboard                // the path in the fast layout
 	capt    []int                             // buffer for captured squares
@@ -303,20 +307,64 @@ func (s *searcher) legalMoves(pos *rules.Position, ply int, buf []rules.Move) []
 	return k.Filter(pos, moves)
 }
 
-// play makes move m of pos, the node at ply, into the node at ply+1 and
-// returns it, with the king move limit's state and the fast layout.
-func (s *searcher) play(pos *rules.Position, m *rules.Move, ply int) *rules.Position {
-	child := &s.pos[ply+1]
-	*child = *pos
-	child.Play(m)
+// play makes move m of pos, the node at ply, into the node at ply+1, with
+// the king move limit's state and the fast layout. With lazy set (only
+// with the fast layout) the rules.Position of the child is made only when
+// the child needs it (see made): most nodes beyond the horizon are
+// answered from the fast layout alone.
+func (s *searcher) play(pos *rules.Position, m *rules.Move, ply int, lazy bool) {
+	s.side[ply+1] = s.side[ply] ^ 1
+	if s.fast != nil {
+		s.fast.play(&s.fb[ply], &s.fb[ply+1], m, s.side[ply], s.capt)
+	}
 	if s.limit && ply+1 < len(s.kings) {
 		s.kings[ply+1] = s.kings[ply]
 		s.kings[ply+1].Update(pos, m)
 	}
-	if s.fast != nil {
-		s.fast.play(&s.fb[ply], &s.fb[ply+1], m, pos.SideToMove(), s.capt)
+	if lazy {
+		s.ready[ply+1], s.pending[ply+1] = false, m
+		return
 	}
-	return child
+	child := &s.pos[ply+1]
+	*child = *pos
+	child.Play(m)
+	s.ready[ply+1] = true
+}
+
+// made returns the node at ply, making its position from its parent's if
+// play left it to be made; push then puts its hash on the repetition
+// stack (play's caller pushes those it makes).
+func (s *searcher) made(ply int, push bool) *rules.Position {
+	pos := &s.pos[ply]
+	if !s.ready[ply] {
+		*pos = s.pos[ply-1]
+		pos.Play(s.pending[ply])
+		s.ready[ply] = true
+		if push {
+			s.stack = append(s.stack, pos.Hash())
+		}
+	}
+	return pos
+}
+
+// decidedFast is decided on the fast layout: fb at ply with us to move,
+// which has n legal moves (0 or more).
+func (s *searcher) decidedFast(fb *fboard, us rules.Color, n, ply int) (int, bool) {
+	if s.win == rules.FirstKingWins {
+		if fb.kings[us^1] != 0 {
+			return -(Win - ply), true
+		}
+		if fb.kings[us] != 0 {
+			return Win - ply, true
+		}
+	}
+	if n > 0 {
+		return 0, false
+	}
+	if s.win == rules.WinWhenNoMove {
+		return Win - ply, true
+	}
+	return -(Win - ply), true
 }
 
 // isKing reports whether a king stands on square sq of pos, the node at
@@ -342,9 +390,9 @@ func (s *searcher) evaluate(pos *rules.Position, ply int) int {
 // beyond its horizon before it needs the moves: whether the side to move
 // must capture (then the caller generates the moves) and otherwise whether
 // it can move at all (n is 0 or 1, for decided).
-func (s *searcher) quiet(pos *rules.Position, ply int) (quiet bool, n int) {
+func (s *searcher) quiet(ply int) (quiet bool, n int) {
 	fb := &s.fb[ply]
-	us := pos.SideToMove()
+	us := s.side[ply]
 	if s.fast.hasCapture(fb, us) {
 		return false, 0
 	}
@@ -396,6 +444,9 @@ func (s *searcher) checkStop() {
 // repeated reports whether the position on top of the stack occurred
 // before within the reversible plies.
 func (s *searcher) repeated(ply int) bool {
+	if s.rev[ply] < 2 {
+		return false // an irreversible move led here (its hash may not be on the stack)
+	}
 	n := len(s.stack) - 1
 	key := s.stack[n]
 	for k := 2; k <= s.rev[ply] && n-k >= 0; k += 2 {
@@ -429,7 +480,7 @@ func fromTT(score, ply int) int {
 func moveKey(m *rules.Move) uint16 { return uint16(m.From())<<8 | uint16(m.To()) }
 
 // alphaBeta is a fail-soft principal variation search.
-func (s *searcher) alphaBeta(pos *rules.Position, depth, ply, alpha, beta, ext int) int {
+func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 	s.pvLen[ply] = ply
 	if s.nodes&1023 == 0 {
 		s.checkStop()
@@ -441,6 +492,21 @@ func (s *searcher) alphaBeta(pos *rules.Position, depth, ply, alpha, beta, ext i
 	if ply > 0 && s.repeated(ply) {
 		return 0
 	}
+	if depth <= 0 && s.fast != nil {
+		// The horizon without generating the moves, or even making the
+		// position, where the fast layout answers (the same decisions as
+		// below, in the same order).
+		if quiet, n := s.quiet(ply); quiet {
+			fb, us := &s.fb[ply], s.side[ply]
+			if sc, over := s.decidedFast(fb, us, n, ply); over {
+				return sc
+			}
+			if ply >= maxPly-2 || ext >= 1 || !s.fast.hasCapture(fb, us^1) {
+				return s.fast.evaluate(fb, us)
+			}
+		}
+	}
+	pos := s.made(ply, true)
 	pvNode := beta-alpha > 1
 	key := pos.Hash()
 	ttMove := -1
@@ -455,18 +521,6 @@ func (s *searcher) alphaBeta(pos *rules.Position, depth, ply, alpha, beta, ext i
 					e.bound == boundUpper && sc <= alpha:
 					return sc
 				}
-			}
-		}
-	}
-	if depth <= 0 && s.fast != nil {
-		// The horizon without generating the moves where the fast layout
-		// answers (the same decisions as below, in the same order).
-		if quiet, n := s.quiet(pos, ply); quiet {
-			if sc, over := s.decided(pos, n, ply); over {
-				return sc
-			}
-			if ply >= maxPly-2 || ext >= 1 || !s.fast.hasCapture(&s.fb[ply], pos.SideToMove().Opponent()) {
-				return s.evaluate(pos, ply)
 			}
 		}
 	}
@@ -503,8 +557,15 @@ func (s *searcher) alphaBeta(pos *rules.Position, depth, ply, alpha, beta, ext i
 		idx := order[i]
 		m := &moves[idx]
 		reversible := !capture && s.isKing(pos, m.From(), ply)
-		child := s.play(pos, m, ply)
-		s.stack = append(s.stack, child.Hash())
+		// A child beyond the horizon reached by an irreversible move is
+		// made only if it needs its position (its repetition check looks
+		// back no further than itself).
+		lazy := s.fast != nil && newDepth <= 0 && !reversible
+		s.play(pos, m, ply, lazy)
+		stacked := len(s.stack)
+		if !lazy {
+			s.stack = append(s.stack, s.pos[ply+1].Hash())
+		}
 		if reversible {
 			s.rev[ply+1] = s.rev[ply] + 1
 		} else {
@@ -512,14 +573,14 @@ func (s *searcher) alphaBeta(pos *rules.Position, depth, ply, alpha, beta, ext i
 		}
 		var sc int
 		if i == 0 {
-			sc = -s.alphaBeta(child, newDepth, ply+1, -beta, -alpha, ext)
+			sc = -s.alphaBeta(newDepth, ply+1, -beta, -alpha, ext)
 		} else {
-			sc = -s.alphaBeta(child, newDepth, ply+1, -alpha-1, -alpha, ext)
+			sc = -s.alphaBeta(newDepth, ply+1, -alpha-1, -alpha, ext)
 			if sc > alpha && sc < beta {
-				sc = -s.alphaBeta(child, newDepth, ply+1, -beta, -alpha, ext)
+				sc = -s.alphaBeta(newDepth, ply+1, -beta, -alpha, ext)
 			}
 		}
-		s.stack = s.stack[:len(s.stack)-1]
+		s.stack = s.stack[:stacked]
 		if s.stop {
 			return 0
 		}
@@ -646,8 +707,8 @@ func (s *searcher) quiesce(pos *rules.Position, moves []rules.Move, ply, alpha, 
 	for i := range order {
 		pickBest(order, keys, i)
 		m := &moves[order[i]]
-		child := s.play(pos, m, ply)
-		sc := -s.qnode(child, ply+1, -beta, -alpha)
+		s.play(pos, m, ply, s.fast != nil)
+		sc := -s.qnode(ply+1, -beta, -alpha)
 		if s.stop {
 			return 0
 		}
@@ -665,7 +726,7 @@ func (s *searcher) quiesce(pos *rules.Position, moves []rules.Move, ply, alpha, 
 	return best
 }
 
-func (s *searcher) qnode(pos *rules.Position, ply, alpha, beta int) int {
+func (s *searcher) qnode(ply, alpha, beta int) int {
 	s.pvLen[ply] = ply
 	if s.nodes&1023 == 0 {
 		s.checkStop()
@@ -675,13 +736,15 @@ func (s *searcher) qnode(pos *rules.Position, ply, alpha, beta int) int {
 	}
 	s.nodes++
 	if s.fast != nil {
-		if quiet, n := s.quiet(pos, ply); quiet {
-			if sc, over := s.decided(pos, n, ply); over {
+		if quiet, n := s.quiet(ply); quiet {
+			fb, us := &s.fb[ply], s.side[ply]
+			if sc, over := s.decidedFast(fb, us, n, ply); over {
 				return sc
 			}
-			return s.evaluate(pos, ply)
+			return s.fast.evaluate(fb, us)
 		}
 	}
+	pos := s.made(ply, false)
 	moves := s.legalMoves(pos, ply, s.moves[ply][:0])
 	s.moves[ply] = moves
 	if sc, over := s.decided(pos, len(moves), ply); over {
