@@ -545,16 +545,30 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 		depth, ext = 1, ext+1
 	}
 
-	order, keys := s.orderMoves(moves, ply, ttMove, capture)
 	newDepth := depth - 1
 	if len(moves) == 1 {
 		newDepth = depth // forced move: extend
 	}
+	if ttMove >= len(moves) {
+		ttMove = -1 // (a hash collision)
+	}
+	var order, keys []int
 	best, bestIdx := -Infinity, -1
 	origAlpha := alpha
-	for i := range order {
-		pickBest(order, keys, i)
-		idx := order[i]
+	for i := range moves {
+		// The table move first, before the others are scored: when it
+		// cuts off, as it mostly does, they need no keys.
+		idx, j := ttMove, i
+		if ttMove >= 0 {
+			j-- // order holds the other moves
+		}
+		if j >= 0 {
+			if j == 0 {
+				order, keys = s.orderMoves(moves, ply, ttMove, capture)
+			}
+			pickNext(order, keys, j)
+			idx = order[j]
+		}
 		m := &moves[idx]
 		reversible := !capture && s.isKing(pos, m.From(), ply)
 		// A child beyond the horizon reached by an irreversible move is
@@ -631,10 +645,11 @@ func (s *searcher) goodQuiet(m *rules.Move, ply, depth int) {
 	}
 }
 
-// orderMoves scores the moves for ordering: the TT move first, then (all
-// moves are captures or none are) more captured pieces and promotions, or
-// killers, promotions and history for quiet moves.
-func (s *searcher) orderMoves(moves []rules.Move, ply, ttMove int, capture bool) ([]int, []int) {
+// orderMoves lists and scores the moves other than skip (the table move,
+// searched first; -1 for none) for ordering: (all moves are captures or
+// none are) more captured pieces and promotions first, or killers,
+// promotions and history for quiet moves.
+func (s *searcher) orderMoves(moves []rules.Move, ply, skip int, capture bool) ([]int, []int) {
 	order := s.order[ply][:0]
 	keys := s.keys[ply][:0]
 	k0, k1 := s.killers[ply][0], s.killers[ply][1]
@@ -642,8 +657,8 @@ func (s *searcher) orderMoves(moves []rules.Move, ply, ttMove int, capture bool)
 		m := &moves[i]
 		var k int
 		switch {
-		case i == ttMove:
-			k = 1 << 30
+		case i == skip:
+			continue
 		case capture:
 			k = m.CaptureCount() << 8
 			if m.Promotes() {
@@ -670,8 +685,35 @@ func (s *searcher) orderMoves(moves []rules.Move, ply, ttMove int, capture bool)
 	return order, keys
 }
 
-// pickBest moves the highest-keyed remaining move to position i (stable:
-// the earliest of equal keys wins, so the order is deterministic).
+// pickNext puts the move to search j-th at order[j]: the highest-keyed
+// remaining one (the earliest of equal keys). The first two are picked
+// one at a time (most nodes cut off at one of them); then the rest is
+// sorted once, which at a node that searches every move costs less than
+// a selection per move.
+func pickNext(order, keys []int, j int) {
+	if j <= 1 {
+		pickBest(order, keys, j)
+		if j == 1 {
+			sortFrom(order, keys, 2)
+		}
+	}
+}
+
+// sortFrom sorts order[from:] by descending key, keeping the order of
+// equal keys (an insertion sort: a node has a few dozen moves at most).
+func sortFrom(order, keys []int, from int) {
+	for i := from + 1; i < len(order); i++ {
+		k, o := keys[i], order[i]
+		j := i
+		for ; j > from && keys[j-1] < k; j-- {
+			keys[j], order[j] = keys[j-1], order[j-1]
+		}
+		keys[j], order[j] = k, o
+	}
+}
+
+// pickBest moves the highest-keyed remaining move to position i (the
+// earliest of equal keys wins, so the order is deterministic).
 func pickBest(order, keys []int, i int) {
 	b := i
 	for j := i + 1; j < len(order); j++ {
@@ -705,7 +747,7 @@ func (s *searcher) quiesce(pos *rules.Position, moves []rules.Move, ply, alpha, 
 	order, keys := s.orderMoves(moves, ply, -1, true)
 	best := -Infinity
 	for i := range order {
-		pickBest(order, keys, i)
+		pickNext(order, keys, i)
 		m := &moves[order[i]]
 		s.play(pos, m, ply, s.fast != nil)
 		sc := -s.qnode(ply+1, -beta, -alpha)
