@@ -63,7 +63,9 @@ type Options struct {
 	// LegalMoves does not), so the best move and the PV are allowed.
 	KingMoves *rules.KingMoveCounter
 	// Continue keeps what the engine learnt in its earlier searches (the
-	// transposition table) instead of starting from nothing: for the positions of one game searched in
+	// transposition table) instead of starting from nothing, and at a
+	// fixed depth starts iterative deepening after the depth of the
+	// table's entry for pos: for the positions of one game searched in
 	// order, where the table already holds much of the tree of the next
 	// position. The result then depends on the searches since the last
 	// one without Continue; the same sequence of searches gives the same
@@ -179,9 +181,19 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 		return Result{Score: sc, Mate: true, Time: now().Sub(start)}
 	}
 	res = Result{Best: rootMoves[0], PV: []rules.Move{rootMoves[0]}}
-	for d := 1; d <= depth; d++ {
-		s.canStopOnTime = d > 1
-		if d > 1 {
+	first := 1
+	if opts.Continue && !s.timed {
+		// The earlier searches of the game left this position in the
+		// table (the previous position's principal variation at one ply
+		// less, mostly): the iterations up to that depth would find
+		// little the table does not hold, so the search starts after it.
+		if e, ok := s.tt.probe(root.Hash()); ok {
+			first = min(max(int(e.depth)+1, 1), depth)
+		}
+	}
+	for d := first; d <= depth; d++ {
+		s.canStopOnTime = d > first
+		if d > first {
 			// A cancellation or the end of the move time between two
 			// iterations stops here, not up to 1024 nodes later.
 			s.checkStop()
