@@ -82,10 +82,12 @@
 //     first slot depth-preferred, the second always replaced. Entries keep
 //     score, bound, depth and the best move as its index in LegalMoves
 //     order; win scores are stored relative to the node.
-//   - Move ordering: the table move, then (captures are compulsory, so a
-//     node has only captures or only plain moves) more captured pieces and
-//     promotions first, or two killer moves per ply, promotions and a
-//     history table for plain moves. Ties keep generation order.
+//   - Move ordering: the table move, searched before the others are
+//     scored, then (captures are compulsory, so a node has only captures
+//     or only plain moves) more captured pieces and promotions first, or
+//     two killer moves per ply, promotions and a history table for plain
+//     moves. The next two are picked one at a time, the rest sorted once;
+//     ties keep generation order (but for the swap of the first picks).
 //   - Forced moves: a node with a single legal move does not use up depth.
 //   - Quiescence: at the horizon, while the side to move must capture, all
 //     captures are searched (no standing pat: capture is compulsory); a
@@ -145,13 +147,21 @@
 //     gives its last man away), TestBreakthrough (the first king wins),
 //     TestKingMoveLimit (Frisian: no fourth king move in a row, where
 //     without the limit the engine would play one), TestWeightsPerVariant.
+//   - TestFastBoardAgrees (the fast layout answers as the generic path on
+//     random positions and games of every variant that has one),
+//     TestContinue (game order: deterministic, fewer nodes, a search
+//     without Continue afterwards is a fresh one's), TestTableEntrySize.
 //
-// Benchmarks (go test -bench Search ./analysis/search) report nodes/s, a
-// node being every alphaBeta and quiescence call. Measured single-threaded
-// on the shared 2-core Xeon while other benchmarks ran (load 2-3), so
-// the spread is the machine's: International start position depth 10
-// (798k nodes) 1.4-1.9M nodes/s, an International middlegame (18 v 18
-// men) depth 11 (1.03M nodes) 1.3-1.8M nodes/s, Russian start depth 12
-// (2.28M nodes) 1.4-2.5M nodes/s. About half the time goes to the
-// evaluation, which reads the board through rules.Position.Piece.
+// Benchmarks (go test -bench Search -cpu 1 ./analysis/search) report
+// nodes/s, a node being every alphaBeta and quiescence call; bench_test.go
+// only uses what f6de099's engine had, so the same file runs on both.
+// Side by side in one run on the shared 2-core EPYC, quiet: International
+// start depth 10 8.9M nodes/s (f6de099 2.8M), the International
+// middlegame depth 11 7.6M (2.9M), English start depth 12 8.8M (3.4M), an
+// English middlegame depth 12 7.7M (3.5M), Russian start depth 12 8.6M
+// (3.3M). BenchmarkLine* search 40 positions of a game at depth 8 in
+// order, with and without Continue. Where the time goes now (pprof,
+// analyze's positions in game order): package rules about 35% (move
+// generation 16%, Position.Play 9%), the table 11-13%, the rest the
+// search and the fast layout.
 package search
