@@ -7,14 +7,10 @@ import (
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
-// Engine identification (the Hub "id" line uses them). Version 0.2
-// searches a game's positions in order keeping its table
-// (Options.Continue, which analyze uses by default), so its stored
-// evaluations differ from 0.1's in places; searched on their own, they are
-// the same.
+// Engine identification (the Hub "id" line uses them).
 const (
 	Name    = "draughtsdb"
-	Version = "0.2"
+	Version = "0.1"
 )
 
 // Score bounds. A position the variant's Win rule decides (a side to move
