@@ -124,10 +124,17 @@
 // keeps the warning "ambiguous move resolved by the rest of the game"
 // naming the other candidates and the later move each one makes illegal
 // (schildpad.pdn game 7: 4x24 is 4x31x42x24, because after 4x22x33x24 the
-// next move 28-32 is illegal). An ambiguous last move stays rejected
-// ("it is the game's last move": Campionato Assoluto 2005 game 46, 3x26,
-// where Italian rules let Black take either three men); so does one
-// after which the game replays under several readings.
+// next move 28-32 is illegal). An ambiguous last move with a decisive
+// result is resolved by the result when exactly one reading leaves the
+// winner strictly best off: a position the rules decide, else the
+// material (man 1, king 3) after the captures then forced (warning
+// "ambiguous last move resolved by the game's result": Campionato Assoluto
+// 2005 game 46, 0-1, ends with 3x26, where Italian rules let Black take
+// either three men; after 3x10x17x26 White's forced 30x21 leaves Black a
+// man down, after 3x10x19x26 the material is even, so Black won after the
+// latter). A drawn or unknown result, a tie, or antidraughts and
+// breakthrough (where material does not mean winning) leave it rejected,
+// and so does a move after which the game replays under several readings.
 //
 // # Normalisation
 //

@@ -103,11 +103,17 @@ func (r *Replayer) resolveByRest(pg *pdn.Game, v *rules.Variant, pos *rules.Posi
 		}
 	}
 	var re *RejectError
+	if replaying != 1 && !hasMoveFrom(pg, next) {
+		if m, warning, ok := resolveByResult(v, pos, cands, pg, ply, text); ok {
+			*warnings = append(*warnings, warning)
+			return m, nil
+		}
+	}
 	if replaying != 1 {
 		if errors.As(err0, &re) {
 			switch {
 			case !hasMoveFrom(pg, next):
-				re.Detail += "; it is the game's last move, so the rest of the game cannot tell them apart"
+				re.Detail += "; it is the game's last move, so neither the rest of the game nor its result tells them apart"
 			case replaying > 1:
 				re.Detail += "; the rest of the game replays after more than one of them"
 			default:
@@ -195,4 +201,135 @@ func (r *Replayer) restReplays(pg *pdn.Game, v *rules.Variant, pos rules.Positio
 		ply++
 	}
 	return nil
+}
+
+// warnResolvedByResult starts the warning of an ambiguous last move that
+// the game's result resolved.
+const warnResolvedByResult = "ambiguous last move resolved by the game's result"
+
+// An ambiguous move that is the game's last move has no later move to
+// tell its readings apart, but a decisive result is evidence too: the
+// side that resigned did so in the position the move left. resolveByResult
+// plays each candidate and weighs the position it leaves for the stated
+// winner: a position the rules decide counts as won or lost outright;
+// otherwise the material balance (a man 1, a king 3) after the captures
+// the players are then forced to make (captures are compulsory in every
+// variant, so they follow from the position, not from judgement; see
+// forcedMaterial). When exactly one reading leaves the winner strictly
+// better off than every other, it is the move, and the game keeps a
+// warning naming the others and their balance. A draw, an unknown result,
+// or a tie between readings decides nothing, and so does a variant whose
+// winner is not the side with more material (antidraughts, breakthrough).
+//
+// Example (Campionato Assoluto 2005, game 46, Italian, 0-1): Black's last
+// move 3x26 fits 3x10x19x26 and 3x10x17x26. After the second White must
+// take back 30x21 and Black is a man down; after the first the material is
+// even and White has no capture. Black won, so the first is the move.
+func resolveByResult(v *rules.Variant, pos *rules.Position, cands []rules.Move, pg *pdn.Game, ply int, text string) (rules.Move, string, bool) {
+	if v.Win != rules.LoseWhenNoMove || len(cands) < 2 {
+		return rules.Move{}, "", false
+	}
+	written := writtenResult(pg)
+	res, ok := ParseResult(v, written)
+	if !ok {
+		return rules.Move{}, "", false
+	}
+	winner, decisive := res.Winner()
+	if !decisive {
+		return rules.Move{}, "", false
+	}
+	values := make([]int, len(cands))
+	best, ties := 0, 0
+	for i := range cands {
+		p := *pos
+		p.Play(&cands[i])
+		budget := forcedBudget
+		values[i] = forcedMaterial(&p, winner, forcedDepth, &budget)
+		switch {
+		case i == 0 || values[i] > values[best]:
+			best, ties = i, 0
+		case values[i] == values[best]:
+			ties++
+		}
+	}
+	if ties > 0 {
+		return rules.Move{}, "", false
+	}
+	describe := func(i int) string {
+		m := FormatMove(v, &cands[i], v.DefaultNotation, true)
+		switch {
+		case values[i] >= decidedValue:
+			return fmt.Sprintf("%s (%s then has no legal move)", m, winner.Opponent())
+		case values[i] <= -decidedValue:
+			return fmt.Sprintf("%s (%s then has no legal move)", m, winner)
+		}
+		return fmt.Sprintf("%s (material %+d for %s after the forced captures)", m, values[i], winner)
+	}
+	var others []string
+	for i := range cands {
+		if i != best {
+			others = append(others, describe(i))
+		}
+	}
+	return cands[best], fmt.Sprintf("%s: ply %d %q fits %d legal moves and no move follows; the result %s favours %s, not %s",
+		warnResolvedByResult, ply, quote(text), len(cands), res.Format(v), describe(best), strings.Join(others, ", ")), true
+}
+
+// writtenResult is the game's result as its file writes it: the Result
+// tag, the Italian federation's Risultato, else the game termination token.
+func writtenResult(pg *pdn.Game) string {
+	written := strings.TrimSpace(pg.Tag("Result"))
+	if written == "" {
+		written = strings.TrimSpace(pg.Tag("Risultato"))
+	}
+	if written == "" {
+		written = pg.Result
+	}
+	return written
+}
+
+// The forced-capture look ahead is bounded; past the bounds the material
+// as it stands counts.
+const (
+	forcedDepth  = 12
+	forcedBudget = 20000
+	decidedValue = 1 << 20
+)
+
+// forcedMaterial is the material balance (man 1, king 3) for side c in p
+// after the captures that follow by force: while the side to move must
+// capture, the mover picks the capture best for itself (each side plays
+// its forced captures as well as it can; a choice between captures is
+// still forced to be a capture). A side to move without a legal move has
+// lost (the variants this is used for). depth and budget bound the tree.
+func forcedMaterial(p *rules.Position, c rules.Color, depth int, budget *int) int {
+	moves := p.LegalMoves(nil)
+	mover := p.SideToMove()
+	if len(moves) == 0 {
+		if mover == c {
+			return -decidedValue
+		}
+		return decidedValue
+	}
+	if !moves[0].IsCapture() || depth == 0 || *budget <= 0 {
+		return material(p, c)
+	}
+	bestV := 0
+	for i := range moves {
+		*budget--
+		q := *p
+		q.Play(&moves[i])
+		val := forcedMaterial(&q, c, depth-1, budget)
+		if i == 0 || (mover == c && val > bestV) || (mover != c && val < bestV) {
+			bestV = val
+		}
+	}
+	return bestV
+}
+
+// material is c's men plus three times its kings, less the opponent's.
+func material(p *rules.Position, c rules.Color) int {
+	men, kings := p.Count(c)
+	oppMen, oppKings := p.Count(c.Opponent())
+	return men + 3*kings - oppMen - 3*oppKings
 }

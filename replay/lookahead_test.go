@@ -42,7 +42,6 @@ func TestAmbiguousMoveResolvedByTheRestOfTheGame(t *testing.T) {
 		{"a later move illegal after both", "14. 31-26", "", "the rest of the game replays after none of them"},
 		// An unrecorded move cannot rule either reading out.
 		{"an unrecorded move after it", "14. --", "", "the rest of the game replays after more than one of them"},
-		{"the game's last move", "", "", "it is the game's last move"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -66,6 +65,52 @@ func TestAmbiguousMoveResolvedByTheRestOfTheGame(t *testing.T) {
 			found := false
 			for _, w := range g.Warnings {
 				if strings.HasPrefix(w, warnResolvedByRest+`: ply 26 "3x26" fits 2 legal moves; `) && strings.Contains(w, c.detail) {
+					found = true
+				}
+				if WarningKind(w) == "other" {
+					t.Errorf("warning %q has no kind", w)
+				}
+			}
+			if !found {
+				t.Errorf("no warning %q in %q", c.detail, g.Warnings)
+			}
+		})
+	}
+}
+
+// With no move after it, game 46's 3x26 is resolved by its result: the
+// file says Black won (0-1, "Nero Vince"), and only after 3x10x19x26 is
+// Black not a man down once White's forced capture is played. A result
+// for White picks the other reading; a draw or "*" picks none.
+func TestAmbiguousLastMoveResolvedByTheResult(t *testing.T) {
+	cases := []struct {
+		result, want, detail string
+	}{
+		{"0-1", "3x10x19x26", `the result 0-1 favours 3x10x19x26 (material +0 for Black after the forced captures), not 3x10x17x26 (material -1 for Black after the forced captures)`},
+		{"1-0", "3x10x17x26", `the result 1-0 favours 3x10x17x26 (material +1 for White after the forced captures), not 3x10x19x26 (material +0 for White after the forced captures)`},
+		{"1/2-1/2", "", "it is the game's last move, so neither the rest of the game nor its result tells them apart"},
+		{"*", "", "neither the rest of the game nor its result tells them apart"},
+	}
+	for _, c := range cases {
+		t.Run(c.result, func(t *testing.T) {
+			text := strings.Replace(campionatoGame46, `[Risultato "0-1"]`, `[Risultato "`+c.result+`"]`, 1) + c.result + "\n"
+			g, err := replayText(t, text, Options{})
+			if c.want == "" {
+				var re *RejectError
+				if !errors.Is(err, ErrAmbiguousMove) || !errors.As(err, &re) || re.Ply != 26 || !strings.Contains(re.Detail, c.detail) {
+					t.Fatalf("err = %v, want ply 26 ambiguous saying %q", err, c.detail)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := FormatMove(rules.Italian, &g.Moves[25], rules.Numeric, true); got != c.want {
+				t.Errorf("ply 26 = %s, want %s", got, c.want)
+			}
+			found := false
+			for _, w := range g.Warnings {
+				if strings.HasPrefix(w, warnResolvedByResult+`: ply 26 "3x26" fits 2 legal moves`) && strings.Contains(w, c.detail) {
 					found = true
 				}
 				if WarningKind(w) == "other" {

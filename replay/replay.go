@@ -266,14 +266,7 @@ func readerWarnings(pg *pdn.Game, dst []string) []string {
 }
 
 func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
-	written := strings.TrimSpace(pg.Tag("Result"))
-	if written == "" {
-		// The Italian federation's files write Risultato instead.
-		written = strings.TrimSpace(pg.Tag("Risultato"))
-	}
-	if written == "" {
-		written = pg.Result
-	}
+	written := writtenResult(pg)
 	res, ok := ParseResult(out.Variant, written)
 	if !ok {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("result %q is not a game result; stored as *", written))

@@ -43,7 +43,7 @@ func TestRejections(t *testing.T) {
 		},
 		{
 			name:   "ambiguous capture written start-end",
-			pdn:    campionatoGame46,
+			pdn:    strings.Replace(campionatoGame46, `[Risultato "0-1"]`, `[Risultato "1/2-1/2"]`, 1),
 			reason: ErrAmbiguousMove, ply: 26, text: "3x26", detail: "2 legal moves fit it: 3x10x19x26, 3x10x17x26; it is the game's last move",
 		},
 		{

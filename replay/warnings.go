@@ -17,6 +17,7 @@ var warningKinds = []struct{ kind, phrase string }{
 	{"NUL byte removed", "NUL"},
 	{"variant decided by replay", variantByReplay},
 	{warnResolvedByRest, warnResolvedByRest},
+	{warnResolvedByResult, warnResolvedByResult},
 	{"variant decided by its source", WarnVariantBySource},
 	{"the variant of its source rejects it", WarnSourceVariantRejects},
 }
