@@ -19,6 +19,12 @@
 //	               DXP game per game with its start position and colour and
 //	               send it the opponent's moves; International only
 //
+// A DXP engine takes no depth or move time: it keeps its own clock, and
+// the GAMEREQ gives it EngineOptions.DXPMinutes for the game, by default
+// 75 moves at the move time, at a fixed depth 75 moves at
+// dxp.DefaultMoveTime: 2 minutes (DXPMinutesFor). Never 0 minutes, which
+// Moby Dam does not answer.
+//
 // The Hub client is called without hub.AnalyzeRetry: in a match a timeout
 // or a crash loses the game at once (the client has restarted the engine
 // by then), where analyze would try the position again.

@@ -9,7 +9,9 @@ import (
 	"math"
 	"net"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -602,10 +604,51 @@ func TestBuiltinPlayer(t *testing.T) {
 	}
 }
 
+// gameReqs records the GAMEREQs a dxp.Serve receives (its Trace runs on
+// the connections' goroutines).
+type gameReqs struct {
+	mu   sync.Mutex
+	reqs []dxp.GameReq
+}
+
+func (r *gameReqs) trace(_ string, sent bool, raw []byte) {
+	if m, err := dxp.Parse(raw); err == nil && !sent {
+		if req, ok := m.(dxp.GameReq); ok {
+			r.mu.Lock()
+			r.reqs = append(r.reqs, req)
+			r.mu.Unlock()
+		}
+	}
+}
+
+func (r *gameReqs) get() []dxp.GameReq {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.reqs)
+}
+
+// TestDXPMinutesFor: the game time sent to a DXP engine is 75 moves at
+// the move time, rounded up, and at a fixed depth (no move time) 75 moves
+// at dxp.DefaultMoveTime; never 0 minutes, which Moby Dam does not answer.
+func TestDXPMinutesFor(t *testing.T) {
+	for _, c := range []struct {
+		moveTime time.Duration
+		want     int
+	}{
+		{0, 2}, {-time.Second, 2}, {time.Millisecond, 1}, {800 * time.Millisecond, 1},
+		{801 * time.Millisecond, 2}, {time.Second, 2}, {2 * time.Second, 3}, {10 * time.Second, 13},
+	} {
+		if got := DXPMinutesFor(c.moveTime); got != c.want {
+			t.Errorf("DXPMinutesFor(%v) = %d, want %d", c.moveTime, got, c.want)
+		}
+	}
+}
+
 // TestDXPEngine: a DXP engine (dxp.Serve with the built-in engine on a
-// loopback port) plays a match against the built-in engine; when it goes
-// away, the game it should start is forfeited and the match stops with
-// ErrEngineLost, as it cannot be reached again.
+// loopback port) plays a match against the built-in engine at a fixed
+// depth, each game requested with 2 minutes (not 0, which Moby Dam never
+// answers); when it goes away, the game it should start is forfeited and
+// the match stops with ErrEngineLost, as it cannot be reached again.
 func TestDXPEngine(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -618,7 +661,10 @@ func TestDXPEngine(t *testing.T) {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- dxp.Serve(ctx, ln, eng, dxp.ServerOptions{Limit: lim, Name: "dxp server"}) }()
+	reqs := &gameReqs{}
+	go func() {
+		served <- dxp.Serve(ctx, ln, eng, dxp.ServerOptions{Limit: lim, Name: "dxp server", Trace: reqs.trace})
+	}()
 	defer func() { stop(); <-served }()
 
 	v := rules.International
@@ -648,6 +694,15 @@ func TestDXPEngine(t *testing.T) {
 		want := map[bool]string{true: "dxp server", false: "draughtsdb 0.1"}[i%2 == 0]
 		if g.Black != want {
 			t.Errorf("game %d: Black %q, want %q", i+1, g.Black, want)
+		}
+	}
+	got := reqs.get()
+	if len(got) != 4 {
+		t.Errorf("%d GAMEREQs received, want 4: %+v", len(got), got)
+	}
+	for i, req := range got {
+		if req.Minutes != 2 || req.Moves != 0 || req.Follower != map[bool]rules.Color{true: rules.Black, false: rules.White}[i%2 == 0] {
+			t.Errorf("GAMEREQ %d at depth 2: %d minutes, %d moves, follower %s; want 2 minutes, 0 moves, the follower B's colour", i+1, req.Minutes, req.Moves, req.Follower)
 		}
 	}
 	stop()

@@ -76,7 +76,8 @@ type EngineOptions struct {
 	// DXPMinutes and DXPMoves are the time control sent to a DXP engine,
 	// which has no fixed time per move: its thinking time for the game and
 	// the moves in it (0: none). DXPMinutes 0 derives it from
-	// Limit.MoveTime (see DXPMinutesFor).
+	// Limit.MoveTime, or at a fixed depth sends DXPMinutesFor(0) (see
+	// DXPMinutesFor): a GAMEREQ never says 0 minutes.
 	DXPMinutes, DXPMoves int
 	// DXPName is our name in the GAMEREQ ("draughtsdb" if empty).
 	DXPName string
@@ -86,9 +87,15 @@ type EngineOptions struct {
 // time: 75 moves at moveTime, rounded up to a whole minute (at least one).
 // DXP engines divide their time by an estimate of the moves left (Moby Dam
 // by about 60 at the start of a game), so they move at roughly moveTime.
+//
+// A DXP engine cannot be given a depth, so at a fixed depth (moveTime 0)
+// it is 75 moves at dxp.DefaultMoveTime (1 s, what our own server gives a
+// move in a game of 0 minutes): 2 minutes. It is never 0: Moby Dam does
+// not answer a GAMEREQ of 0 minutes at all (no GAMEACC), so a match at a
+// fixed depth against it would lose every game by timeout.
 func DXPMinutesFor(moveTime time.Duration) int {
 	if moveTime <= 0 {
-		return 0
+		moveTime = dxp.DefaultMoveTime
 	}
 	return max(1, int(math.Ceil((75 * moveTime).Minutes())))
 }

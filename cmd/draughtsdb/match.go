@@ -56,6 +56,10 @@ games, B White in the even ones. Engines: builtin (draughtsdb's own search),
 hub:PATH (a Hub-protocol program, e.g. Scan with --engine-arg-a hub, or
 "hub:$(which draughtsdb)" with the argument hub) and dxp:HOST:PORT (a DXP
 engine listening there, e.g. Moby Dam or draughtsdb dxp; International only).
+A DXP engine cannot be given a depth or a move time: it keeps its own clock
+and is sent a thinking time for the game, --dxp-minutes (default: 75 moves at
+--movetime rounded up to a minute, or at a fixed depth 2 minutes, 75 moves at
+1 s; never 0, as Moby Dam answers no game request of 0 minutes).
 
 Openings: "ballots" (the default) are the variant's built-in ballots: Moby
 Dam's 79 two-move ballots of International draughts, the ACF three-move
@@ -106,7 +110,7 @@ the score with its 95% interval and the Elo difference with its error
 	fl.StringVar(&f.event, "event", "", `the match's name: the games' Event tag (default "A vs B, depth=8" from the engine specs)`)
 	fl.String("timeout", "30s", settingHelp("match.timeout"))
 	fl.IntVar(&f.ttSize, "tt-size", search.DefaultTTSizeMB, "builtin engine: transposition table in MB")
-	fl.IntVar(&f.dxpMinutes, "dxp-minutes", 0, "DXP engines: thinking time per game in minutes sent in the game request; 0 = 75 moves at --movetime, rounded up")
+	fl.IntVar(&f.dxpMinutes, "dxp-minutes", 0, "DXP engines: thinking time per game in minutes sent in the game request (1..999); 0 = 75 moves at --movetime rounded up, at a fixed --depth 2 (75 moves at 1 s; Moby Dam answers no request of 0 minutes)")
 	fl.IntVar(&f.dxpMoves, "dxp-moves", 0, "DXP engines: moves in that time (0: the whole game)")
 	fl.BoolVar(&f.restart, "restart", false, "delete the games stored for this match and play it from the first game")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the final table as one JSON object (the game lines go to stderr)")

@@ -7,16 +7,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/analysis/dxp"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/analysis/match"
 	"github.com/draughtsdb/draughtsdb/ingest"
@@ -459,4 +462,110 @@ func TestMatchFlagErrors(t *testing.T) {
 			t.Errorf("%v: %v, want an error naming %q\n%s", c.args, err, c.want, out)
 		}
 	}
+}
+
+// TestMatchDXPEngineAtDepth: `match --depth 2` against a DXP engine (our
+// own dxp.Serve on a free loopback port) with the default --dxp-minutes
+// requests each game with 2 minutes, not 0 (Moby Dam answers no GAMEREQ
+// of 0 minutes, so every game was lost by timeout), plays and stores the
+// games; --dxp-minutes and --dxp-moves are sent as given, and --movetime
+// derives the minutes from 75 moves.
+func TestMatchDXPEngineAtDepth(t *testing.T) {
+	isolate(t)
+	url := pgtest.NewDBURL(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := annotate.Limit{Depth: 2}
+	eng, err := annotate.ParseEngine("builtin", nil, annotate.EngineOptions{Limit: lim, TTSizeMB: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var reqs []dxp.GameReq
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- dxp.Serve(ctx, ln, eng, dxp.ServerOptions{Limit: lim, Name: "dxp server",
+			Trace: func(_ string, sent bool, raw []byte) {
+				if m, err := dxp.Parse(raw); err == nil && !sent {
+					if req, ok := m.(dxp.GameReq); ok {
+						mu.Lock()
+						reqs = append(reqs, req)
+						mu.Unlock()
+					}
+				}
+			}})
+	}()
+	defer func() {
+		stop()
+		if err := <-served; err != nil {
+			t.Errorf("dxp.Serve: %v", err)
+		}
+	}()
+	taken := func() []dxp.GameReq {
+		mu.Lock()
+		defer mu.Unlock()
+		r := reqs
+		reqs = nil
+		return r
+	}
+	for _, c := range []struct {
+		args           []string
+		games          int
+		minutes, moves int
+		maxPlies       int
+	}{
+		{[]string{"--depth", "2"}, 2, 2, 0, 300},
+		// Our server would end this game itself (E00) once 40 moves are played.
+		{[]string{"--depth", "2", "--dxp-minutes", "3", "--dxp-moves", "40"}, 1, 3, 40, 20},
+		// 75 x 2 s = 2.5 minutes, rounded up; one move of A's at 2 s.
+		{[]string{"--movetime", "2000"}, 1, 3, 0, 2},
+	} {
+		args := append([]string{"match", "--database-url", url, "--variant", "international", "--games", fmt.Sprint(c.games),
+			"--engine", "builtin", "--engine", "dxp:" + ln.Addr().String(), "--tt-size", "8", "--quiet", "--json"}, c.args...)
+		args = append(args, "--max-plies", fmt.Sprint(c.maxPlies))
+		out, err := runCLIStdout(t, args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", c.args, err, out)
+		}
+		var sum map[string]any
+		if err := json.Unmarshal([]byte(out), &sum); err != nil {
+			t.Fatalf("%v: --json: %v\n%s", c.args, err, out)
+		}
+		if sum["played"] != float64(c.games) || sum["engine_b"] != "dxp server" || sum["forfeits_b"] != 0.0 || sum["forfeits_a"] != 0.0 {
+			t.Errorf("%v: %s", c.args, out)
+		}
+		got := taken()
+		if len(got) != c.games {
+			t.Errorf("%v: %d GAMEREQs, want %d", c.args, len(got), c.games)
+		}
+		for i, req := range got {
+			if req.Minutes != c.minutes || req.Moves != c.moves {
+				t.Errorf("%v: GAMEREQ %d gives %d minutes, %d moves; want %d, %d", c.args, i+1, req.Minutes, req.Moves, c.minutes, c.moves)
+			}
+		}
+	}
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	games := matchGames(t, pool)
+	if len(games) != 4 {
+		t.Fatalf("%d games stored, want 4 (three matches: the time control is part of the key)", len(games))
+	}
+	for i, g := range games { // the ballot's 2 plies and at least 2 of the engines'
+		if g.termination == nil || g.forfeit != nil || g.plies < 4 {
+			t.Errorf("stored game %d: %d plies, termination %q, forfeit %q", i+1, g.plies, deref(g.termination), deref(g.forfeit))
+		}
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "(none)"
+	}
+	return *s
 }
