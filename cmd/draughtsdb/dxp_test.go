@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -33,52 +35,77 @@ func (b *dxpLog) Write(p []byte) (int, error) {
 
 func (b *dxpLog) wrote() <-chan struct{} { return b.ch }
 
-// startDXP runs `draughtsdb dxp args...` on a free loopback port (given
-// through the environment, as dxp.listen) and returns its address, its
-// stderr and a stop function that cancels it (what SIGINT does) and
-// returns its error.
-func startDXP(t *testing.T, args ...string) (string, *dxpLog, func() error) {
+// dxpRun is a `draughtsdb dxp` running in the test.
+type dxpRun struct {
+	addr   string  // the address it serves on, from its first line
+	stderr *dxpLog // its stderr
+	done   chan error
+	cancel context.CancelFunc
+	ended  bool
+	err    error
+}
+
+// stop cancels the command (what SIGINT does) and returns its error.
+func (r *dxpRun) stop() error {
+	r.cancel()
+	if !r.ended {
+		r.ended, r.err = true, <-r.done
+	}
+	return r.err
+}
+
+// waitLog waits until the command's stderr contains want; the command
+// ending first fails the test (rather than waiting for ever).
+func (r *dxpRun) waitLog(t *testing.T, want string) {
+	t.Helper()
+	for !strings.Contains(r.stderr.String(), want) {
+		if r.ended {
+			t.Fatalf("dxp ended (%v) before logging %q:\n%s", r.err, want, r.stderr.String())
+		}
+		select {
+		case err := <-r.done:
+			r.ended, r.err = true, err
+		case <-r.stderr.wrote():
+		}
+	}
+}
+
+// startDXP runs `draughtsdb dxp args...` and returns once it serves. It
+// listens where the environment says (DRAUGHTSDB_DXP_LISTEN, which
+// startDXP sets to a free loopback port, 127.0.0.1:0, unless env says
+// otherwise) or --listen in args says: never on a fixed port, which
+// another program (a Moby Dam, another test run) may hold.
+func startDXP(t *testing.T, env map[string]string, args ...string) *dxpRun {
 	t.Helper()
 	isolate(t)
 	t.Setenv("DRAUGHTSDB_DXP_LISTEN", "127.0.0.1:0")
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
 	cmd := newRootCommand()
-	stderr := newDXPLog()
+	r := &dxpRun{stderr: newDXPLog(), done: make(chan error, 1)}
 	cmd.SetOut(io.Discard)
-	cmd.SetErr(stderr)
+	cmd.SetErr(r.stderr)
 	cmd.SetArgs(append([]string{"dxp"}, args...))
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- cmd.ExecuteContext(ctx) }()
-	stopped := false
-	stop := func() error {
-		cancel()
-		if stopped {
-			return nil
-		}
-		stopped = true
-		return <-done
+	r.cancel = cancel
+	go func() { r.done <- cmd.ExecuteContext(ctx) }()
+	t.Cleanup(func() { r.stop() })
+	r.waitLog(t, "Ctrl-C stops it")
+	m := regexp.MustCompile(`dxp on (127\.0\.0\.1:(\d+)):`).FindStringSubmatch(r.stderr.String())
+	if m == nil || m[2] == "0" {
+		t.Fatalf("no bound loopback address in the first line:\n%s", r.stderr.String())
 	}
-	t.Cleanup(func() { stop() })
-	addrLine := regexp.MustCompile(`dxp on (127\.0\.0\.1:\d+):`)
-	for {
-		if m := addrLine.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1], stderr, stop
-		}
-		select {
-		case err := <-done:
-			stopped = true
-			t.Fatalf("dxp ended: %v\n%s", err, stderr.String())
-		case <-stderr.wrote():
-		}
-	}
+	r.addr = m[1]
+	return r
 }
 
 // TestDXPCommand: `draughtsdb dxp --depth 2` plays our client over TCP,
 // logs one line per game and stops cleanly when its context ends.
 func TestDXPCommand(t *testing.T) {
-	addr, stderr, stop := startDXP(t, "--depth", "2", "--name", "cmd test")
+	r := startDXP(t, nil, "--depth", "2", "--name", "cmd test")
 	ctx := context.Background()
-	p, err := dxp.Dial(ctx, addr, dxp.ClientOptions{Name: "tester"})
+	p, err := dxp.Dial(ctx, r.addr, dxp.ClientOptions{Name: "tester"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,13 +136,11 @@ func TestDXPCommand(t *testing.T) {
 	if err := p.End(ctx, dxp.EndDraw); err != nil {
 		t.Fatal(err)
 	}
-	for !strings.Contains(stderr.String(), "game 1 with") {
-		<-stderr.wrote()
-	}
-	if err := stop(); err != nil {
+	r.waitLog(t, "game 1 with")
+	if err := r.stop(); err != nil {
 		t.Fatalf("dxp after SIGINT: %v", err)
 	}
-	out := stderr.String()
+	out := r.stderr.String()
 	for _, want := range []string{
 		`dxp on 127.0.0.1:`, "depth=2, following",
 		`game 1 with "tester" (127.0.0.1:`, "we played White, 9 plies, 1/2-1/2", `"tester" sent GAMEEND: draw`,
@@ -133,8 +158,8 @@ func TestDXPCommand(t *testing.T) {
 // TestDXPCommandInitiates: with --initiate the command sends the GAMEREQ
 // on a connection it accepts (for programs that connect and wait).
 func TestDXPCommandInitiates(t *testing.T) {
-	addr, stderr, _ := startDXP(t, "--initiate", "--color", "black", "--minutes", "3", "--moves", "50", "--games", "1", "--movetime", "10")
-	nc, err := net.Dial("tcp", addr)
+	r := startDXP(t, nil, "--initiate", "--color", "black", "--minutes", "3", "--moves", "50", "--games", "1", "--movetime", "10")
+	nc, err := net.Dial("tcp", r.addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,17 +189,21 @@ func TestDXPCommandInitiates(t *testing.T) {
 	if _, err := c.Receive(ctx); !errors.Is(err, dxp.ErrDisconnected) {
 		t.Errorf("after the last game: %v", err)
 	}
-	for !strings.Contains(stderr.String(), "game 1 with") {
-		<-stderr.wrote()
-	}
-	if !strings.Contains(stderr.String(), `game 1 with "follower"`) || !strings.Contains(stderr.String(), "we played Black, 0 plies, 0-1") {
-		t.Errorf("stderr:\n%s", stderr.String())
+	r.waitLog(t, "game 1 with")
+	if out := r.stderr.String(); !strings.Contains(out, `game 1 with "follower"`) || !strings.Contains(out, "we played Black, 0 plies, 0-1") {
+		t.Errorf("stderr:\n%s", out)
 	}
 }
 
+// TestDXPCommandFlags: bad flags are refused before anything is served.
+// Each case runs with its context already cancelled and dxp.listen on a
+// free port: a case that got past the checks would return at once (and
+// fail) instead of serving for ever, and never touch DXP's port 27531.
 func TestDXPCommandFlags(t *testing.T) {
 	isolate(t)
-	t.Setenv("DRAUGHTSDB_DXP_LISTEN", "127.0.0.1:0") // never DXP's own port, should a case serve
+	t.Setenv("DRAUGHTSDB_DXP_LISTEN", "127.0.0.1:0")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -188,7 +217,11 @@ func TestDXPCommandFlags(t *testing.T) {
 		{[]string{"--movetime", "-5"}, "--depth/--movetime"},
 		{[]string{"--listen", "nowhere"}, "dxp.listen"},
 	} {
-		_, err := runCLI(t, append([]string{"dxp"}, c.args...)...)
+		cmd := newRootCommand()
+		cmd.SetOut(io.Discard)
+		cmd.SetErr(io.Discard)
+		cmd.SetArgs(append([]string{"dxp"}, c.args...))
+		err := cmd.ExecuteContext(ctx)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("dxp %s = %v, want %q", strings.Join(c.args, " "), err, c.want)
 		}
@@ -202,4 +235,54 @@ func TestDXPCommandFlags(t *testing.T) {
 			t.Errorf("--help does not explain %s", flag)
 		}
 	}
+}
+
+// TestDXPListenSetting: dxp.listen defaults to DXP's port on loopback,
+// 127.0.0.1:27531, as `config` and `dxp --help` resolve it (checked there,
+// not by binding it: another program may hold that port);
+// DRAUGHTSDB_DXP_LISTEN overrides the default and --listen the
+// environment, each seen by the command serving on a free port.
+func TestDXPListenSetting(t *testing.T) {
+	isolate(t)
+	if got := configValue(t, "dxp.listen"); got != "127.0.0.1:27531" {
+		t.Errorf("default dxp.listen %q, want 127.0.0.1:27531", got)
+	}
+	help, err := runCLI(t, "dxp", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`--listen string +.*\(default "127\.0\.0\.1:27531"\)`).MatchString(help) {
+		t.Errorf("dxp --help does not give --listen's default 127.0.0.1:27531:\n%s", help)
+	}
+	t.Setenv("DRAUGHTSDB_DXP_LISTEN", "127.0.0.1:0")
+	if got := configValue(t, "dxp.listen"); got != "127.0.0.1:0" {
+		t.Errorf("dxp.listen from the environment %q, want 127.0.0.1:0", got)
+	}
+	if got := configValue(t, "dxp.listen", "--config", writeDXPConfig(t, "127.0.0.1:1")); got != "127.0.0.1:0" {
+		t.Errorf("dxp.listen from the environment over a file: %q", got)
+	}
+	// The command serves where the environment says...
+	r := startDXP(t, nil, "--depth", "1")
+	if err := r.stop(); err != nil {
+		t.Errorf("stop: %v", err)
+	}
+	// ... and where --listen says, over an environment it cannot use.
+	r = startDXP(t, map[string]string{"DRAUGHTSDB_DXP_LISTEN": "nowhere"}, "--depth", "1", "--listen", "127.0.0.1:0")
+	if err := r.stop(); err != nil {
+		t.Errorf("stop: %v", err)
+	}
+	t.Setenv("DRAUGHTSDB_DXP_LISTEN", "nowhere")
+	if _, err := runCLI(t, "dxp", "--depth", "1"); err == nil || !strings.Contains(err.Error(), `dxp.listen "nowhere"`) {
+		t.Errorf("dxp.listen from the environment not used: %v", err)
+	}
+}
+
+// writeDXPConfig writes a config file that sets dxp.listen.
+func writeDXPConfig(t *testing.T, listen string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(f, []byte("dxp:\n  listen: "+listen+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
