@@ -82,12 +82,14 @@
 //     first slot depth-preferred, the second always replaced. Entries keep
 //     score, bound, depth and the best move as its index in LegalMoves
 //     order; win scores are stored relative to the node.
-//   - Move ordering: the table move, searched before the others are
-//     scored, then (captures are compulsory, so a node has only captures
-//     or only plain moves) more captured pieces and promotions first, or
-//     two killer moves per ply, promotions and a history table for plain
-//     moves. The next two are picked one at a time, the rest sorted once;
-//     ties keep generation order (but for the swap of the first picks).
+//   - Move ordering: the table move, then (captures are compulsory, so a
+//     node has only captures or only plain moves) more captured pieces
+//     and promotions first, or two killer moves per ply, promotions and a
+//     history table for plain moves. Captures are scored only when the
+//     table move did not cut off; plain moves before it (its subtree
+//     changes the history). Each move is picked by a selection that swaps
+//     it into place, so moves with equal keys are searched in exactly
+//     f6de099's order (TestOrderGolden).
 //   - Forced moves: a node with a single legal move does not use up depth.
 //   - Quiescence: at the horizon, while the side to move must capture, all
 //     captures are searched (no standing pat: capture is compulsory); a
