@@ -1,0 +1,61 @@
+package schema_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/draughtsdb/draughtsdb/schema/pgtest"
+)
+
+// Right after an import the index tables have no statistics, and the
+// planner, left to guess their size, ran draughtsdb_games_at and the
+// opening tree's one-prefix lookups as parallel plans: measured on 250,000
+// imported games, 300 lookups took 2.9-4.1 s, almost all of it starting
+// the workers (0.36 ms of work in 22-27 ms each), against 0.13-0.23 s once
+// the tables say parallel_workers = 0 (0010). A lookup reads one prefix
+// through its index and never gains from workers. The test makes parallel
+// plans free (and the index scans off), so a table that still allows
+// workers gets a Gather.
+func TestIndexLookupsAreNotParallel(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.NewDB(t)
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	for _, set := range []string{
+		"SET parallel_setup_cost = 0", "SET parallel_tuple_cost = 0",
+		"SET min_parallel_table_scan_size = 0", "SET min_parallel_index_scan_size = 0",
+		"SET max_parallel_workers_per_gather = 2", "SET enable_indexscan = off", "SET enable_bitmapscan = off",
+	} {
+		if _, err := conn.Exec(ctx, set); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, q := range map[string]string{
+		"position_index": `SELECT DISTINCT e & 4294967295 FROM position_index p, unnest(p.entries) AS e
+			WHERE p.prefix = 5 AND (e >> 32) & 4294967295 = 77`,
+		"opening_index": `SELECT * FROM opening_index WHERE variant = 20 AND prefix = 5`,
+	} {
+		var plan string
+		rows, err := conn.Query(ctx, "EXPLAIN "+q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			plan += line + "\n"
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(plan, "Gather") || strings.Contains(plan, "Parallel") {
+			t.Errorf("%s: a parallel plan:\n%s", name, plan)
+		}
+	}
+}
