@@ -40,12 +40,13 @@
 // there at one ply less when the game followed its principal variation).
 // Its result then depends on the searches since the last one without
 // Continue; the same sequence of searches gives the same results
-// (TestContinue). On the analyze positions of 60 OCA games in game order
-// at depth 8 it takes 45% fewer nodes (27,502 per position instead of
-// 49,625 with a 16 MB table), on 12 International games 30% (129,792
-// instead of 185,660). The result may differ from an independent
-// search's where the table holds deeper results, as happens within one
-// search.
+// (TestContinue). On the analyze positions of 60 OCA games at depth 8,
+// analyze in game order (1 MB table) takes 41% fewer nodes than
+// independent searches with a 16 MB table (29,428 per position instead of
+// 49,701), on 12 International games 24% (140,620 instead of 186,143).
+// The result may differ from an independent search's where the table
+// holds deeper results or another move first, as happens within one
+// search: see "Same results as f6de099" below.
 //
 // # Scores
 //
@@ -153,6 +154,27 @@
 //     random positions and games of every variant that has one),
 //     TestContinue (game order: deterministic, fewer nodes, a search
 //     without Continue afterwards is a fresh one's), TestTableEntrySize.
+//   - TestOrderGolden: 15 OCA and International positions at depth 8
+//     give f6de099's best move, score and node count
+//     (testdata/order_golden.tsv, written by TestGenerateOrderGolden run
+//     in a checkout of f6de099). It fails when the order of moves with
+//     equal keys changes (536d631's sort of the rest: all 15 differ, 10
+//     in the best move).
+//
+// Same results as f6de099 (issue #17): searched independently (analyze
+// --independent, 16 MB table) at depth 8, the 3,535 analyze positions of
+// the first 60 English games (OCA) and 12 International games (shared
+// archive) give f6de099's best move, score and node count, every one
+// (compared in two analyze databases, ff10c65 against f6de099's binary).
+// In analyze's default game order (Continue, 1 MB table) the best move
+// differs from f6de099's independent search in 217 of them (English 112
+// of 2,393, International 105 of 1,142; 35 more keep the move with
+// another score): the game-order score is equal in 200 (a tie broken
+// otherwise), higher in 9 (English 5, International 4) and lower in 8
+// (4 and 4). Of the 8, both moves searched independently at depth 12
+// favour the game-order move in 3 (English, by 22, 207 and 10), are
+// level in 1, and favour f6de099's move in 4 (by 7, 2, 2 and 3). Every
+// one of the 217, in game order: testdata/gameorder_diffs.tsv.
 //
 // Benchmarks (go test -bench Search -cpu 1 ./analysis/search) report
 // nodes/s, a node being every alphaBeta and quiescence call; bench_test.go
