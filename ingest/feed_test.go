@@ -284,3 +284,87 @@ func TestChunkedUncleanStartsReadOnce(t *testing.T) {
 		t.Fatalf("the readers read %d bytes of a %d-byte file", served, len(text))
 	}
 }
+
+// fetchAll cuts text into chunks of about target bytes, as readSource
+// does, and returns the feed and the chunks that start jobs.
+func fetchAll(t *testing.T, text []byte, target int) (*feed, []*chunk) {
+	t.Helper()
+	f := newFeed(&source.Source{Name: "in.pdn"}, 0)
+	// Read ahead without bound: the whole text is fetched before lexing.
+	f.fetch(context.Background(), &breakReader{r: bytes.NewReader(text)}, func() int64 { return 0 }, target, 1<<40)
+	var jobs []*chunk
+	for c := f.first; c != nil; c = c.next {
+		if c.mark != nil {
+			jobs = append(jobs, c)
+		}
+	}
+	return f, jobs
+}
+
+// TestResolveCascades: a job read is resolved as soon as the job before it
+// is, by the worker that resolves that one (feed.submit), so its own
+// worker, busy replaying another job, does not hold up the jobs after it.
+// Submitted last first, no job resolves until the first is submitted, and
+// then all do, valid, their games numbered as one reader numbers them.
+func TestResolveCascades(t *testing.T) {
+	var syn bytes.Buffer
+	if err := synth.Write(&syn, synth.Options{Variant: rules.International, Games: 60, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	f, jobs := fetchAll(t, syn.Bytes(), 2000)
+	if len(jobs) < 5 {
+		t.Fatalf("%d jobs: the text was not cut", len(jobs))
+	}
+	res := make([]lexed, len(jobs))
+	for i, c := range jobs {
+		res[i], _ = f.lex(c)
+	}
+	for i := len(jobs) - 1; i >= 1; i-- {
+		f.submit(jobs[i].mark, &res[i])
+		if _, decided := f.resolve(jobs[i].mark, false); decided {
+			t.Fatalf("job %d of %d decided before the first was read", i+1, len(jobs))
+		}
+	}
+	f.submit(jobs[0].mark, &res[0])
+	ordinal := 0
+	for i, c := range jobs {
+		valid, decided := f.resolve(c.mark, false)
+		if !decided || !valid {
+			t.Fatalf("job %d of %d: valid %v, decided %v after the first was read", i+1, len(jobs), valid, decided)
+		}
+		for _, g := range res[i].games {
+			if ordinal++; g.Ordinal != ordinal {
+				t.Fatalf("job %d: game %d numbered %d", i+1, ordinal, g.Ordinal)
+			}
+		}
+	}
+	if ordinal != 60 || f.games != 60 || len(f.pending) != 0 {
+		t.Fatalf("%d games resolved, feed counts %d, %d jobs pending", ordinal, f.games, len(f.pending))
+	}
+}
+
+// TestSplitLocksOnlyAtCandidates: a reader's split function, asked at
+// every game, takes the feed's lock only at the candidates its reader
+// entered (here the one it stops at), not once per game, which made the
+// workers queue for it.
+func TestSplitLocksOnlyAtCandidates(t *testing.T) {
+	var syn bytes.Buffer
+	if err := synth.Write(&syn, synth.Options{Variant: rules.International, Games: 200, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	f, jobs := fetchAll(t, syn.Bytes(), syn.Len()/2)
+	if len(jobs) != 2 {
+		t.Fatalf("%d jobs, want 2", len(jobs))
+	}
+	locks := 0
+	old := testSplitLocked
+	testSplitLocked = func() { locks++ }
+	defer func() { testSplitLocked = old }()
+	res, _ := f.lex(jobs[0])
+	if len(res.games) < 50 || res.split != jobs[1].start {
+		t.Fatalf("first job: %d games, stopped at %d (second job at %d)", len(res.games), res.split, jobs[1].start)
+	}
+	if locks != 1 {
+		t.Fatalf("the split function took the lock %d times reading %d games", locks, len(res.games))
+	}
+}
