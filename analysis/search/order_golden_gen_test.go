@@ -1,12 +1,15 @@
 //go:build tools
 
-package search
+package search_test
 
 import (
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/draughtsdb/draughtsdb/analysis/hub"
+	"github.com/draughtsdb/draughtsdb/analysis/search"
 )
 
 // TestGenerateOrderGolden rewrites testdata/order_golden.tsv: it keeps the
@@ -34,8 +37,8 @@ func TestGenerateOrderGolden(t *testing.T) {
 		sb.WriteString(l + "\n")
 	}
 	for _, g := range readOrderGolden(t, false) {
-		r := Search(g.pos, Options{Depth: g.depth}, nil)
-		fmt.Fprintf(&sb, "%s\t%d\t%s\t%s\t%d\t%d\n", g.name, g.depth, g.fen, goldenMoveText(&r.Best), r.Score, r.Nodes)
+		r := search.Search(g.pos, search.Options{Depth: g.depth}, nil)
+		fmt.Fprintf(&sb, "%s\t%d\t%s\t%s\t%d\t%d\n", g.name, g.depth, g.fen, hub.FormatMove(&r.Best), r.Score, r.Nodes)
 	}
 	if err := os.WriteFile(orderGoldenFile, []byte(sb.String()), 0o644); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package search
+package search_test
 
 import (
 	"bufio"
@@ -7,13 +7,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/draughtsdb/draughtsdb/analysis/hub"
+	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
 // orderGoldenFile holds positions of OCA and International games searched
 // at a fixed depth by f6de099's engine: variant, depth, FEN, then that
 // engine's best move, score and node count. TestGenerateOrderGolden
-// (order_golden_gen_test.go, -tags tools) wrote the last three columns,
+// (order_golden_gen_test.go, -tags tools) wrote the last three columns
+// (the best move as hub.FormatMove writes it),
 // run in a checkout of f6de099.
 const orderGoldenFile = "testdata/order_golden.tsv"
 
@@ -76,25 +79,6 @@ func readOrderGolden(t *testing.T, withResults bool) []orderGolden {
 	return out
 }
 
-// goldenMoveText writes a move as the Hub protocol does (hub.FormatMove,
-// which this package cannot import): 32-28, 19x30x24x...
-func goldenMoveText(m *rules.Move) string {
-	var sb strings.Builder
-	sb.WriteString(strconv.Itoa(m.From()))
-	if !m.IsCapture() {
-		sb.WriteByte('-')
-		sb.WriteString(strconv.Itoa(m.To()))
-		return sb.String()
-	}
-	sb.WriteByte('x')
-	sb.WriteString(strconv.Itoa(m.To()))
-	for _, c := range m.Captured(nil) {
-		sb.WriteByte('x')
-		sb.WriteString(strconv.Itoa(c))
-	}
-	return sb.String()
-}
-
 // TestOrderGolden holds the search to f6de099's results, node counts
 // included, on positions where the order of moves with equal ordering
 // keys decides the best move: a sort of the moves after the first two
@@ -109,8 +93,8 @@ func goldenMoveText(m *rules.Move) string {
 // evaluations then differ from f6de099's.
 func TestOrderGolden(t *testing.T) {
 	for _, g := range readOrderGolden(t, true) {
-		r := Search(g.pos, Options{Depth: g.depth}, nil)
-		if best := goldenMoveText(&r.Best); best != g.best || r.Score != g.score || r.Nodes != g.nodes {
+		r := search.Search(g.pos, search.Options{Depth: g.depth}, nil)
+		if best := hub.FormatMove(&r.Best); best != g.best || r.Score != g.score || r.Nodes != g.nodes {
 			t.Errorf("%s:%d: %s %s depth %d: best %s score %d nodes %d, f6de099 %s %d %d",
 				orderGoldenFile, g.line, g.name, g.fen, g.depth, best, r.Score, r.Nodes, g.best, g.score, g.nodes)
 		}
