@@ -113,6 +113,17 @@ type matchGame struct {
 }
 
 // matchGames reads the games of the match source, by ordinal.
+// storedMatchGames is matchGames on a pool of its own for the database at url.
+func storedMatchGames(t *testing.T, url string) []matchGame {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	return matchGames(t, pool)
+}
+
 func matchGames(t *testing.T, pool *pgxpool.Pool) []matchGame {
 	t.Helper()
 	rows, err := pool.Query(context.Background(), `SELECT g.id, g.round, w.name, b.name, g.result, g.ply_count, g.start_fen, g.moves,
@@ -168,12 +179,7 @@ func TestMatchStoredAndQueryable(t *testing.T) {
 	if n := strings.Count(out, "/10  "); n != 10 {
 		t.Errorf("%d game lines:\n%s", n, out)
 	}
-	pool, err := pgxpool.New(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	games := matchGames(t, pool)
+	games := storedMatchGames(t, url)
 	if len(games) != 10 {
 		t.Fatalf("%d games stored", len(games))
 	}
@@ -238,7 +244,7 @@ func TestMatchStoredAndQueryable(t *testing.T) {
 		sum["wins"].(float64)+sum["draws"].(float64)+sum["losses"].(float64) != 10 || sum["engine_a"] != "draughtsdb 0.1 (A)" {
 		t.Fatalf("--json: %s", out)
 	}
-	if n := len(matchGames(t, pool)); n != 10 {
+	if n := len(storedMatchGames(t, url)); n != 10 {
 		t.Fatalf("%d games after running it again", n)
 	}
 }
@@ -264,12 +270,7 @@ func TestMatchForfeitsAndGoesOn(t *testing.T) {
 			if _, err := os.Stat(marker); err != nil {
 				t.Fatalf("the engine never failed:\n%s", out)
 			}
-			pool, err := pgxpool.New(context.Background(), url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer pool.Close()
-			games := matchGames(t, pool)
+			games := storedMatchGames(t, url)
 			if len(games) != 4 {
 				t.Fatalf("%d games stored:\n%s", len(games), out)
 			}
@@ -547,12 +548,7 @@ func TestMatchDXPEngineAtDepth(t *testing.T) {
 			}
 		}
 	}
-	pool, err := pgxpool.New(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	games := matchGames(t, pool)
+	games := storedMatchGames(t, url)
 	if len(games) != 4 {
 		t.Fatalf("%d games stored, want 4 (three matches: the time control is part of the key)", len(games))
 	}
