@@ -45,36 +45,45 @@ func TestAmbiguousMoveResolvedByTheRestOfTheGame(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			g, err := replayText(t, withTail(c.tail), Options{})
-			if c.want == "" {
-				var re *RejectError
-				if !errors.Is(err, ErrAmbiguousMove) || !errors.As(err, &re) || re.Ply != 26 {
-					t.Fatalf("err = %v, want ply 26 ambiguous", err)
-				}
-				if !strings.Contains(re.Detail, c.detail) {
-					t.Errorf("detail %q does not say %q", re.Detail, c.detail)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := FormatMove(rules.Italian, &g.Moves[25], rules.Numeric, true); got != c.want {
-				t.Errorf("ply 26 = %s, want %s", got, c.want)
-			}
-			found := false
-			for _, w := range g.Warnings {
-				if strings.HasPrefix(w, warnResolvedByRest+`: ply 26 "3x26" fits 2 legal moves; `) && strings.Contains(w, c.detail) {
-					found = true
-				}
-				if WarningKind(w) == "other" {
-					t.Errorf("warning %q has no kind", w)
-				}
-			}
-			if !found {
-				t.Errorf("no warning %q in %q", c.detail, g.Warnings)
-			}
+			checkPly26(t, withTail(c.tail), c.want, warnResolvedByRest+`: ply 26 "3x26" fits 2 legal moves; `, c.detail)
 		})
+	}
+}
+
+// checkPly26 replays text, a version of campionatoGame46. With want ""
+// the game must be rejected at ply 26 as ambiguous, its detail saying
+// detail; otherwise ply 26 must be want and a warning starting with
+// prefix must say detail (and every warning must have a kind).
+func checkPly26(t *testing.T, text, want, prefix, detail string) {
+	t.Helper()
+	g, err := replayText(t, text, Options{})
+	if want == "" {
+		var re *RejectError
+		if !errors.Is(err, ErrAmbiguousMove) || !errors.As(err, &re) || re.Ply != 26 {
+			t.Fatalf("err = %v, want ply 26 ambiguous", err)
+		}
+		if !strings.Contains(re.Detail, detail) {
+			t.Errorf("detail %q does not say %q", re.Detail, detail)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := FormatMove(rules.Italian, &g.Moves[25], rules.Numeric, true); got != want {
+		t.Errorf("ply 26 = %s, want %s", got, want)
+	}
+	found := false
+	for _, w := range g.Warnings {
+		if strings.HasPrefix(w, prefix) && strings.Contains(w, detail) {
+			found = true
+		}
+		if WarningKind(w) == "other" {
+			t.Errorf("warning %q has no kind", w)
+		}
+	}
+	if !found {
+		t.Errorf("no warning %q in %q", detail, g.Warnings)
 	}
 }
 
@@ -94,32 +103,7 @@ func TestAmbiguousLastMoveResolvedByTheResult(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.result, func(t *testing.T) {
 			text := strings.Replace(campionatoGame46, `[Risultato "0-1"]`, `[Risultato "`+c.result+`"]`, 1) + c.result + "\n"
-			g, err := replayText(t, text, Options{})
-			if c.want == "" {
-				var re *RejectError
-				if !errors.Is(err, ErrAmbiguousMove) || !errors.As(err, &re) || re.Ply != 26 || !strings.Contains(re.Detail, c.detail) {
-					t.Fatalf("err = %v, want ply 26 ambiguous saying %q", err, c.detail)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := FormatMove(rules.Italian, &g.Moves[25], rules.Numeric, true); got != c.want {
-				t.Errorf("ply 26 = %s, want %s", got, c.want)
-			}
-			found := false
-			for _, w := range g.Warnings {
-				if strings.HasPrefix(w, warnResolvedByResult+`: ply 26 "3x26" fits 2 legal moves`) && strings.Contains(w, c.detail) {
-					found = true
-				}
-				if WarningKind(w) == "other" {
-					t.Errorf("warning %q has no kind", w)
-				}
-			}
-			if !found {
-				t.Errorf("no warning %q in %q", c.detail, g.Warnings)
-			}
+			checkPly26(t, text, c.want, warnResolvedByResult+`: ply 26 "3x26" fits 2 legal moves`, c.detail)
 		})
 	}
 }
