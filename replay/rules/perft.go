@@ -71,10 +71,7 @@ func (c *perftCtx) perft(p Position, depth int) uint64 {
 		}
 		return c.perftEightThai(depth)
 	case movegenTenFrisian:
-		if c.special {
-			return c.perftSpecialTenFrisian(depth)
-		}
-		return c.perftTenFrisian(depth)
+		return c.perftFrisian(depth) // perft_frisian.go
 	case movegenTurkish:
 		return c.perftTurkish(depth)
 	}
