@@ -35,9 +35,14 @@ func (c *perftCtx) perftFrisianFast(depth int) uint64 {
 	if depth == 1 && !c.opts.NoBulk {
 		return uint64(countFrisian(p, buf, keep))
 	}
+	q := &c.pos[depth-1]
+	if depth == 2 && !c.opts.NoBulk {
+		if n, ok := perft2Frisian(p, q, c.bufs[1][:0], keep); ok {
+			return n
+		}
+	}
 	moves := genMovesSpecialTenFrisian(p, buf, keep)
 	c.bufs[depth] = moves[:0] // keep a grown buffer
-	q := &c.pos[depth-1]
 	if depth == 1 {
 		var s uint64
 		for i := range moves {
@@ -63,6 +68,79 @@ func (c *perftCtx) perftFrisianFast(depth int) uint64 {
 	return n
 }
 
+// perft2Frisian is perft(2) of p by bulk counting without moves where the
+// side to move has only men and makes a plain move or a single jump (no
+// capture goes on, and the opponent has no king that would rank the
+// jumps): each child is made from p's bit sets (the man from i to l, the
+// piece jumped removed, a man on the far row crowned) and counted by
+// countFrisianBits; q is scratch for the rare child a generated function
+// must see. ok is false elsewhere (the caller generates the moves).
+func perft2Frisian(p, q *Position, scratch []Move, keep bool) (n uint64, ok bool) {
+	w, b := loadTen(&p.white), loadTen(&p.black)
+	kings := loadTen(&p.kings)
+	side := p.side
+	us, them := w, b
+	if side == Black {
+		us, them = b, w
+	}
+	if us&kings != 0 {
+		return 0, false
+	}
+	empty := validTen() &^ (w | b)
+	ow, oe := orthoWTen(), orthoETen()
+	ew, ee := empty&ow, empty&oe
+	tw, te := them&ow, them&oe
+	c0 := them & (empty << sBTen) << sBTen
+	c1 := them & (empty << sATen) << sATen
+	c2 := them & (empty >> sATen) >> sATen
+	c3 := them & (empty >> sBTen) >> sBTen
+	c4 := tw & (ew << 1) << 1
+	c5 := te & (ee >> 1) >> 1
+	c6 := them & (empty << sVTen) << sVTen
+	c7 := them & (empty >> sVTen) >> sVTen
+	c := c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7
+	men := us
+	promo := promoRowTen(side)
+	opp := side ^ 1
+	if men&c == 0 {
+		// Plain moves: to is the man's square after the step, back the
+		// bits from there to its start.
+		fwdA, fwdB := men>>sBTen&empty, men>>sATen&empty
+		backA, backB := sBTen, sATen
+		if side == Black {
+			fwdA, fwdB = men<<sATen&empty, men<<sBTen&empty
+			backA, backB = -sATen, -sBTen
+		}
+		for x := fwdA; x != 0; x &= x - 1 {
+			to := x & -x
+			from := bitTen(to.lowest() + backA)
+			n += uint64(countFrisianBits(q, them, us^from^to, kings|to&promo, opp, scratch, keep, true))
+		}
+		for x := fwdB; x != 0; x &= x - 1 {
+			to := x & -x
+			from := bitTen(to.lowest() + backB)
+			n += uint64(countFrisianBits(q, them, us^from^to, kings|to&promo, opp, scratch, keep, true))
+		}
+		return n, true
+	}
+	if them&kings != 0 {
+		return 0, false
+	}
+	if men&c0&(c<<(2*sBTen)) != 0 || men&c1&(c<<(2*sATen)) != 0 || men&c2&(c>>(2*sATen)) != 0 || men&c3&(c>>(2*sBTen)) != 0 ||
+		men&c4&(c<<2) != 0 || men&c5&(c>>2) != 0 || men&c6&(c<<(2*sVTen)) != 0 || men&c7&(c>>(2*sVTen)) != 0 {
+		return 0, false // a capture goes on (menMultiTenFrisian)
+	}
+	for d, cd := range [8]bbTen{c0, c1, c2, c3, c4, c5, c6, c7} {
+		dl := deltaTenFrisian[d]
+		for x := men & cd; x != 0; x &= x - 1 {
+			i := x.lowest()
+			from, t, l := bitTen(i), bitTen(i+dl), bitTen(i+2*dl)
+			n += uint64(countFrisianBits(q, them^t, us^from^l, kings|l&promo, opp, scratch, keep, true))
+		}
+	}
+	return n, true
+}
+
 // countFrisian is countMovesSpecialTenFrisian (under frisianFastRules) for
 // a side to move with men only; with a king it calls that function.
 //
@@ -75,62 +153,94 @@ func (c *perftCtx) perftFrisianFast(depth int) uint64 {
 // test whether their landing square is in c (menMultiTenFrisian).
 func countFrisian(p *Position, scratch []Move, keep bool) int {
 	w, b := loadTen(&p.white), loadTen(&p.black)
-	kings := loadTen(&p.kings)
-	us, them := w, b
 	if p.side == Black {
-		us, them = b, w
+		w, b = b, w
 	}
-	if us.and(kings).any() {
-		return countMovesSpecialTenFrisian(p, scratch, keep)
+	return countFrisianBits(p, w, b, loadTen(&p.kings), p.side, scratch, keep, false)
+}
+
+// putFrisian writes the position with side to move, its pieces us and the
+// opponent's them into q (q.v unchanged).
+func putFrisian(q *Position, us, them, kings bbTen, side Color) {
+	if side == White {
+		us.put(&q.white)
+		them.put(&q.black)
+	} else {
+		them.put(&q.white)
+		us.put(&q.black)
+	}
+	kings.put(&q.kings)
+	q.side = side
+}
+
+// countFrisianBits is countFrisian on the position given as bit sets: side
+// to move, its pieces us, the opponent's them. q is that position where
+// stale is false; otherwise q (with the right variant) is written only
+// where a generated function needs it.
+func countFrisianBits(q *Position, us, them, kings bbTen, side Color, scratch []Move, keep, stale bool) int {
+	// Bit sets as plain integers: bbTen's methods leave an inline mark (a
+	// NOP) each.
+	if us&kings != 0 {
+		if stale {
+			putFrisian(q, us, them, kings, side)
+		}
+		return countMovesSpecialTenFrisian(q, scratch, keep)
 	}
 	men := us
-	empty := validTen().andNot(w.or(b))
+	empty := validTen() &^ (us | them)
 	ow, oe := orthoWTen(), orthoETen()
-	ew, ee := empty.and(ow), empty.and(oe)
-	tw, te := them.and(ow), them.and(oe)
-	c := them.and(empty.shl(sBTen)).shl(sBTen).
-		or(them.and(empty.shl(sATen)).shl(sATen)).
-		or(them.and(empty.shr(sATen)).shr(sATen)).
-		or(them.and(empty.shr(sBTen)).shr(sBTen)).
-		or(tw.and(ew.shl(1)).shl(1)).
-		or(te.and(ee.shr(1)).shr(1)).
-		or(them.and(empty.shl(sVTen)).shl(sVTen)).
-		or(them.and(empty.shr(sVTen)).shr(sVTen))
-	jm := men.and(c)
-	if !jm.any() {
-		if p.side == White {
-			return men.shr(sBTen).and(empty).count() + men.shr(sATen).and(empty).count()
+	ew, ee := empty&ow, empty&oe
+	tw, te := them&ow, them&oe
+	c := them&(empty<<sBTen)<<sBTen |
+		them&(empty<<sATen)<<sATen |
+		them&(empty>>sATen)>>sATen |
+		them&(empty>>sBTen)>>sBTen |
+		tw&(ew<<1)<<1 |
+		te&(ee>>1)>>1 |
+		them&(empty<<sVTen)<<sVTen |
+		them&(empty>>sVTen)>>sVTen
+	jm := men & c
+	if jm == 0 {
+		if side == White {
+			return (men >> sBTen & empty).count() + (men >> sATen & empty).count()
 		}
-		return men.shl(sATen).and(empty).count() + men.shl(sBTen).and(empty).count()
+		return (men << sATen & empty).count() + (men << sBTen & empty).count()
 	}
 	// The jumpers per direction (only men of jm can jump), their number,
 	// and those whose landing square is in c: their capture may go on
 	// (exact for men that stay men, see menMultiTenFrisian).
-	j0 := jm.and(them.and(empty.shl(sBTen)).shl(sBTen))
-	j1 := jm.and(them.and(empty.shl(sATen)).shl(sATen))
-	j2 := jm.and(them.and(empty.shr(sATen)).shr(sATen))
-	j3 := jm.and(them.and(empty.shr(sBTen)).shr(sBTen))
+	j0 := jm & (them & (empty << sBTen) << sBTen)
+	j1 := jm & (them & (empty << sATen) << sATen)
+	j2 := jm & (them & (empty >> sATen) >> sATen)
+	j3 := jm & (them & (empty >> sBTen) >> sBTen)
 	n := j0.count() + j1.count() + j2.count() + j3.count()
-	multi := j0.and(c.shl(2 * sBTen)).or(j1.and(c.shl(2 * sATen))).or(j2.and(c.shr(2 * sATen))).or(j3.and(c.shr(2 * sBTen)))
-	j4 := jm.and(tw.and(ew.shl(1)).shl(1))
-	j5 := jm.and(te.and(ee.shr(1)).shr(1))
-	j6 := jm.and(them.and(empty.shl(sVTen)).shl(sVTen))
-	j7 := jm.and(them.and(empty.shr(sVTen)).shr(sVTen))
+	multi := j0&(c<<(2*sBTen)) | j1&(c<<(2*sATen)) | j2&(c>>(2*sATen)) | j3&(c>>(2*sBTen))
+	j4 := jm & (tw & (ew << 1) << 1)
+	j5 := jm & (te & (ee >> 1) >> 1)
+	j6 := jm & (them & (empty << sVTen) << sVTen)
+	j7 := jm & (them & (empty >> sVTen) >> sVTen)
 	n += j4.count() + j5.count() + j6.count() + j7.count()
-	multi = multi.or(j4.and(c.shl(2))).or(j5.and(c.shr(2))).or(j6.and(c.shl(2 * sVTen))).or(j7.and(c.shr(2 * sVTen)))
-	if !multi.any() {
-		if p.v.special&spKingsRank != 0 && them.and(kings).any() {
-			// Single jumps, but those taking a king come first.
-			var noKings bbTen
-			return len(capturesTenFrisian(p, scratch[:0], keep, them, empty, jm, noKings))
+	multi |= j4&(c<<2) | j5&(c>>2) | j6&(c<<(2*sVTen)) | j7&(c>>(2*sVTen))
+	if multi == 0 {
+		if them&kings == 0 {
+			return n
 		}
-		return n
+		// Single jumps, but those taking a king come first (Frisian and
+		// Frysk rank captures by value: spKingsRank).
+		var noKings bbTen
+		if stale {
+			putFrisian(q, us, them, kings, side)
+		}
+		return len(capturesTenFrisian(q, scratch[:0], keep, them, empty, jm, noKings))
 	}
 	// Some capture takes two or more pieces, so only the men in multi can
 	// make one of the highest value.
-	if n, ok := countMenTenFrisian(p, keep, them, empty, multi); ok {
+	if stale {
+		putFrisian(q, us, them, kings, side)
+	}
+	if n, ok := countMenTenFrisian(q, keep, them, empty, multi); ok {
 		return n
 	}
 	var noKings bbTen
-	return len(capturesTenFrisian(p, scratch[:0], keep, them, empty, multi, noKings))
+	return len(capturesTenFrisian(q, scratch[:0], keep, them, empty, multi, noKings))
 }

@@ -37,17 +37,23 @@ func TestPerftFrisianMatchesGenerated(t *testing.T) {
 		for game := 0; game < 60; game++ {
 			p := v.StartPosition()
 			for ply := 0; ply < 160; ply++ {
+				// Depth 2 at every ply (perft2Frisian's children), 3 at every
+				// fourth.
+				maxDepth := 2
 				if ply%4 == 0 {
-					for _, keep := range []bool{false, true} {
-						for d := 1; d <= 3; d++ {
-							opts := PerftOptions{Keep: keep}
-							want := perftFrisianGenerated(v, &p, d, opts)
-							if got := Perft(v, &p, d, opts); got != want {
-								t.Fatalf("%s %s keep=%v perft(%d) = %d, generated %d", v.Name, p.FEN(), keep, d, got, want)
-							}
-							checked++
+					maxDepth = 3
+				}
+				for _, keep := range []bool{false, true} {
+					for d := 1; d <= maxDepth; d++ {
+						opts := PerftOptions{Keep: keep}
+						want := perftFrisianGenerated(v, &p, d, opts)
+						if got := Perft(v, &p, d, opts); got != want {
+							t.Fatalf("%s %s keep=%v perft(%d) = %d, generated %d", v.Name, p.FEN(), keep, d, got, want)
 						}
+						checked++
 					}
+				}
+				if ply%4 == 0 {
 					us, them, kings, _ := sidesTenFrisian(&p)
 					switch moves := p.LegalMoves(nil); {
 					case us.and(kings).any():
@@ -76,4 +82,26 @@ func TestPerftFrisianMatchesGenerated(t *testing.T) {
 		}
 	}
 	t.Logf("%d perft counts checked; cases %v", checked, cases)
+}
+
+// TestPerftFrisianCrowningJump: White's single jump 14x3 crowns the man,
+// and then Black must take the new king (2x4) rather than the man on 33
+// (28x39): perft2Frisian must crown the men its children land on the far
+// row.
+func TestPerftFrisianCrowningJump(t *testing.T) {
+	p, err := ParseFEN(Frisian, "W:W14,33:B1,2,9,28")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d := 1; d <= 4; d++ {
+		want := perftFrisianGenerated(Frisian, &p, d, PerftOptions{})
+		if got := Perft(Frisian, &p, d, PerftOptions{}); got != want {
+			t.Errorf("perft(%d) = %d, generated %d", d, got, want)
+		}
+	}
+	for _, e := range Divide(Frisian, &p, 2, PerftOptions{}) {
+		if e.Move == "14x3" && e.Nodes != 1 {
+			t.Errorf("14x3: %d replies, want 1 (2x4 takes the king)", e.Nodes)
+		}
+	}
 }
