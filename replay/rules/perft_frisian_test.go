@@ -105,3 +105,58 @@ func TestPerftFrisianCrowningJump(t *testing.T) {
 		}
 	}
 }
+
+// TestFrisianMenCountMatchesSearch checks frisianMenCount against the full
+// search of men's captures (where only men can capture) on random crowded
+// Frisian boards, some with Black kings (ranked captures), in drop and
+// keep mode, and that the boards reach its rare cases: captures drop mode
+// merges, chains of three or more, too many chains to record.
+func TestFrisianMenCountMatchesSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	checked, merged, long, overflow := 0, 0, 0, 0
+	for game := range 6000 {
+		p := NewPosition(Frisian, White)
+		for sq := 1; sq <= 50; sq++ {
+			switch r := rng.IntN(20); {
+			case r < 6 && sq > 5:
+				p.SetPiece(sq, WhiteMan)
+			case r >= 6 && r < 14 && sq <= 45:
+				p.SetPiece(sq, BlackMan)
+			case r == 14 && game%2 == 0:
+				p.SetPiece(sq, BlackKing)
+			}
+		}
+		us, them, kings, empty := sidesTenFrisian(&p)
+		var counts [2]int
+		for ki, keep := range []bool{false, true} {
+			want := len(fullCapturesOf(&p, keep, true, false))
+			if want == 0 {
+				break
+			}
+			var c frisianMenCount
+			n, ok := c.count(keep, them, them.and(kings), empty, us.andNot(kings))
+			if !ok {
+				overflow++
+				continue
+			}
+			if n != want {
+				t.Fatalf("%s keep=%v: frisianMenCount %d, search %d", p.FEN(), keep, n, want)
+			}
+			if c.n != 0 || c.captured != 0 || c.opp != them {
+				t.Fatalf("%s: the search left its state changed", p.FEN())
+			}
+			checked++
+			counts[ki] = n
+			if c.best >= 3<<6 || !c.ranked && c.best >= 3 {
+				long++
+			}
+		}
+		if counts[0] != 0 && counts[1] > counts[0] {
+			merged++
+		}
+	}
+	t.Logf("%d counts checked, %d merged in drop mode, %d of three or more, %d too many chains", checked, merged, long, overflow)
+	if checked == 0 || merged == 0 || long == 0 || overflow == 0 {
+		t.Errorf("the boards did not reach every case: %d checked, %d merged, %d long, %d overflowed", checked, merged, long, overflow)
+	}
+}
