@@ -37,7 +37,9 @@ func (c *perftCtx) perftFrisianFast(depth int) uint64 {
 	}
 	q := &c.pos[depth-1]
 	if depth == 2 && !c.opts.NoBulk {
-		if n, ok := perft2Frisian(p, q, c.bufs[1][:0], keep); ok {
+		n, moves, ok := perft2Frisian(p, q, buf, c.bufs[1][:0], keep)
+		c.bufs[depth] = moves[:0] // keep a grown buffer
+		if ok {
 			return n
 		}
 	}
@@ -68,14 +70,16 @@ func (c *perftCtx) perftFrisianFast(depth int) uint64 {
 	return n
 }
 
-// perft2Frisian is perft(2) of p by bulk counting without moves where the
-// side to move has only men and makes a plain move or a single jump (no
-// capture goes on, and the opponent has no king that would rank the
-// jumps): each child is made from p's bit sets (the man from i to l, the
-// piece jumped removed, a man on the far row crowned) and counted by
-// countFrisianBits; q is scratch for the rare child a generated function
-// must see. ok is false elsewhere (the caller generates the moves).
-func perft2Frisian(p, q *Position, scratch []Move, keep bool) (n uint64, ok bool) {
+// perft2Frisian is perft(2) of p by bulk counting where the side to move
+// has only men: each child is made from p's bit sets (the man from its
+// start to its end, the pieces jumped removed, a man on the far row
+// crowned) and counted by countFrisianBits, without building or playing
+// moves for plain moves and single jumps (no capture goes on, and the
+// opponent has no king that would rank the jumps); other captures are
+// generated into buf (returned, maybe grown). q is scratch for the rare
+// child a generated function must see. ok is false where the side to move
+// has a king (the caller generates the moves).
+func perft2Frisian(p, q *Position, buf, scratch []Move, keep bool) (n uint64, moves []Move, ok bool) {
 	w, b := loadTen(&p.white), loadTen(&p.black)
 	kings := loadTen(&p.kings)
 	side := p.side
@@ -84,7 +88,7 @@ func perft2Frisian(p, q *Position, scratch []Move, keep bool) (n uint64, ok bool
 		us, them = b, w
 	}
 	if us&kings != 0 {
-		return 0, false
+		return 0, buf, false
 	}
 	empty := validTen() &^ (w | b)
 	ow, oe := orthoWTen(), orthoETen()
@@ -121,24 +125,43 @@ func perft2Frisian(p, q *Position, scratch []Move, keep bool) (n uint64, ok bool
 			from := bitTen(to.lowest() + backB)
 			n += uint64(countFrisianBits(q, them, us^from^to, kings|to&promo, opp, scratch, keep, true))
 		}
-		return n, true
+		return n, buf, true
 	}
-	if them&kings != 0 {
-		return 0, false
-	}
-	if men&c0&(c<<(2*sBTen)) != 0 || men&c1&(c<<(2*sATen)) != 0 || men&c2&(c>>(2*sATen)) != 0 || men&c3&(c>>(2*sBTen)) != 0 ||
-		men&c4&(c<<2) != 0 || men&c5&(c>>2) != 0 || men&c6&(c<<(2*sVTen)) != 0 || men&c7&(c>>(2*sVTen)) != 0 {
-		return 0, false // a capture goes on (menMultiTenFrisian)
-	}
-	for d, cd := range [8]bbTen{c0, c1, c2, c3, c4, c5, c6, c7} {
-		dl := deltaTenFrisian[d]
-		for x := men & cd; x != 0; x &= x - 1 {
-			i := x.lowest()
-			from, t, l := bitTen(i), bitTen(i+dl), bitTen(i+2*dl)
-			n += uint64(countFrisianBits(q, them^t, us^from^l, kings|l&promo, opp, scratch, keep, true))
+	jm := men & c
+	multi := jm&c0&(c<<(2*sBTen)) | jm&c1&(c<<(2*sATen)) | jm&c2&(c>>(2*sATen)) | jm&c3&(c>>(2*sBTen)) |
+		jm&c4&(c<<2) | jm&c5&(c>>2) | jm&c6&(c<<(2*sVTen)) | jm&c7&(c>>(2*sVTen))
+	if multi == 0 && them&kings == 0 {
+		for d, cd := range [8]bbTen{c0, c1, c2, c3, c4, c5, c6, c7} {
+			dl := deltaTenFrisian[d]
+			for x := men & cd; x != 0; x &= x - 1 {
+				i := x.lowest()
+				from, t, l := bitTen(i), bitTen(i+dl), bitTen(i+2*dl)
+				n += uint64(countFrisianBits(q, them^t, us^from^l, kings|l&promo, opp, scratch, keep, true))
+			}
 		}
+		return n, buf, true
 	}
-	return n, true
+	// The captures as genMovesSpecialTenFrisian makes them: only the men
+	// of multi can make a capture of the highest value where one goes on
+	// (menMultiTenFrisian is exact here), and single jumps where the
+	// opponent's kings rank them.
+	movers := multi
+	if multi == 0 {
+		movers = jm
+	}
+	var noKings bbTen
+	moves = capturesTenFrisian(p, buf, keep, them, empty, movers, noKings)
+	for i := range moves {
+		m := &moves[i]
+		from, to := bitTen(int(m.from)), bitTen(int(m.to))
+		captured := loadTen(&m.captured)
+		k := kings &^ captured
+		if m.flags&movePromotes != 0 {
+			k |= to
+		}
+		n += uint64(countFrisianBits(q, them&^captured, us^from^to, k, opp, scratch, keep, true))
+	}
+	return n, moves, true
 }
 
 // countFrisian is countMovesSpecialTenFrisian (under frisianFastRules) for
