@@ -106,6 +106,7 @@ func perft2Frisian(p, q *Position, buf, scratch []Move, keep bool) (n uint64, mo
 	men := us
 	promo := promoRowTen(side)
 	opp := side ^ 1
+	leaf := frisianLeaf{q, scratch, keep}
 	if men&c == 0 {
 		// Plain moves: to is the man's square after the step, back the
 		// bits from there to its start.
@@ -118,12 +119,12 @@ func perft2Frisian(p, q *Position, buf, scratch []Move, keep bool) (n uint64, mo
 		for x := fwdA; x != 0; x &= x - 1 {
 			to := x & -x
 			from := bitTen(to.lowest() + backA)
-			n += uint64(countFrisianBits(q, them, us^from^to, kings|to&promo, opp, scratch, keep, true))
+			n += uint64(countFrisianBits(&leaf, them, us^from^to, kings|to&promo, opp))
 		}
 		for x := fwdB; x != 0; x &= x - 1 {
 			to := x & -x
 			from := bitTen(to.lowest() + backB)
-			n += uint64(countFrisianBits(q, them, us^from^to, kings|to&promo, opp, scratch, keep, true))
+			n += uint64(countFrisianBits(&leaf, them, us^from^to, kings|to&promo, opp))
 		}
 		return n, buf, true
 	}
@@ -136,7 +137,7 @@ func perft2Frisian(p, q *Position, buf, scratch []Move, keep bool) (n uint64, mo
 			for x := men & cd; x != 0; x &= x - 1 {
 				i := x.lowest()
 				from, t, l := bitTen(i), bitTen(i+dl), bitTen(i+2*dl)
-				n += uint64(countFrisianBits(q, them^t, us^from^l, kings|l&promo, opp, scratch, keep, true))
+				n += uint64(countFrisianBits(&leaf, them^t, us^from^l, kings|l&promo, opp))
 			}
 		}
 		return n, buf, true
@@ -159,7 +160,7 @@ func perft2Frisian(p, q *Position, buf, scratch []Move, keep bool) (n uint64, mo
 		if m.flags&movePromotes != 0 {
 			k |= to
 		}
-		n += uint64(countFrisianBits(q, them&^captured, us^from^to, k, opp, scratch, keep, true))
+		n += uint64(countFrisianBits(&leaf, them&^captured, us^from^to, k, opp))
 	}
 	return n, moves, true
 }
@@ -179,7 +180,8 @@ func countFrisian(p *Position, scratch []Move, keep bool) int {
 	if p.side == Black {
 		w, b = b, w
 	}
-	return countFrisianBits(p, w, b, loadTen(&p.kings), p.side, scratch, keep, false)
+	leaf := frisianLeaf{p, scratch, keep}
+	return countFrisianBits(&leaf, w, b, loadTen(&p.kings), p.side)
 }
 
 // putFrisian writes the position with side to move, its pieces us and the
@@ -196,18 +198,24 @@ func putFrisian(q *Position, us, them, kings bbTen, side Color) {
 	q.side = side
 }
 
+// frisianLeaf is what countFrisianBits passes on to the generated
+// functions it falls back on: q (with the variant) for the position,
+// scratch for their moves, the duplicate mode.
+type frisianLeaf struct {
+	q       *Position
+	scratch []Move
+	keep    bool
+}
+
 // countFrisianBits is countFrisian on the position given as bit sets: side
-// to move, its pieces us, the opponent's them. q is that position where
-// stale is false; otherwise q (with the right variant) is written only
-// where a generated function needs it.
-func countFrisianBits(q *Position, us, them, kings bbTen, side Color, scratch []Move, keep, stale bool) int {
+// to move, its pieces us, the opponent's them. The position is written
+// into l.q only where a generated function needs it.
+func countFrisianBits(l *frisianLeaf, us, them, kings bbTen, side Color) int {
 	// Bit sets as plain integers: bbTen's methods leave an inline mark (a
 	// NOP) each.
 	if us&kings != 0 {
-		if stale {
-			putFrisian(q, us, them, kings, side)
-		}
-		return countMovesSpecialTenFrisian(q, scratch, keep)
+		putFrisian(l.q, us, them, kings, side)
+		return countMovesSpecialTenFrisian(l.q, l.scratch, l.keep)
 	}
 	men := us
 	empty := validTen() &^ (us | them)
@@ -251,22 +259,18 @@ func countFrisianBits(q *Position, us, them, kings bbTen, side Color, scratch []
 		// Single jumps, but those taking a king come first (Frisian and
 		// Frysk rank captures by value: spKingsRank).
 		var noKings bbTen
-		if stale {
-			putFrisian(q, us, them, kings, side)
-		}
-		return len(capturesTenFrisian(q, scratch[:0], keep, them, empty, jm, noKings))
+		putFrisian(l.q, us, them, kings, side)
+		return len(capturesTenFrisian(l.q, l.scratch[:0], l.keep, them, empty, jm, noKings))
 	}
 	// Some capture takes two or more pieces, so only the men in multi can
 	// make one of the highest value.
 	var mc frisianMenCount
-	if n, ok := mc.count(keep, them, them&kings, empty, multi); ok {
+	if n, ok := mc.count(l.keep, them, them&kings, empty, multi); ok {
 		return n
 	}
-	if stale {
-		putFrisian(q, us, them, kings, side)
-	}
+	putFrisian(l.q, us, them, kings, side)
 	var noKings bbTen
-	return len(capturesTenFrisian(q, scratch[:0], keep, them, empty, multi, noKings))
+	return len(capturesTenFrisian(l.q, l.scratch[:0], l.keep, them, empty, multi, noKings))
 }
 
 // frisianMenCount is countMenTenFrisian (menCountTenFrisian) for
