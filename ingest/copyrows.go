@@ -3,6 +3,8 @@ package ingest
 import (
 	"encoding/binary"
 	"math"
+
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
 // Rows in PostgreSQL's binary COPY format, encoded by the importer itself.
@@ -78,6 +80,15 @@ func (b rowBuf) bytea(v []byte) rowBuf {
 }
 
 // jsonb writes a JSON text as jsonb (NULL for nil).
+// byteaFunc writes a bytea that fn appends in place (no copy of it).
+func (b rowBuf) byteaFunc(fn func(dst []byte) []byte) rowBuf {
+	at := len(b)
+	b = append(b, 0, 0, 0, 0)
+	b = fn(b)
+	binary.BigEndian.PutUint32(b[at:], uint32(len(b)-at-4))
+	return b
+}
+
 func (b rowBuf) jsonb(v []byte) rowBuf {
 	if v == nil {
 		return b.null()
@@ -167,13 +178,15 @@ func gameRowPrefix(b rowBuf, id, sourceID int64, ordinal int32, offset int64, wh
 func (w *writer) positionRows(b rowBuf, sourceID int64) rowBuf {
 	b = append(b[:0], copyHeader...)
 	for i := range w.buckets {
-		if len(w.buckets[i]) == 0 {
+		groups := &w.buckets[i]
+		if len(groups[0])+len(groups[1])+len(groups[2])+len(groups[3]) == 0 {
 			continue
 		}
-		b = b.fields(3)
+		b = b.fields(4)
 		b = b.int8(sourceID)
-		b = b.int2(int16(i - 2048))
-		b = b.int8Array(w.buckets[i])
+		b = b.int8(w.first)
+		b = b.int2(int16(i - codec.PositionBuckets/2))
+		b = b.byteaFunc(func(dst []byte) []byte { return codec.AppendPositionEntries(dst, groups) })
 	}
 	return append(b, copyTrailer...)
 }

@@ -61,7 +61,7 @@ func snapshot(t testing.TB, pool *pgxpool.Pool) []string {
 		SELECT s.sha256 || ' ' || d.ordinal || ' duplicate of ' || o.sha256 || ' ' || d.of_ordinal
 		FROM duplicates d JOIN sources s ON s.id = d.source_id JOIN sources o ON o.id = d.of_source_id
 		UNION ALL
-		SELECT 'position ' || count(*) FROM position_index p, unnest(p.entries)
+		SELECT 'position ' || count(*) FROM position_index p, draughtsdb_position_entries(p.first_game, p.entries)
 		UNION ALL
 		SELECT 'opening ' || o.variant || ' ' || o.prefix || ' ' || u.k || ' ' || sum((u.c >> 48) & 65535) || ' '
 		       || sum((u.c >> 32) & 65535) || ' ' || sum((u.c >> 16) & 65535) || ' ' || sum(u.c & 65535)

@@ -121,7 +121,8 @@ type batchCounts struct {
 type writer struct {
 	conn    *pgx.Conn
 	players map[string]int32 // committed players only
-	buckets [4096][]int64    // position index entries of the batch, by prefix
+	buckets [codec.PositionBuckets][codec.PositionGroups][]uint64 // position index slots of the batch (codec.PositionSlot)
+	first   int64                                                  // the batch's first game id: the rows' first_game
 	opening openings.Batch   // opening statistics of the batch
 	games   rowBuf           // the batch's games rows, binary COPY (reused)
 	pos     rowBuf           // its position index rows, likewise
@@ -133,16 +134,21 @@ type writer struct {
 
 func (w *writer) resetIndex() {
 	for i := range w.buckets {
-		w.buckets[i] = w.buckets[i][:0]
+		for g := range w.buckets[i] {
+			w.buckets[i][g] = w.buckets[i][g][:0]
+		}
 	}
 }
 
-// index adds every position of game id to the batch's buckets, packed as
-// position_index stores them (codec.PositionEntry).
+// index adds every position of game id to the batch's buckets, as slots of
+// position_index rows (codec.PositionSlot); ids come in ascending order,
+// from w.first.
 func (w *writer) index(id int64, hashes []uint64) {
+	off := uint32(id - w.first)
 	for _, h := range hashes {
-		b := int(codec.PositionPrefix(h)) + 2048
-		w.buckets[b] = append(w.buckets[b], codec.PositionEntry(h, id))
+		b := &w.buckets[int(codec.PositionBucket(h))+codec.PositionBuckets/2]
+		g := codec.PositionGroup(h)
+		b[g] = append(b[g], codec.PositionSlot(codec.PositionKey(h), off))
 	}
 }
 
@@ -257,6 +263,9 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 	go func() {
 		w.resetIndex()
 		w.opening.Reset()
+		if len(ids) > 0 {
+			w.first = ids[0]
+		}
 		for i, st := range news {
 			w.index(ids[i], st.hashes)
 			w.opening.Add(st.variant, st.result, st.opening, src.openingDepth)
@@ -296,7 +305,7 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 	}
 	wait()
 	if len(news) > 0 {
-		if _, err := pg.CopyFrom(ctx, bytes.NewReader(w.pos), "COPY position_index (source_id, prefix, entries) FROM STDIN (FORMAT binary)"); err != nil {
+		if _, err := pg.CopyFrom(ctx, bytes.NewReader(w.pos), "COPY position_index (source_id, first_game, bucket, entries) FROM STDIN (FORMAT binary)"); err != nil {
 			return c, fmt.Errorf("copy position index: %w", err)
 		}
 	}

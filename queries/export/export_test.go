@@ -362,8 +362,8 @@ func testEveryFormatOfEveryWhat(t *testing.T, pool *pgxpool.Pool) {
 		// of every game (a collision among 10^5 positions is unlikely);
 		// the variant is the game's.
 		"positions-distinct": sqlCount(t, pool, `SELECT count(*) FROM (
-			SELECT DISTINCT g.variant, p.prefix, e >> 32
-			FROM position_index p, unnest(p.entries) e JOIN games g ON g.id = e & 4294967295) x`),
+			SELECT DISTINCT g.variant, p.bucket, e.grp, e.key
+			FROM position_index p, draughtsdb_position_entries(p.first_game, p.entries) e JOIN games g ON g.id = e.game_id) x`),
 	}
 	for _, set := range ColumnSets() {
 		name := set.What

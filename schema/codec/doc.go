@@ -53,12 +53,28 @@
 // # position_index
 //
 // Every position of every stored game (the start and after each ply), by
-// its 64-bit Zobrist hash h. A row per import batch and prefix:
+// its 64-bit Zobrist hash h. Since migration 0011, a row per import batch
+// and bucket (position.go):
+//
+//	bucket  = h >> 54                       PositionBucket (-512..511)
+//	group   = (h >> 52) & 3                 PositionGroup
+//	key     = (h >> 20) & 0xFFFFFFFF        PositionKey
+//	entries = 4 slot counts (uint32 BE), the slots' keys (uint32 BE) group by
+//	          group, then one id delta byte per slot      AppendPositionEntries
+//
+// A slot's game id is the row's first_game plus its group's deltas up to
+// it; a delta of 255 is a filler (a longer gap), not an entry. That is 5
+// bytes an entry (8 before) in a quarter of the rows, with the same 44 hash
+// bits checked. draughtsdb_games_at finds the games of a position and
+// draughtsdb_position_entries lists a row's entries (migration 0011).
+//
+// Before 0011 a row held a batch's entries of one 12-bit prefix:
 //
 //	prefix = h >> 52                                 PositionPrefix (-2048..2047)
 //	entry  = ((h >> 20) & 0xFFFFFFFF) << 32 | id & 0xFFFFFFFF   PositionEntry
 //
-// draughtsdb_games_at (migration 0001) finds the games of a position so.
+// and 0011 converts those rows (bucket = prefix >> 2, group = prefix & 3);
+// the golden tests keep that format so the conversion stays checked.
 //
 // # opening_index
 //

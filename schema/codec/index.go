@@ -2,10 +2,12 @@ package codec
 
 import "github.com/draughtsdb/draughtsdb/replay/rules"
 
-// The packing of position_index (migration 0001) and opening_index
-// (migration 0004). Databases hold rows packed so, and the SQL functions
-// (draughtsdb_games_at, draughtsdb_opening_tree, draughtsdb_move_code_text)
-// unpack them with these numbers: they must never change.
+// The packing of position_index before migration 0011 (0011 converts its
+// rows, reading them with these numbers; position.go has the packing since)
+// and of opening_index's keys (migration 0004). Databases hold rows packed
+// so, and the SQL functions (draughtsdb_opening_tree,
+// draughtsdb_move_code_text, 0011's conversion) unpack them with these
+// numbers: they must never change.
 const (
 	// prefixShift leaves the top 12 bits of a position hash: the row.
 	prefixShift = 52
