@@ -142,13 +142,23 @@ func perft2Frisian(p, q *Position, buf, scratch []Move, keep bool) (n uint64, mo
 		}
 		return n, buf, true
 	}
-	// The captures as genMovesSpecialTenFrisian makes them: only the men
-	// of multi can make a capture of the highest value where one goes on
+	// The captures genMovesSpecialTenFrisian makes: only the men of multi
+	// can make a capture of the highest value where one goes on
 	// (menMultiTenFrisian is exact here), and single jumps where the
-	// opponent's kings rank them.
+	// opponent's kings rank them. frisianMenKids finds them without
+	// moves; where it has no room, the generator makes them.
 	movers := multi
 	if multi == 0 {
 		movers = jm
+	}
+	var mk frisianMenKids
+	if mk.find(keep, them, them&kings, empty, movers) {
+		for i := range mk.kids[:mk.nk] {
+			x := &mk.kids[i]
+			from, to := bitTen(int(x.from)), bitTen(int(x.to))
+			n += uint64(countFrisianBits(&leaf, them&^x.captured, us^from^to, kings&^x.captured|to&promo, opp))
+		}
+		return n, buf, true
 	}
 	var noKings bbTen
 	moves = capturesTenFrisian(p, buf, keep, them, empty, movers, noKings)
@@ -364,4 +374,87 @@ func (c *frisianMenCount) record(to int) bool {
 	c.rec[c.nrec] = menCountRecTenFrisian{captured: c.captured, from: uint8(c.from), to: uint8(to)}
 	c.nrec++
 	return true
+}
+
+// frisianMenKids finds the men's captures of the highest value as
+// frisianMenCount counts them, keeping each one's start, end and captured
+// pieces (perft2Frisian makes the children from them): in drop mode one
+// per start, end and captured set, in keep mode one per capture order.
+type frisianMenKids struct {
+	opp, empty, kings, captured bbTen
+	from, n, best, nk           int
+	ranked, keep, full          bool
+	kids                        [32]menCountRecTenFrisian
+}
+
+// find searches the captures of the men in movers, which may jump the
+// pieces in opp (kings: those that are kings); ok is false when there are
+// more of the highest value than kids holds.
+func (c *frisianMenKids) find(keep bool, opp, kings, empty, movers bbTen) (ok bool) {
+	c.opp, c.kings, c.ranked, c.keep = opp, kings, kings != 0, keep
+	for x := movers; x != 0; x &= x - 1 {
+		i := x.lowest()
+		c.from = i
+		c.empty = empty | bitTen(i)
+		c.man(i)
+	}
+	return !c.full
+}
+
+// man is frisianMenCount.man.
+func (c *frisianMenKids) man(i int) bool {
+	cand := menNbTenFrisian[0][i&63] & c.opp
+	if cand == 0 {
+		return false
+	}
+	land := c.empty & menLandTenFrisian[i&63]
+	found := false
+	for x := cand; x != 0; x &= x - 1 {
+		t := x.lowest()
+		l := 2*t - i
+		if land>>uint(l&63)&1 == 0 {
+			continue
+		}
+		found = true
+		tb := bitTen(t)
+		c.opp ^= tb
+		c.captured |= tb
+		c.n++
+		if !c.man(l) {
+			c.end(l)
+		}
+		c.n--
+		c.captured ^= tb
+		c.opp |= tb
+	}
+	return found
+}
+
+// end keeps the chain that ends on to if it ranks highest so far
+// (frisianMenCount.end).
+func (c *frisianMenKids) end(to int) {
+	r := c.n
+	if c.ranked {
+		k := (c.captured & c.kings).count()
+		r = (r+k)<<6 - k
+	}
+	if r < c.best {
+		return
+	}
+	if r > c.best {
+		c.best, c.nk = r, 0
+	}
+	if !c.keep && c.n > 2 {
+		for k := range c.kids[:c.nk] {
+			if x := &c.kids[k]; int(x.to) == to && int(x.from) == c.from && x.captured == c.captured {
+				return
+			}
+		}
+	}
+	if c.nk == len(c.kids) {
+		c.full = true
+		return
+	}
+	c.kids[c.nk] = menCountRecTenFrisian{captured: c.captured, from: uint8(c.from), to: uint8(to)}
+	c.nk++
 }

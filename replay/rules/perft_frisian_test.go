@@ -84,36 +84,42 @@ func TestPerftFrisianMatchesGenerated(t *testing.T) {
 	t.Logf("%d perft counts checked; cases %v", checked, cases)
 }
 
-// TestPerftFrisianCrowningJump: White's single jump 14x3 crowns the man,
-// and then Black must take the new king (2x4) rather than the man on 33
-// (28x39): perft2Frisian must crown the men its children land on the far
-// row.
+// TestPerftFrisianCrowningJump: White's capture crowns the man, and then
+// Black must take the new king rather than the man on 33 (28x39): a
+// single jump (14x3, then 2x4) and a capture of two (24x4, then 5x3).
+// perft2Frisian must crown the men its children land on the far row.
 func TestPerftFrisianCrowningJump(t *testing.T) {
-	p, err := ParseFEN(Frisian, "W:W14,33:B1,2,9,28")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for d := 1; d <= 4; d++ {
-		want := perftFrisianGenerated(Frisian, &p, d, PerftOptions{})
-		if got := Perft(Frisian, &p, d, PerftOptions{}); got != want {
-			t.Errorf("perft(%d) = %d, generated %d", d, got, want)
+	for _, tc := range []struct{ fen, move, reply string }{
+		{"W:W14,33:B1,2,9,28", "14x3", "2x4"},
+		{"W:W24,33:B5,9,19,28", "24x4", "5x3"},
+	} {
+		p, err := ParseFEN(Frisian, tc.fen)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for _, e := range Divide(Frisian, &p, 2, PerftOptions{}) {
-		if e.Move == "14x3" && e.Nodes != 1 {
-			t.Errorf("14x3: %d replies, want 1 (2x4 takes the king)", e.Nodes)
+		for d := 1; d <= 4; d++ {
+			want := perftFrisianGenerated(Frisian, &p, d, PerftOptions{})
+			if got := Perft(Frisian, &p, d, PerftOptions{}); got != want {
+				t.Errorf("%s: perft(%d) = %d, generated %d", tc.fen, d, got, want)
+			}
+		}
+		for _, e := range Divide(Frisian, &p, 2, PerftOptions{}) {
+			if e.Move == tc.move && e.Nodes != 1 {
+				t.Errorf("%s: %s: %d replies, want 1 (%s takes the king)", tc.fen, tc.move, e.Nodes, tc.reply)
+			}
 		}
 	}
 }
 
-// TestFrisianMenCountMatchesSearch checks frisianMenCount against the full
-// search of men's captures (where only men can capture) on random crowded
-// Frisian boards, some with Black kings (ranked captures), in drop and
-// keep mode, and that the boards reach its rare cases: captures drop mode
-// merges, chains of three or more, too many chains to record.
+// TestFrisianMenCountMatchesSearch checks frisianMenCount and
+// frisianMenKids against the full search of men's captures (where only
+// men can capture) on random crowded Frisian boards, some with Black
+// kings (ranked captures), in drop and keep mode, and that the boards
+// reach their rare cases: captures drop mode merges, chains of three or
+// more, too many chains to record.
 func TestFrisianMenCountMatchesSearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	checked, merged, long, overflow := 0, 0, 0, 0
+	checked, merged, long, overflow, kidsFull := 0, 0, 0, 0, 0
 	for game := range 6000 {
 		p := NewPosition(Frisian, White)
 		for sq := 1; sq <= 50; sq++ {
@@ -145,6 +151,25 @@ func TestFrisianMenCountMatchesSearch(t *testing.T) {
 			if c.n != 0 || c.captured != 0 || c.opp != them {
 				t.Fatalf("%s: the search left its state changed", p.FEN())
 			}
+			// frisianMenKids finds the same captures: start, end and
+			// captured pieces, as many times as the search lists them.
+			var mk frisianMenKids
+			if !mk.find(keep, them, them.and(kings), empty, us.andNot(kings)) {
+				kidsFull++
+			} else {
+				found := map[menCountRecTenFrisian]int{}
+				for _, x := range mk.kids[:mk.nk] {
+					found[x]++
+				}
+				for _, m := range fullCapturesOf(&p, keep, true, false) {
+					found[menCountRecTenFrisian{captured: loadTen(&m.captured), from: m.from, to: m.to}]--
+				}
+				for x, k := range found {
+					if k != 0 {
+						t.Fatalf("%s keep=%v: frisianMenKids has %+v %d times more than the search", p.FEN(), keep, x, k)
+					}
+				}
+			}
 			checked++
 			counts[ki] = n
 			if c.best >= 3<<6 || !c.ranked && c.best >= 3 {
@@ -155,8 +180,8 @@ func TestFrisianMenCountMatchesSearch(t *testing.T) {
 			merged++
 		}
 	}
-	t.Logf("%d counts checked, %d merged in drop mode, %d of three or more, %d too many chains", checked, merged, long, overflow)
-	if checked == 0 || merged == 0 || long == 0 || overflow == 0 {
-		t.Errorf("the boards did not reach every case: %d checked, %d merged, %d long, %d overflowed", checked, merged, long, overflow)
+	t.Logf("%d counts checked, %d merged in drop mode, %d of three or more, %d too many chains, %d too many for frisianMenKids", checked, merged, long, overflow, kidsFull)
+	if checked == 0 || merged == 0 || long == 0 || overflow == 0 || kidsFull == 0 {
+		t.Errorf("the boards did not reach every case: %d checked, %d merged, %d long, %d overflowed, %d kids overflowed", checked, merged, long, overflow, kidsFull)
 	}
 }
