@@ -26,26 +26,34 @@ func (c *perftCtx) perftFrisian(depth int) uint64 {
 	return c.perftFrisianFast(depth)
 }
 
-// perftFrisianFast is perftSpecialTenFrisian with countFrisian at the last
-// ply.
+// perftFrisianFast is perftSpecialTenFrisian with bulk counting by
+// perftFrisianBits and countFrisian (perftFrisianMoves without bulk
+// counting).
 func (c *perftCtx) perftFrisianFast(depth int) uint64 {
 	p := &c.pos[depth]
-	buf := c.bufs[depth][:0]
-	keep := c.opts.Keep
-	if depth == 1 && !c.opts.NoBulk {
-		return uint64(countFrisian(p, buf, keep))
+	if c.opts.NoBulk {
+		return c.perftFrisianMoves(depth)
 	}
-	q := &c.pos[depth-1]
-	if depth == 2 && !c.opts.NoBulk {
-		n, moves, ok := perft2Frisian(p, q, buf, c.bufs[1][:0], keep)
-		c.bufs[depth] = moves[:0] // keep a grown buffer
-		if ok {
-			return n
-		}
-	}
-	moves := genMovesSpecialTenFrisian(p, buf, keep)
-	c.bufs[depth] = moves[:0] // keep a grown buffer
 	if depth == 1 {
+		return uint64(countFrisian(p, c.bufs[1][:0], c.opts.Keep))
+	}
+	us, them := loadTen(&p.white), loadTen(&p.black)
+	if p.side == Black {
+		us, them = them, us
+	}
+	return c.perftFrisianBits(depth, us, them, loadTen(&p.kings), p.side)
+}
+
+// perftFrisianMoves is perftFrisianFast on c.pos[depth] by generating and
+// playing the moves (perftSpecialTenFrisian's body).
+func (c *perftCtx) perftFrisianMoves(depth int) uint64 {
+	p := &c.pos[depth]
+	moves := genMovesSpecialTenFrisian(p, c.bufs[depth][:0], c.opts.Keep)
+	c.bufs[depth] = moves[:0] // keep a grown buffer
+	q := &c.pos[depth-1]
+	if depth == 1 {
+		// Play every move (that is what NoBulk measures); sink keeps the
+		// compiler from dropping the dead positions.
 		var s uint64
 		for i := range moves {
 			playToTenFrisian(q, p, &moves[i])
@@ -55,14 +63,6 @@ func (c *perftCtx) perftFrisianFast(depth int) uint64 {
 		return uint64(len(moves))
 	}
 	var n uint64
-	if depth == 2 && !c.opts.NoBulk {
-		scratch := c.bufs[1][:0]
-		for i := range moves {
-			playToTenFrisian(q, p, &moves[i])
-			n += uint64(countFrisian(q, scratch, keep))
-		}
-		return n
-	}
 	for i := range moves {
 		playToTenFrisian(q, p, &moves[i])
 		n += c.perftFrisianFast(depth - 1)
@@ -70,27 +70,23 @@ func (c *perftCtx) perftFrisianFast(depth int) uint64 {
 	return n
 }
 
-// perft2Frisian is perft(2) of p by bulk counting where the side to move
-// has only men: each child is made from p's bit sets (the man from its
-// start to its end, the pieces jumped removed, a man on the far row
-// crowned) and counted by countFrisianBits, without building or playing
-// moves for plain moves and single jumps (no capture goes on, and the
-// opponent has no king that would rank the jumps); other captures are
-// generated into buf (returned, maybe grown). q is scratch for the rare
-// child a generated function must see. ok is false where the side to move
-// has a king (the caller generates the moves).
-func perft2Frisian(p, q *Position, buf, scratch []Move, keep bool) (n uint64, moves []Move, ok bool) {
-	w, b := loadTen(&p.white), loadTen(&p.black)
-	kings := loadTen(&p.kings)
-	side := p.side
-	us, them := w, b
-	if side == Black {
-		us, them = b, w
-	}
+// perftFrisianBits is perft(depth) by bulk counting, depth >= 2, of the
+// position given as bit sets (side to move, its pieces us, the
+// opponent's them) where the side to move has only men: each child is
+// made from the bit sets (the man from its start to its end, the pieces
+// jumped removed, a man on the far row crowned) without building or
+// playing moves, and counted by countFrisianBits at depth 2. Plain moves
+// and single jumps (no capture goes on, and the opponent has no king that
+// would rank the jumps) come from the jump sets, other captures from
+// frisianMenKids. With a king to move, or more captures than
+// frisianMenKids holds, the position is written into c.pos[depth] for
+// perftFrisianMoves.
+func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color) (n uint64) {
 	if us&kings != 0 {
-		return 0, buf, false
+		putFrisian(&c.pos[depth], us, them, kings, side)
+		return c.perftFrisianMoves(depth)
 	}
-	empty := validTen() &^ (w | b)
+	empty := validTen() &^ (us | them)
 	ow, oe := orthoWTen(), orthoETen()
 	ew, ee := empty&ow, empty&oe
 	tw, te := them&ow, them&oe
@@ -102,12 +98,12 @@ func perft2Frisian(p, q *Position, buf, scratch []Move, keep bool) (n uint64, mo
 	c5 := te & (ee >> 1) >> 1
 	c6 := them & (empty << sVTen) << sVTen
 	c7 := them & (empty >> sVTen) >> sVTen
-	c := c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7
+	cj := c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7
 	men := us
 	promo := promoRowTen(side)
 	opp := side ^ 1
-	leaf := frisianLeaf{q, scratch, keep}
-	if men&c == 0 {
+	leaf := frisianLeaf{&c.pos[1], c.bufs[1][:0], c.opts.Keep}
+	if men&cj == 0 {
 		// Plain moves: to is the man's square after the step, back the
 		// bits from there to its start.
 		fwdA, fwdB := men>>sBTen&empty, men>>sATen&empty
@@ -119,60 +115,64 @@ func perft2Frisian(p, q *Position, buf, scratch []Move, keep bool) (n uint64, mo
 		for x := fwdA; x != 0; x &= x - 1 {
 			to := x & -x
 			from := bitTen(to.lowest() + backA)
-			n += uint64(countFrisianBits(&leaf, them, us^from^to, kings|to&promo, opp))
+			if depth == 2 {
+				n += uint64(countFrisianBits(&leaf, them, us^from^to, kings|to&promo, opp))
+			} else {
+				n += c.perftFrisianBits(depth-1, them, us^from^to, kings|to&promo, opp)
+			}
 		}
 		for x := fwdB; x != 0; x &= x - 1 {
 			to := x & -x
 			from := bitTen(to.lowest() + backB)
-			n += uint64(countFrisianBits(&leaf, them, us^from^to, kings|to&promo, opp))
+			if depth == 2 {
+				n += uint64(countFrisianBits(&leaf, them, us^from^to, kings|to&promo, opp))
+			} else {
+				n += c.perftFrisianBits(depth-1, them, us^from^to, kings|to&promo, opp)
+			}
 		}
-		return n, buf, true
+		return n
 	}
-	jm := men & c
-	multi := jm&c0&(c<<(2*sBTen)) | jm&c1&(c<<(2*sATen)) | jm&c2&(c>>(2*sATen)) | jm&c3&(c>>(2*sBTen)) |
-		jm&c4&(c<<2) | jm&c5&(c>>2) | jm&c6&(c<<(2*sVTen)) | jm&c7&(c>>(2*sVTen))
+	jm := men & cj
+	multi := jm&c0&(cj<<(2*sBTen)) | jm&c1&(cj<<(2*sATen)) | jm&c2&(cj>>(2*sATen)) | jm&c3&(cj>>(2*sBTen)) |
+		jm&c4&(cj<<2) | jm&c5&(cj>>2) | jm&c6&(cj<<(2*sVTen)) | jm&c7&(cj>>(2*sVTen))
 	if multi == 0 && them&kings == 0 {
 		for d, cd := range [8]bbTen{c0, c1, c2, c3, c4, c5, c6, c7} {
 			dl := deltaTenFrisian[d]
 			for x := men & cd; x != 0; x &= x - 1 {
 				i := x.lowest()
 				from, t, l := bitTen(i), bitTen(i+dl), bitTen(i+2*dl)
-				n += uint64(countFrisianBits(&leaf, them^t, us^from^l, kings|l&promo, opp))
+				if depth == 2 {
+					n += uint64(countFrisianBits(&leaf, them^t, us^from^l, kings|l&promo, opp))
+				} else {
+					n += c.perftFrisianBits(depth-1, them^t, us^from^l, kings|l&promo, opp)
+				}
 			}
 		}
-		return n, buf, true
+		return n
 	}
 	// The captures genMovesSpecialTenFrisian makes: only the men of multi
 	// can make a capture of the highest value where one goes on
 	// (menMultiTenFrisian is exact here), and single jumps where the
-	// opponent's kings rank them. frisianMenKids finds them without
-	// moves; where it has no room, the generator makes them.
+	// opponent's kings rank them.
 	movers := multi
 	if multi == 0 {
 		movers = jm
 	}
 	var mk frisianMenKids
-	if mk.find(keep, them, them&kings, empty, movers) {
-		for i := range mk.kids[:mk.nk] {
-			x := &mk.kids[i]
-			from, to := bitTen(int(x.from)), bitTen(int(x.to))
+	if !mk.find(c.opts.Keep, them, them&kings, empty, movers) {
+		putFrisian(&c.pos[depth], us, them, kings, side)
+		return c.perftFrisianMoves(depth)
+	}
+	for i := range mk.kids[:mk.nk] {
+		x := &mk.kids[i]
+		from, to := bitTen(int(x.from)), bitTen(int(x.to))
+		if depth == 2 {
 			n += uint64(countFrisianBits(&leaf, them&^x.captured, us^from^to, kings&^x.captured|to&promo, opp))
+		} else {
+			n += c.perftFrisianBits(depth-1, them&^x.captured, us^from^to, kings&^x.captured|to&promo, opp)
 		}
-		return n, buf, true
 	}
-	var noKings bbTen
-	moves = capturesTenFrisian(p, buf, keep, them, empty, movers, noKings)
-	for i := range moves {
-		m := &moves[i]
-		from, to := bitTen(int(m.from)), bitTen(int(m.to))
-		captured := loadTen(&m.captured)
-		k := kings &^ captured
-		if m.flags&movePromotes != 0 {
-			k |= to
-		}
-		n += uint64(countFrisianBits(&leaf, them&^captured, us^from^to, k, opp))
-	}
-	return n, moves, true
+	return n
 }
 
 // countFrisian is countMovesSpecialTenFrisian (under frisianFastRules) for

@@ -155,7 +155,14 @@ func TestFrisianMenCountMatchesSearch(t *testing.T) {
 			// captured pieces, as many times as the search lists them.
 			var mk frisianMenKids
 			if !mk.find(keep, them, them.and(kings), empty, us.andNot(kings)) {
+				// perftFrisianBits then generates the moves.
 				kidsFull++
+				for d := 2; d <= 3; d++ {
+					opts := PerftOptions{Keep: keep}
+					if got, want := Perft(Frisian, &p, d, opts), perftFrisianGenerated(Frisian, &p, d, opts); got != want {
+						t.Fatalf("%s keep=%v: perft(%d) = %d, generated %d", p.FEN(), keep, d, got, want)
+					}
+				}
 			} else {
 				found := map[menCountRecTenFrisian]int{}
 				for _, x := range mk.kids[:mk.nk] {
