@@ -1,9 +1,11 @@
 package rules
 
-// Frisian's perft, written by hand around the generated generator
-// (movegen_ten_frisian.go): the leaf count of countFrisian replaces
-// countMoves*TenFrisian where the side to move has only men, the common
-// case of a perft tree. See doc.go (Perft) for the figures.
+// Frisian's bulk perft, written by hand around the generated generator
+// (movegen_ten_frisian.go): from depth 2 it recurses on bit sets
+// (perftFrisianBits) and counts the last ply with countFrisianBits where
+// the side to move has only men, the common case of a perft tree, and
+// falls back to the generated bodies elsewhere. See doc.go (Perft) for
+// the figures.
 
 // frisianFastRules reports whether countFrisian's rules are v's: men
 // capture backwards, the capture of the highest value (PrecedenceValue),
