@@ -177,16 +177,8 @@ func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color
 	return n
 }
 
-// countFrisian is countMovesSpecialTenFrisian (under frisianFastRules) for
-// a side to move with men only; with a king it calls that function.
-//
-// The generated body builds the eight jump sets of jumpSquaresTenFrisian
-// and the eight jumper sets at once, sixteen values that do not fit the
-// registers. Here one pass ORs the eight jump sets into c (the squares a
-// man could jump from) and the common case, no man on c, ends with the
-// two population counts of the men's steps; only when a man can capture
-// does a second pass rebuild each direction's jumpers, count them and
-// test whether their landing square is in c (menMultiTenFrisian).
+// countFrisian is countMovesSpecialTenFrisian under frisianFastRules:
+// countFrisianBits on p.
 func countFrisian(p *Position, scratch []Move, keep bool) int {
 	w, b := loadTen(&p.white), loadTen(&p.black)
 	if p.side == Black {
@@ -221,7 +213,15 @@ type frisianLeaf struct {
 
 // countFrisianBits is countFrisian on the position given as bit sets: side
 // to move, its pieces us, the opponent's them. The position is written
-// into l.q only where a generated function needs it.
+// into l.q only where a generated function needs it (a king to move).
+//
+// The generated body builds the eight jump sets of jumpSquaresTenFrisian
+// and the eight jumper sets at once, sixteen values that do not fit the
+// registers. Here one pass ORs the eight jump sets into c (the squares a
+// man could jump from) and the common case, no man on c, ends with the
+// two population counts of the men's steps; only when a man can capture
+// does a second pass rebuild each direction's jumpers, count them and
+// test whether their landing square is in c (menMultiTenFrisian).
 func countFrisianBits(l *frisianLeaf, us, them, kings bbTen, side Color) int {
 	// Bit sets as plain integers: bbTen's methods leave an inline mark (a
 	// NOP) each.
