@@ -174,7 +174,8 @@ func gameRowPrefix(b rowBuf, id, sourceID int64, ordinal int32, offset int64, wh
 }
 
 // positionRows encodes the position index rows of the writer's buckets
-// (one per non-empty prefix) as a binary COPY stream into b.
+// (one per non-empty bucket, codec.AppendPositionEntries) as a binary COPY
+// stream into b.
 func (w *writer) positionRows(b rowBuf, sourceID int64) rowBuf {
 	b = append(b[:0], copyHeader...)
 	for i := range w.buckets {
