@@ -11,13 +11,12 @@ import (
 // the configuration does not say.
 const DefaultDepth = 40
 
-// Entry is one ply of one game: its opening key (codec.OpeningKey: the
-// position and the move), the hash prefix of the position it was played
-// from (codec.PositionPrefix) and its 0-based ply.
+// Entry is one ply of one game: the hash of the position it was played
+// from, the move's code (codec.MoveCodeOf) and its 0-based ply.
 type Entry struct {
-	Key    int64
-	Prefix int16
-	Ply    int16
+	Hash uint64
+	Code codec.MoveCode
+	Ply  int16
 }
 
 // GameEntries appends the entries of a game's first depth plies to dst.
@@ -31,102 +30,124 @@ func GameEntries(dst []Entry, hashes []uint64, moves []rules.Move, depth int) []
 		if slices.Contains(hashes[:i], h) {
 			continue
 		}
-		dst = append(dst, Entry{Key: codec.OpeningKey(h, codec.MoveCodeOf(&moves[i])), Prefix: codec.PositionPrefix(h), Ply: int16(i)})
+		dst = append(dst, Entry{Hash: h, Code: codec.MoveCodeOf(&moves[i]), Ply: int16(i)})
 	}
 	return dst
 }
 
-// item is one game's entry in a batch.
-type item struct {
-	key     int64
+// itemKey is one game's entry in its bucket and group: the 32 hash bits
+// below the group, the move code (29 bits) and the game's result slot, so
+// that sorting the keys of a group sorts them as a row stores them.
+func itemKey(h uint64, c codec.MoveCode, slot uint8) uint64 {
+	return uint64(codec.OpeningHash(h))<<32 | uint64(c)<<2 | uint64(slot&3)
+}
+
+// groupIndex is the index of the bucket and group of h in
+// variantItems.groups.
+func groupIndex(h uint64) int {
+	return (int(codec.OpeningBucket(h))+codec.OpeningBuckets/2)*codec.OpeningGroups + codec.OpeningGroup(h)
+}
+
+// variantItems are a variant's entries in a batch, by bucket and group.
+type variantItems struct {
 	variant int16
-	slot    uint8
+	groups  [codec.OpeningBuckets * codec.OpeningGroups][]uint64
 }
 
 // Batch aggregates the entries of one import batch into opening_index
 // rows. The zero value is ready; Reset makes it reusable.
 type Batch struct {
-	buckets [4096][]item
+	variants []*variantItems     // a batch has mostly one variant
+	stats    []codec.OpeningStat // Rows' scratch
+	buf      []byte              // the entries of the rows Rows returned last
 }
 
 // Add counts a game of the variant (a PDN GameType) with games.result
 // result: its entries of the plies before depth.
 func (b *Batch) Add(variant, result int16, entries []Entry, depth int) {
 	slot := codec.ResultSlot(result)
+	var v *variantItems
+	for _, x := range b.variants {
+		if x.variant == variant {
+			v = x
+			break
+		}
+	}
+	if v == nil {
+		v = &variantItems{variant: variant}
+		b.variants = append(b.variants, v)
+		slices.SortFunc(b.variants, func(x, y *variantItems) int { return int(x.variant) - int(y.variant) })
+	}
 	for _, e := range entries {
 		if int(e.Ply) >= depth {
 			continue
 		}
-		i := int(e.Prefix) + 2048
-		b.buckets[i] = append(b.buckets[i], item{key: e.Key, variant: variant, slot: slot})
+		i := groupIndex(e.Hash)
+		v.groups[i] = append(v.groups[i], itemKey(e.Hash, e.Code, slot))
 	}
 }
 
 // Reset empties the batch, keeping its memory.
 func (b *Batch) Reset() {
-	for i := range b.buckets {
-		b.buckets[i] = b.buckets[i][:0]
+	for _, v := range b.variants {
+		for i := range v.groups {
+			v.groups[i] = v.groups[i][:0]
+		}
 	}
 }
 
-// Row is one opening_index row without its source.
+// Row is one opening_index row without its source: a variant's entries in
+// a bucket (codec.OpeningBucket), packed as codec.AppendOpeningEntries
+// packs them.
 type Row struct {
 	Variant int16
-	Prefix  int16
-	Singles []int64 // (position, move) played by one game: codec.SingleEntry
-	Keys    []int64 // the others: codec.OpeningKey, with Counts (codec.Counts.Pack)
-	Counts  []int64
+	Bucket  int16
+	Entries []byte
 }
 
-// Rows returns the batch's rows: per variant and prefix, the distinct keys
-// with their summed counts, keys ascending. A key of one game goes to
-// Singles with its result in the low bits, which halves the size of most
-// entries (the deep plies of a game are mostly its own).
+// Rows returns the batch's rows: per variant and bucket, the distinct
+// (position, move) entries with their games by result. The rows' Entries
+// share memory that the next call of Rows overwrites.
 func (b *Batch) Rows() []Row {
-	var rows []Row
-	for i := range b.buckets {
-		items := b.buckets[i]
-		if len(items) == 0 {
-			continue
-		}
-		slices.SortFunc(items, func(x, y item) int {
-			if x.variant != y.variant {
-				return int(x.variant) - int(y.variant)
-			}
-			switch {
-			case x.key < y.key:
-				return -1
-			case x.key > y.key:
-				return 1
-			}
-			return 0
-		})
-		var row *Row
-		for j := 0; j < len(items); {
-			it := items[j]
-			if row == nil || row.Variant != it.variant {
-				rows = append(rows, Row{Variant: it.variant, Prefix: int16(i - 2048)})
-				row = &rows[len(rows)-1]
-			}
-			var c codec.Counts
-			n := 0
-			for ; j < len(items) && items[j].key == it.key && items[j].variant == it.variant; j++ {
-				s := items[j].slot
-				if c[s] == codec.MaxCount {
-					row.Keys = append(row.Keys, it.key)
-					row.Counts = append(row.Counts, c.Pack())
-					c = codec.Counts{}
+	type span struct {
+		variant, bucket int16
+		from, to        int
+	}
+	var spans []span
+	b.buf = b.buf[:0]
+	for _, v := range b.variants {
+		for bucket := range codec.OpeningBuckets {
+			stats := b.stats[:0]
+			for g := range codec.OpeningGroups {
+				keys := v.groups[bucket*codec.OpeningGroups+g]
+				slices.Sort(keys)
+				for j, k := range keys {
+					if j > 0 && keys[j-1]>>2 == k>>2 {
+						stats[len(stats)-1].Games[k&3]++
+						continue
+					}
+					s := codec.OpeningStat{Group: g, Hash: uint32(k >> 32), Code: codec.MoveCode(k >> 2 & (1<<30 - 1))}
+					s.Games[k&3] = 1
+					stats = append(stats, s)
 				}
-				c[s]++
-				n++
 			}
-			if n == 1 {
-				row.Singles = append(row.Singles, codec.SingleEntry(it.key, it.slot))
+			b.stats = stats
+			if len(stats) == 0 {
 				continue
 			}
-			row.Keys = append(row.Keys, it.key)
-			row.Counts = append(row.Counts, c.Pack())
+			from := len(b.buf)
+			var err error
+			if b.buf, err = codec.AppendOpeningEntries(b.buf, stats); err != nil {
+				// Groups come from OpeningGroup and codes from MoveCodeOf:
+				// always in range.
+				panic(err)
+			}
+			spans = append(spans, span{v.variant, int16(bucket - codec.OpeningBuckets/2), from, len(b.buf)})
 		}
+	}
+	rows := make([]Row, len(spans))
+	for i, s := range spans {
+		rows[i] = Row{Variant: s.variant, Bucket: s.bucket, Entries: b.buf[s.from:s.to:s.to]}
 	}
 	return rows
 }

@@ -29,7 +29,7 @@ func TestGameEntriesCountsAPositionOnce(t *testing.T) {
 		t.Fatalf("%d entries for 4 distinct positions: %+v", len(entries), entries)
 	}
 	for i, e := range entries {
-		if int(e.Ply) != i || e.Key != codec.OpeningKey(hashes[i], codec.MoveCodeOf(&g.Moves[i])) || e.Prefix != codec.PositionPrefix(hashes[i]) {
+		if int(e.Ply) != i || e.Hash != hashes[i] || e.Code != codec.MoveCodeOf(&g.Moves[i]) {
 			t.Errorf("entry %d: %+v", i, e)
 		}
 	}
@@ -38,64 +38,91 @@ func TestGameEntriesCountsAPositionOnce(t *testing.T) {
 	}
 }
 
-// TestBatchRows: entries merge per (variant, key), results go to their
-// slots, and a count over 65535 is split.
+// TestBatchRows: entries merge per (variant, position, move), results go
+// to their slots, a count over 65535 is split, and each row holds one
+// variant's entries of one bucket, in their groups, sorted.
 func TestBatchRows(t *testing.T) {
 	var b Batch
-	e := []Entry{{Key: 7 << 32, Prefix: -5}, {Key: 9 << 32, Prefix: 100}}
+	// h1 and h2 share a bucket and differ in group; h3 is in another
+	// bucket; h4 has h1's group and a smaller hash.
+	const (
+		h1 = uint64(0x8123456789abcdef)
+		h2 = h1 ^ 1<<53
+		h3 = uint64(0x0123456789abcdef)
+		h4 = h1 &^ (1 << 40)
+	)
+	e := []Entry{{Hash: h1, Code: 77}, {Hash: h2, Code: 5}, {Hash: h3, Code: 9}, {Hash: h4, Code: 3}}
 	for i := 0; i < 70000; i++ {
 		b.Add(20, 1, e[:1], 40)
 	}
 	b.Add(20, 2, e, 40)
-	b.Add(25, 3, e, 40)
-	b.Add(25, 0, e, 40)
-	b.Add(25, 4, e[1:], 40)
-	b.Add(20, 1, []Entry{{Key: 1, Prefix: 0, Ply: 40}}, 40) // beyond the depth
-	sum := map[[3]int64][4]int{}
-	n := map[[3]int64]int{}
+	b.Add(25, 3, e[1:3], 40)
+	b.Add(25, 0, e[1:3], 40)
+	b.Add(25, 4, e[2:3], 40)
+	b.Add(20, 1, []Entry{{Hash: h3, Code: 1, Ply: 40}}, 40) // beyond the depth
+	type id struct {
+		variant, bucket int16
+		group           int
+		hash            uint32
+		code            codec.MoveCode
+	}
+	idOf := func(variant int16, e Entry) id {
+		return id{variant, codec.OpeningBucket(e.Hash), codec.OpeningGroup(e.Hash), codec.OpeningHash(e.Hash), e.Code}
+	}
+	sum := map[id][4]int{}
+	n := map[id]int{}
 	singles := 0
+	rows := map[[2]int16]bool{}
 	for _, r := range b.Rows() {
-		if len(r.Keys) != len(r.Counts) {
-			t.Fatalf("row %+v", r)
+		if rows[[2]int16{r.Variant, r.Bucket}] {
+			t.Errorf("two rows of variant %d bucket %d", r.Variant, r.Bucket)
 		}
-		for _, k := range r.Singles {
-			id := [3]int64{int64(r.Variant), int64(r.Prefix), k &^ 3}
-			s := sum[id]
-			s[k&3]++
-			sum[id] = s
-			n[id]++
-			singles++
-		}
-		for i, k := range r.Keys {
-			id := [3]int64{int64(r.Variant), int64(r.Prefix), k}
-			c := codec.UnpackCounts(r.Counts[i])
-			s := sum[id]
-			for j := range s {
-				s[j] += int(c[j])
+		rows[[2]int16{r.Variant, r.Bucket}] = true
+		var prev *codec.OpeningEntry
+		err := codec.DecodeOpeningEntries(r.Entries, func(oe codec.OpeningEntry) {
+			if prev != nil && prev.Single == oe.Single && prev.Group == oe.Group && (prev.Hash > oe.Hash || prev.Hash == oe.Hash && prev.Code > oe.Code) {
+				t.Errorf("variant %d bucket %d: %+v after %+v", r.Variant, r.Bucket, oe, *prev)
 			}
-			sum[id] = s
-			n[id]++
+			prev = &oe
+			k := id{r.Variant, r.Bucket, oe.Group, oe.Hash, oe.Code}
+			s := sum[k]
+			for j, c := range oe.Counts {
+				s[j] += int(c)
+			}
+			sum[k] = s
+			n[k]++
+			if oe.Single {
+				singles++
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
-	want := map[[3]int64][4]int{
-		{20, -5, 7 << 32}:  {70000, 1, 0, 0},
-		{20, 100, 9 << 32}: {0, 1, 0, 0},
-		{25, -5, 7 << 32}:  {0, 0, 1, 1},
-		{25, 100, 9 << 32}: {0, 0, 1, 2},
+	want := map[id][4]int{
+		idOf(20, e[0]): {70000, 1, 0, 0},
+		idOf(20, e[1]): {0, 1, 0, 0},
+		idOf(20, e[2]): {0, 1, 0, 0},
+		idOf(20, e[3]): {0, 1, 0, 0},
+		idOf(25, e[1]): {0, 0, 1, 1},
+		idOf(25, e[2]): {0, 0, 1, 2},
 	}
 	if len(sum) != len(want) {
-		t.Fatalf("rows %v", sum)
+		t.Fatalf("entries %v", sum)
 	}
-	for id, c := range want {
-		if sum[id] != c {
-			t.Errorf("%v: %v, want %v", id, sum[id], c)
+	for k, c := range want {
+		if sum[k] != c {
+			t.Errorf("%+v: %v, want %v", k, sum[k], c)
 		}
 	}
-	if singles != 1 { // the draw at (20, 100)
-		t.Errorf("%d singles, want 1", singles)
+	if singles != 3 { // the draws at h2, h3 and h4 in variant 20
+		t.Errorf("%d singles, want 3", singles)
 	}
-	if n[[3]int64{20, -5, 7 << 32}] != 2 {
-		t.Errorf("70,001 games in one entry should split in 2, got %d", n[[3]int64{20, -5, 7 << 32}])
+	if len(rows) != 4 { // two variants, two buckets
+		t.Errorf("%d rows, want 4", len(rows))
+	}
+	if k := idOf(20, e[0]); n[k] != 2 {
+		t.Errorf("70,001 games in one entry should split in 2, got %d", n[k])
 	}
 	b.Reset()
 	if len(b.Rows()) != 0 {

@@ -214,7 +214,7 @@ func CountSource(ctx context.Context, reader *pgx.Conn, tx pgx.Tx, sourceID int6
 }
 
 // rowColumns are the columns of opening_index that WriteRows fills.
-var rowColumns = []string{"source_id", "variant", "prefix", "singles", "keys", "counts"}
+var rowColumns = []string{"source_id", "variant", "bucket", "entries"}
 
 // WriteRows writes the rows of a Batch (Batch.Rows) as opening_index rows
 // of the source, in tx, with COPY. The import calls it for every batch it
@@ -226,18 +226,10 @@ func WriteRows(ctx context.Context, tx pgx.Tx, sourceID int64, rows []Row) error
 	}
 	copyRows := make([][]any, len(rows))
 	for i, r := range rows {
-		copyRows[i] = []any{sourceID, r.Variant, r.Prefix, nonNil(r.Singles), nonNil(r.Keys), nonNil(r.Counts)}
+		copyRows[i] = []any{sourceID, r.Variant, r.Bucket, r.Entries}
 	}
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"opening_index"}, rowColumns, pgx.CopyFromRows(copyRows)); err != nil {
 		return fmt.Errorf("copy opening statistics: %w", err)
 	}
 	return nil
-}
-
-// nonNil makes an empty array of a nil slice (the columns are NOT NULL).
-func nonNil(s []int64) []int64 {
-	if s == nil {
-		return []int64{}
-	}
-	return s
 }
