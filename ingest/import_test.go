@@ -63,14 +63,10 @@ func snapshot(t testing.TB, pool *pgxpool.Pool) []string {
 		UNION ALL
 		SELECT 'position ' || count(*) FROM position_index p, draughtsdb_position_entries(p.first_game, p.entries)
 		UNION ALL
-		SELECT 'opening ' || o.variant || ' ' || o.prefix || ' ' || u.k || ' ' || sum((u.c >> 48) & 65535) || ' '
-		       || sum((u.c >> 32) & 65535) || ' ' || sum((u.c >> 16) & 65535) || ' ' || sum(u.c & 65535)
-		FROM opening_index o, LATERAL (
-		    SELECT k, c FROM unnest(o.keys, o.counts) AS e(k, c)
-		    UNION ALL
-		    SELECT s & ~3::bigint, 1::bigint << (48 - 16 * (s & 3))::integer FROM unnest(o.singles) AS s
-		) u
-		GROUP BY o.variant, o.prefix, u.k`)
+		SELECT 'opening ' || o.variant || ' ' || (o.bucket * 4 + e.hash_group) || ' ' || e.hash_bits || ' ' || e.move_code || ' '
+		       || sum(e.white_wins) || ' ' || sum(e.draws) || ' ' || sum(e.black_wins) || ' ' || sum(e.other)
+		FROM opening_index o, draughtsdb_opening_entries(o.entries) e
+		GROUP BY o.variant, o.bucket, e.hash_group, e.hash_bits, e.move_code`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,8 +488,6 @@ func TestRebuildOpenings(t *testing.T) {
 // statistics: the summed counts plus the singles.
 func openingEntries(t *testing.T, pool *pgxpool.Pool) int {
 	t.Helper()
-	return count(t, pool, `SELECT coalesce(sum(g), 0)::int FROM (
-		SELECT (((c >> 48) & 65535) + ((c >> 32) & 65535) + ((c >> 16) & 65535) + (c & 65535)) AS g
-		FROM opening_index o, unnest(o.counts) c
-		UNION ALL SELECT 1 FROM opening_index o, unnest(o.singles)) x`)
+	return count(t, pool, `SELECT coalesce(sum(e.white_wins + e.draws + e.black_wins + e.other), 0)::int
+		FROM opening_index o, draughtsdb_opening_entries(o.entries) e`)
 }

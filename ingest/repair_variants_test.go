@@ -33,7 +33,7 @@ func TestRepairEveryVariant(t *testing.T) {
 	if err != nil || sum.Imported != 4*len(rules.Variants()) {
 		t.Fatalf("import: %+v %v", sum, err)
 	}
-	before := gameFacts(t, pool)
+	before := gameFacts(t, pool, true)
 	if _, err := pool.Exec(ctx, `UPDATE sources SET repair = true`); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestRepairEveryVariant(t *testing.T) {
 	if rs.Sources != 1 || rs.Games != sum.Imported {
 		t.Errorf("repair: %+v", rs)
 	}
-	after := gameFacts(t, pool)
+	after := gameFacts(t, pool, true)
 	if len(before) != len(after) {
 		t.Fatalf("facts: %d before, %d after", len(before), len(after))
 	}
