@@ -68,7 +68,10 @@ CREATE FUNCTION draughtsdb_position_entries(first_game bigint, entries bytea)
     LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
     AS $$
 DECLARE
-    e  bytea := entries;  -- detoasted once: get_byte on a column detoasts it at every call
+    -- A copy, made once: get_byte on a TOASTed value (a compressed or
+    -- out-of-line row) would decompress all of it at every call, and a
+    -- plain assignment keeps the TOAST pointer.
+    e  bytea := entries || '\x'::bytea;
     c0 int; c1 int; c2 int; c3 int;
     n  int;
 BEGIN
@@ -113,7 +116,7 @@ DECLARE
     ds  int;   -- offset of group g's first delta
 BEGIN
     FOR r IN SELECT p.first_game, p.entries FROM position_index p WHERE p.bucket = (h >> 54)::smallint LOOP
-        e := r.entries;  -- detoasted once (see draughtsdb_position_entries)
+        e := r.entries || '\x'::bytea;  -- a copy, once (see draughtsdb_position_entries)
         c0 := (get_byte(e, 0) << 24) | (get_byte(e, 1) << 16) | (get_byte(e, 2) << 8) | get_byte(e, 3);
         c1 := (get_byte(e, 4) << 24) | (get_byte(e, 5) << 16) | (get_byte(e, 6) << 8) | get_byte(e, 7);
         c2 := (get_byte(e, 8) << 24) | (get_byte(e, 9) << 16) | (get_byte(e, 10) << 8) | get_byte(e, 11);
