@@ -78,18 +78,29 @@
 //
 // # opening_index
 //
-// Per variant and prefix (PositionPrefix, as above), the (position, move)
-// entries of the first plies of a batch's games (package analysis/openings
-// counts them and writes the rows):
+// Since migration 0012, a row per import batch, variant and bucket (as
+// position_index's: h >> 54, with 4 groups of the next 2 bits), holding
+// the (position, move) entries of the first plies of the batch's games
+// (package analysis/openings counts them; opening.go packs them):
 //
+//	header  = single counts of groups 0..3, key counts of groups 0..3   (uint32 BE)
+//	single  = (h >> 20) & 0xFFFFFFFF, move code << 2 | result slot      (8 bytes)
+//	key     = (h >> 20) & 0xFFFFFFFF, move code << 2, then the counts   (16 bytes)
+//	          white wins, draws, black wins, other                    (uint16 BE each)
 //	move code = from << 22 | to << 15 | capture << 14 | 14-bit path hash    MoveCodeOf
+//
+// AppendOpeningEntries and DecodeOpeningEntries write and read a row;
+// draughtsdb_opening_tree, draughtsdb_opening_entries and
+// draughtsdb_move_code_text read them in SQL. Result slots are 0 white
+// wins, 1 draw, 2 black wins, 3 other (unknown, double forfeit),
+// ResultSlot. The path hash is FNV-1a over the landing squares, folded to
+// 14 bits: two captures with the same start and end but different routes
+// get different codes.
+//
+// Before 0012 (migration 0004), a row per variant and 12-bit prefix held
+// three bigint arrays, which 0012 converts:
+//
 //	key       = ((h >> 20) & 0xFFFFFFFF) << 32 | move code << 2             OpeningKey
 //	single    = key | result slot          (an entry of one game)           SingleEntry
 //	counts    = white << 48 | draws << 32 | black << 16 | other             Counts.Pack
-//
-// with result slots 0 white wins, 1 draw, 2 black wins, 3 other (unknown,
-// double forfeit), ResultSlot. The path hash is FNV-1a over the landing
-// squares, folded to 14 bits: two captures with the same start and end but
-// different routes get different codes. draughtsdb_opening_tree and
-// draughtsdb_move_code_text (migration 0004) read these.
 package codec
