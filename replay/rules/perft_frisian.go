@@ -314,21 +314,17 @@ func (c *frisianMenCount) count(keep bool, opp, kings, empty, movers bbTen) (n i
 	return c.total, !c.full
 }
 
-// man extends the chain of the man on i (menCountTenFrisian.man).
+// man extends the chain of the man on i (menCountTenFrisian.man): the
+// pieces it can jump come from frisianJumps, so the loop runs once per
+// jump, not once per neighbour with a test of its landing square.
 func (c *frisianMenCount) man(i int) bool {
-	cand := menNbTenFrisian[0][i&63] & c.opp
-	if cand == 0 {
+	jumps := frisianJumps(i, c.opp, c.empty)
+	if jumps == 0 {
 		return false
 	}
-	land := c.empty & menLandTenFrisian[i&63]
-	found := false
-	for x := cand; x != 0; x &= x - 1 {
+	for x := jumps; x != 0; x &= x - 1 {
 		t := x.lowest()
 		l := 2*t - i // in the table's lines: on the board
-		if land>>uint(l&63)&1 == 0 {
-			continue
-		}
-		found = true
 		tb := bitTen(t)
 		c.opp ^= tb
 		c.captured |= tb
@@ -340,7 +336,7 @@ func (c *frisianMenCount) man(i int) bool {
 		c.captured ^= tb
 		c.opp |= tb
 	}
-	return found
+	return true
 }
 
 // end counts the chain that ends on to (menCountTenFrisian.end).
@@ -405,19 +401,13 @@ func (c *frisianMenKids) find(keep bool, opp, kings, empty, movers bbTen) (ok bo
 
 // man is frisianMenCount.man.
 func (c *frisianMenKids) man(i int) bool {
-	cand := menNbTenFrisian[0][i&63] & c.opp
-	if cand == 0 {
+	jumps := frisianJumps(i, c.opp, c.empty)
+	if jumps == 0 {
 		return false
 	}
-	land := c.empty & menLandTenFrisian[i&63]
-	found := false
-	for x := cand; x != 0; x &= x - 1 {
+	for x := jumps; x != 0; x &= x - 1 {
 		t := x.lowest()
 		l := 2*t - i
-		if land>>uint(l&63)&1 == 0 {
-			continue
-		}
-		found = true
 		tb := bitTen(t)
 		c.opp ^= tb
 		c.captured |= tb
@@ -429,7 +419,7 @@ func (c *frisianMenKids) man(i int) bool {
 		c.captured ^= tb
 		c.opp |= tb
 	}
-	return found
+	return true
 }
 
 // end keeps the chain that ends on to if it ranks highest so far
@@ -459,4 +449,39 @@ func (c *frisianMenKids) end(to int) {
 	}
 	c.kids[c.nk] = menCountRecTenFrisian{captured: c.captured, from: uint8(c.from), to: uint8(to)}
 	c.nk++
+}
+
+// frisianJumps returns the pieces of opp a man on i can jump (the square
+// beyond in empty) without a branch: the search's cost was its
+// mispredictions (a loop over the neighbours in opp and a test of each
+// one's landing square), not its instructions. Along an axis of step d
+// the square i+d is jumpable where i+2d is empty; e>>d|e<<d marks the
+// squares with an empty square at distance d on either side, and without
+// i itself in e that is the square beyond, seen from i. frisianAxisNb
+// keeps each axis's neighbours apart (on another axis the mark would
+// mean another square) and leaves out the jumps off the board, as
+// menNbTenFrisian does.
+func frisianJumps(i int, opp, empty bbTen) bbTen {
+	e := empty &^ bitTen(i)
+	nb := &frisianAxisNb[i&63]
+	return opp & (nb[0]&(e>>1|e<<1) | nb[1]&(e>>sATen|e<<sATen) |
+		nb[2]&(e>>sBTen|e<<sBTen) | nb[3]&(e>>sVTen|e<<sVTen))
+}
+
+// frisianAxisNb[i][a] are the squares of menNbTenFrisian[0][i] on axis a
+// (steps 1, sATen, sBTen, sVTen) from i. Its init reads menNbTenFrisian,
+// filled by movegen_ten_frisian.go's init, which the go command runs
+// first (files in name order); TestFrisianJumps checks the split.
+var frisianAxisNb [64][4]bbTen
+
+func init() {
+	for i := range 64 {
+		for a, d := range [4]int{1, sATen, sBTen, sVTen} {
+			for _, t := range [2]int{i - d, i + d} {
+				if t >= 0 && t < 64 && menNbTenFrisian[0][i]>>uint(t)&1 != 0 {
+					frisianAxisNb[i][a] |= bitTen(t)
+				}
+			}
+		}
+	}
 }

@@ -192,3 +192,65 @@ func TestFrisianMenCountMatchesSearch(t *testing.T) {
 		t.Errorf("the boards did not reach every case: %d checked, %d merged, %d long, %d overflowed, %d kids overflowed", checked, merged, long, overflow, kidsFull)
 	}
 }
+
+// TestFrisianJumps checks frisianJumps, the searches' branch-free jump
+// set, against the neighbour and landing tables of the generated search
+// (menNbTenFrisian, menLandTenFrisian) on every square of random boards,
+// the man's own square empty (a start) or not (a square landed on), and
+// that frisianAxisNb splits menNbTenFrisian[0] by axis.
+func TestFrisianJumps(t *testing.T) {
+	for i := range 64 {
+		var all bbTen
+		for a, nb := range frisianAxisNb[i] {
+			if all&nb != 0 {
+				t.Fatalf("square bit %d: axis %d overlaps another", i, a)
+			}
+			all |= nb
+		}
+		if all != menNbTenFrisian[0][i] {
+			t.Fatalf("square bit %d: axes %#x, menNbTenFrisian %#x", i, all, menNbTenFrisian[0][i])
+		}
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	found := 0
+	for range 20000 {
+		var opp, empty bbTen
+		for sq := range 64 {
+			if !validTen().has(sq) {
+				continue
+			}
+			switch rng.IntN(3) {
+			case 0:
+				opp |= bitTen(sq)
+			case 1:
+				empty |= bitTen(sq)
+			}
+		}
+		for i := range 64 {
+			if !validTen().has(i) || opp.has(i) {
+				continue
+			}
+			e := empty
+			if rng.IntN(2) == 0 {
+				e |= bitTen(i)
+			}
+			var want bbTen
+			land := e & menLandTenFrisian[i]
+			for x := menNbTenFrisian[0][i] & opp; x != 0; x &= x - 1 {
+				tt := x.lowest()
+				if land.has(2*tt - i) {
+					want |= bitTen(tt)
+				}
+			}
+			if got := frisianJumps(i, opp, e); got != want {
+				t.Fatalf("square bit %d, opp %#x, empty %#x: frisianJumps %#x, want %#x", i, opp, e, got, want)
+			}
+			if want != 0 {
+				found++
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no jumps on the random boards")
+	}
+}
