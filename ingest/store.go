@@ -120,12 +120,12 @@ type batchCounts struct {
 // writer holds what the import keeps between batches on its connection.
 type writer struct {
 	conn    *pgx.Conn
-	players map[string]int32 // committed players only
+	players map[string]int32                                      // committed players only
 	buckets [codec.PositionBuckets][codec.PositionGroups][]uint64 // position index slots of the batch (codec.PositionSlot)
-	first   int64                                                  // the batch's first game id: the rows' first_game
-	opening openings.Batch   // opening statistics of the batch
-	games   rowBuf           // the batch's games rows, binary COPY (reused)
-	pos     rowBuf           // its position index rows, likewise
+	first   int64                                                 // the batch's first game id: the rows' first_game
+	opening openings.Batch                                        // opening statistics of the batch
+	games   rowBuf                                                // the batch's games rows, binary COPY (reused)
+	pos     rowBuf                                                // its position index rows, likewise
 	// filter, when set, holds the moves hashes of every game stored in a
 	// database that had none (useFilter): the duplicates of a game it
 	// cannot hold need not be looked for.

@@ -40,7 +40,7 @@ func TestIndexLookupsAreNotParallel(t *testing.T) {
 	for name, q := range map[string]string{
 		// What draughtsdb_games_at reads.
 		"position_index": `SELECT p.first_game, p.entries FROM position_index p WHERE p.bucket = 5`,
-		"opening_index": `SELECT * FROM opening_index WHERE variant = 20 AND bucket = 5`,
+		"opening_index":  `SELECT * FROM opening_index WHERE variant = 20 AND bucket = 5`,
 	} {
 		var plan string
 		rows, err := conn.Query(ctx, "EXPLAIN "+q)
