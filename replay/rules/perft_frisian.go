@@ -43,7 +43,8 @@ func (c *perftCtx) perftFrisianFast(depth int) uint64 {
 	if p.side == Black {
 		us, them = them, us
 	}
-	return c.perftFrisianBits(depth, us, them, loadTen(&p.kings), p.side)
+	leaf := frisianLeaf{q: &c.pos[1], scratch: c.bufs[1][:0], keep: c.opts.Keep}
+	return c.perftFrisianBits(depth, us, them, loadTen(&p.kings), p.side, &leaf)
 }
 
 // perftFrisianMoves is perftFrisianFast on c.pos[depth] by generating and
@@ -83,7 +84,7 @@ func (c *perftCtx) perftFrisianMoves(depth int) uint64 {
 // frisianMenKids. With a king to move, or more captures than
 // frisianMenKids holds, the position is written into c.pos[depth] for
 // perftFrisianMoves.
-func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color) (n uint64) {
+func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color, leaf *frisianLeaf) (n uint64) {
 	if us&kings != 0 {
 		putFrisian(&c.pos[depth], us, them, kings, side)
 		return c.perftFrisianMoves(depth)
@@ -104,7 +105,6 @@ func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color
 	men := us
 	promo := promoRowTen(side)
 	opp := side ^ 1
-	leaf := frisianLeaf{&c.pos[1], c.bufs[1][:0], c.opts.Keep}
 	if men&cj == 0 {
 		// Plain moves: to is the man's square after the step, back the
 		// bits from there to its start.
@@ -118,18 +118,18 @@ func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color
 			to := x & -x
 			from := bitTen(to.lowest() + backA)
 			if depth == 2 {
-				n += uint64(countFrisianBits(&leaf, them, us^from^to, kings|to&promo, opp))
+				n += uint64(countFrisianBits(leaf, them, us^from^to, kings|to&promo, opp))
 			} else {
-				n += c.perftFrisianBits(depth-1, them, us^from^to, kings|to&promo, opp)
+				n += c.perftFrisianBits(depth-1, them, us^from^to, kings|to&promo, opp, leaf)
 			}
 		}
 		for x := fwdB; x != 0; x &= x - 1 {
 			to := x & -x
 			from := bitTen(to.lowest() + backB)
 			if depth == 2 {
-				n += uint64(countFrisianBits(&leaf, them, us^from^to, kings|to&promo, opp))
+				n += uint64(countFrisianBits(leaf, them, us^from^to, kings|to&promo, opp))
 			} else {
-				n += c.perftFrisianBits(depth-1, them, us^from^to, kings|to&promo, opp)
+				n += c.perftFrisianBits(depth-1, them, us^from^to, kings|to&promo, opp, leaf)
 			}
 		}
 		return n
@@ -144,9 +144,9 @@ func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color
 				i := x.lowest()
 				from, t, l := bitTen(i), bitTen(i+dl), bitTen(i+2*dl)
 				if depth == 2 {
-					n += uint64(countFrisianBits(&leaf, them^t, us^from^l, kings|l&promo, opp))
+					n += uint64(countFrisianBits(leaf, them^t, us^from^l, kings|l&promo, opp))
 				} else {
-					n += c.perftFrisianBits(depth-1, them^t, us^from^l, kings|l&promo, opp)
+					n += c.perftFrisianBits(depth-1, them^t, us^from^l, kings|l&promo, opp, leaf)
 				}
 			}
 		}
@@ -169,9 +169,9 @@ func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color
 		x := &mk.kids[i]
 		from, to := bitTen(int(x.from)), bitTen(int(x.to))
 		if depth == 2 {
-			n += uint64(countFrisianBits(&leaf, them&^x.captured, us^from^to, kings&^x.captured|to&promo, opp))
+			n += uint64(countFrisianBits(leaf, them&^x.captured, us^from^to, kings&^x.captured|to&promo, opp))
 		} else {
-			n += c.perftFrisianBits(depth-1, them&^x.captured, us^from^to, kings&^x.captured|to&promo, opp)
+			n += c.perftFrisianBits(depth-1, them&^x.captured, us^from^to, kings&^x.captured|to&promo, opp, leaf)
 		}
 	}
 	return n
@@ -184,7 +184,7 @@ func countFrisian(p *Position, scratch []Move, keep bool) int {
 	if p.side == Black {
 		w, b = b, w
 	}
-	leaf := frisianLeaf{p, scratch, keep}
+	leaf := frisianLeaf{q: p, scratch: scratch, keep: keep}
 	return countFrisianBits(&leaf, w, b, loadTen(&p.kings), p.side)
 }
 
@@ -204,11 +204,15 @@ func putFrisian(q *Position, us, them, kings bbTen, side Color) {
 
 // frisianLeaf is what countFrisianBits passes on to the generated
 // functions it falls back on: q (with the variant) for the position,
-// scratch for their moves, the duplicate mode.
+// scratch for their moves, the duplicate mode; and mc, its men's capture
+// count, kept here so that it is not cleared at every count (a local
+// frisianMenCount costs its zeroing, record array included). One per
+// perftFrisianFast, shared by the whole tree below it.
 type frisianLeaf struct {
 	q       *Position
 	scratch []Move
 	keep    bool
+	mc      frisianMenCount
 }
 
 // countFrisianBits is countFrisian on the position given as bit sets: side
@@ -276,8 +280,7 @@ func countFrisianBits(l *frisianLeaf, us, them, kings bbTen, side Color) int {
 	}
 	// Some capture takes two or more pieces, so only the men in multi can
 	// make one of the highest value.
-	var mc frisianMenCount
-	if n, ok := mc.count(l.keep, them, them&kings, empty, multi); ok {
+	if n, ok := l.mc.count(l.keep, them, them&kings, empty, multi); ok {
 		return n
 	}
 	putFrisian(l.q, us, them, kings, side)
@@ -305,6 +308,7 @@ type frisianMenCount struct {
 // when it cannot count them exactly (see countMenTenFrisian).
 func (c *frisianMenCount) count(keep bool, opp, kings, empty, movers bbTen) (n int, ok bool) {
 	c.opp, c.kings, c.ranked, c.keep = opp, kings, kings != 0, keep
+	c.best, c.total, c.nrec, c.full = 0, 0, 0, false // n and captured: 0 after every search
 	for x := movers; x != 0; x &= x - 1 {
 		i := x.lowest()
 		c.from = i
