@@ -114,6 +114,15 @@ func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color
 			fwdA, fwdB = men<<sATen&empty, men<<sBTen&empty
 			backA, backB = -sATen, -sBTen
 		}
+		if depth == 2 && them&kings == 0 {
+			// The children where the opponent cannot capture are counted
+			// in bulk; only the others (loopA, loopB) one by one.
+			m, loopA, loopB, ok := frisianQuiet2(men, them, empty, fwdA, fwdB, backA, backB, side)
+			if ok {
+				n = uint64(m)
+				fwdA, fwdB = loopA, loopB
+			}
+		}
 		for x := fwdA; x != 0; x &= x - 1 {
 			to := x & -x
 			from := bitTen(to.lowest() + backA)
@@ -488,4 +497,83 @@ func init() {
 			}
 		}
 	}
+}
+
+// shTen shifts x left by s, right by -s where s is negative.
+func shTen(x bbTen, s int) bbTen {
+	if s >= 0 {
+		return x << uint(s)
+	}
+	return x >> uint(-s)
+}
+
+// frisianQuiet2 counts, at the last ply but one, the replies of the
+// opponent (its men them, no king) to the plain moves of the side to move
+// (its men men, no capture) where the opponent has no capture: the
+// opponent's steps in the parent, corrected for the square the man left
+// and the square it entered, summed over those moves with population
+// counts instead of a call of countFrisianBits each. fwdA and fwdB are
+// the moves' end squares, backA and backB the bit offsets back to their
+// starts. It returns that sum and the end squares of the moves that leave
+// the opponent a capture (counted one by one by the caller), or ok false
+// where the opponent could already capture in the parent (a threat that
+// only some moves parry; the caller counts every move).
+//
+// After a move from f to t the opponent can capture if a man of theirs
+// next to t has an empty square beyond it (f counts as empty: the jump
+// back along the move's line), or a man of ours next to f has a man of
+// theirs beyond it (f is the landing square); every other jump would
+// have been a threat in the parent.
+func frisianQuiet2(men, them, empty, fwdA, fwdB bbTen, backA, backB int, side Color) (n int, loopA, loopB bbTen, ok bool) {
+	ow, oe := orthoWTen(), orthoETen()
+	// Threats in the parent: the squares from which a man of theirs
+	// could jump one of ours (countFrisianBits's jump sets, sides
+	// swapped).
+	ew, ee := empty&ow, empty&oe
+	mw, me := men&ow, men&oe
+	threats := men&(empty<<sBTen)<<sBTen |
+		men&(empty<<sATen)<<sATen |
+		men&(empty>>sATen)>>sATen |
+		men&(empty>>sBTen)>>sBTen |
+		mw&(ew<<1)<<1 |
+		me&(ee>>1)>>1 |
+		men&(empty<<sVTen)<<sVTen |
+		men&(empty>>sVTen)>>sVTen
+	if them&threats != 0 {
+		return 0, fwdA, fwdB, false
+	}
+	// victim: end squares t with a man of theirs on one side and an empty
+	// square on the other, along any line a man captures along.
+	victim := (them<<sBTen)&(empty>>sBTen) |
+		(them<<sATen)&(empty>>sATen) |
+		(them>>sATen)&(empty<<sATen) |
+		(them>>sBTen)&(empty<<sBTen) |
+		oe&(them<<1)&(ee>>1) |
+		ow&(them>>1)&(ew<<1) |
+		(them<<sVTen)&(empty>>sVTen) |
+		(them>>sVTen)&(empty<<sVTen)
+	// landing: start squares f with a man of ours next to them and a man
+	// of theirs beyond.
+	landing := (men<<sBTen)&(them<<(2*sBTen)) |
+		(men<<sATen)&(them<<(2*sATen)) |
+		(men>>sATen)&(them>>(2*sATen)) |
+		(men>>sBTen)&(them>>(2*sBTen)) |
+		oe&(me<<1)&(them<<2) |
+		ow&(mw>>1)&(them>>2) |
+		(men<<sVTen)&(them<<(2*sVTen)) |
+		(men>>sVTen)&(them>>(2*sVTen))
+	loopA = fwdA & (victim | shTen(them, backA) | shTen(landing, -backA))
+	loopB = fwdB & (victim | shTen(them, backB) | shTen(landing, -backB))
+	// The opponent's steps: a1, a2 the squares its men step to.
+	a1, a2 := them<<sATen, them<<sBTen
+	if side == Black {
+		a1, a2 = them>>sBTen, them>>sATen
+	}
+	base := (a1 & empty).count() + (a2 & empty).count()
+	qa, qb := fwdA&^loopA, fwdB&^loopB
+	fa, fb := shTen(qa, backA), shTen(qb, backB)
+	n = (qa.count()+qb.count())*base -
+		(qa & a1).count() - (qa & a2).count() - (qb & a1).count() - (qb & a2).count() +
+		(fa & a1).count() + (fa & a2).count() + (fb & a1).count() + (fb & a2).count()
+	return n, loopA, loopB, true
 }

@@ -254,3 +254,95 @@ func TestFrisianJumps(t *testing.T) {
 		t.Error("no jumps on the random boards")
 	}
 }
+
+// TestFrisianQuiet2 checks frisianQuiet2's bulk count on the positions of
+// random Frisian and Frysk games where both sides have only men: the plain
+// moves it leaves out of loopA and loopB must be those after which the
+// opponent has no capture, and its sum their counts (countFrisianBits
+// child by child); and that the games reach both the bulk count and the
+// threats it declines.
+func TestFrisianQuiet2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var bulk, threats, looped int
+	for game := range 400 {
+		v := Frisian
+		if game%2 == 1 {
+			v = Frysk
+		}
+		p := v.StartPosition()
+		for ply := 0; ply < 120; ply++ {
+			moves := p.LegalMoves(nil)
+			if len(moves) == 0 {
+				break
+			}
+			checkFrisianQuiet2(t, &p, &bulk, &threats, &looped)
+			p.Play(&moves[rng.IntN(len(moves))])
+		}
+	}
+	t.Logf("%d bulk counts, %d children left to the loop, %d positions with threats", bulk, looped, threats)
+	if bulk == 0 || looped == 0 || threats == 0 {
+		t.Errorf("the games did not reach every case: %d bulk, %d looped, %d threats", bulk, looped, threats)
+	}
+}
+
+func checkFrisianQuiet2(t *testing.T, p *Position, bulk, threats, looped *int) {
+	t.Helper()
+	side := p.side
+	us, them, kings, empty := sidesTenFrisian(p)
+	if (us|them)&kings != 0 {
+		return
+	}
+	men := us
+	ow, oe := orthoWTen(), orthoETen()
+	cj := them&(empty<<sBTen)<<sBTen | them&(empty<<sATen)<<sATen |
+		them&(empty>>sATen)>>sATen | them&(empty>>sBTen)>>sBTen |
+		them&ow&((empty&ow)<<1)<<1 | them&oe&((empty&oe)>>1)>>1 |
+		them&(empty<<sVTen)<<sVTen | them&(empty>>sVTen)>>sVTen
+	if men&cj != 0 {
+		return // a capture: not frisianQuiet2's case
+	}
+	fwdA, fwdB := men>>sBTen&empty, men>>sATen&empty
+	backA, backB := sBTen, sATen
+	if side == Black {
+		fwdA, fwdB = men<<sATen&empty, men<<sBTen&empty
+		backA, backB = -sATen, -sBTen
+	}
+	n, loopA, loopB, ok := frisianQuiet2(men, them, empty, fwdA, fwdB, backA, backB, side)
+	if !ok {
+		*threats++
+		return
+	}
+	*bulk++
+	leaf := frisianLeaf{q: &Position{v: p.v}}
+	want := 0
+	for _, d := range []struct {
+		fwd, loop bbTen
+		back      int
+	}{{fwdA, loopA, backA}, {fwdB, loopB, backB}} {
+		if d.loop&^d.fwd != 0 {
+			t.Fatalf("%s: loop %#x outside the moves %#x", p.FEN(), d.loop, d.fwd)
+		}
+		for x := d.fwd; x != 0; x &= x - 1 {
+			to := x & -x
+			from := bitTen(to.lowest() + d.back)
+			child := us ^ from ^ to
+			e := validTen() &^ (child | them)
+			cc := child&(e<<sBTen)<<sBTen | child&(e<<sATen)<<sATen |
+				child&(e>>sATen)>>sATen | child&(e>>sBTen)>>sBTen |
+				child&ow&((e&ow)<<1)<<1 | child&oe&((e&oe)>>1)>>1 |
+				child&(e<<sVTen)<<sVTen | child&(e>>sVTen)>>sVTen
+			capture := them&cc != 0
+			if d.loop&to != 0 {
+				*looped++
+				continue
+			}
+			if capture {
+				t.Fatalf("%s: after the move to bit %d the opponent can capture, but it was counted in bulk", p.FEN(), to.lowest())
+			}
+			want += countFrisianBits(&leaf, them, child, to&promoRowTen(side), side^1)
+		}
+	}
+	if n != want {
+		t.Fatalf("%s: frisianQuiet2 counted %d, the children %d", p.FEN(), n, want)
+	}
+}
