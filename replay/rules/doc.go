@@ -300,7 +300,7 @@
 //	Killer perft(9)                           308M (as International)
 //	Thai perft(10), 8 men each                519M
 //	Turkish perft(8), keep                    194M
-//	Frisian perft(9)                          143M (204M with perft_frisian.go, below)
+//	Frisian perft(9)                          143M (245M with perft_frisian.go, below)
 //
 // Frisian is slower per leaf than International because its tree is
 // denser in captures (orthogonal jumps) and each test looks in eight
@@ -331,38 +331,61 @@
 // Move or playTo: plain moves and single jumps straight from the jump
 // sets, longer captures (and jumps ranked by the kings they take) from
 // frisianMenKids, the men's capture search keeping start, end and
-// captured pieces. The last ply is counted by countFrisianBits: one pass
-// ORs the eight jump sets, so a side without a capture (44% of Frisian's
-// leaf parents, nearly all of Frysk's) ends after two population counts;
-// single jumps are counted by population counts, longer captures by
-// frisianMenCount (countMen* for Frisian's rules, with no record of
-// two-piece chains in drop mode: two chains of two jumps never share
-// start, end and captured pieces). A king to move, or more captures than
-// frisianMenKids holds, falls back to the generated bodies, and so does
-// NoBulk. TestPerftFrisianMatchesGenerated checks it against the generated
-// bodies on random games, TestFrisianMenCountMatchesSearch its searches
-// against the full search. Leaf nodes per second (go test -bench, medians
-// of seven alternating runs of the code before and after) and
-// instructions per leaf (callgrind):
+// captured pieces. At the last ply but one, where both sides have only
+// men and the opponent has no threat, the plain moves after which the
+// opponent cannot capture are counted in bulk (frisianQuiet2: the
+// opponent's steps in the parent, corrected for the square left and the
+// square entered, summed by population counts); a move gives the
+// opponent a capture only with a man of theirs next to its end square or
+// beyond a man of ours next to its start square, and only those moves are
+// counted one by one. The last ply is counted by countFrisianBits: one
+// pass ORs the eight jump sets, so a side without a capture ends after two
+// population counts; single jumps are counted by population counts,
+// longer captures by frisianMenCount (countMen* for Frisian's rules, with
+// no record of two-piece chains in drop mode: two chains of two jumps
+// never share start, end and captured pieces). Both men's searches take a
+// man's jumps from frisianJumps, branch-free (per axis, the empty squares
+// at the step's distance on either side, the man's own square left out,
+// mark the squares with an empty square beyond). A king to move, or more
+// captures than frisianMenKids holds, falls back to the generated bodies,
+// and so does NoBulk. TestPerftFrisianMatchesGenerated checks it against
+// the generated bodies on random games, TestFrisianMenCountMatchesSearch
+// its searches against the full search, TestFrisianJumps and
+// TestFrisianQuiet2 the jump sets and the bulk count. Leaf nodes per
+// second (go test -bench, medians of seven alternating runs of the code
+// before and after) and instructions per leaf (callgrind):
 //
 //	                                 before   now    instructions per leaf
-//	Frisian perft(9)                   153M   204M   126.0 -> 71.2
-//	Frysk perft(8)                     538M  1124M    51.1 -> 21.2
-//	International perft(9)             324M   323M    63.5 (unchanged; Killer, Russian the same)
+//	Frisian perft(9)                   153M   245M   126.0 -> 66.7
+//	Frysk perft(8)                     538M  2650M    51.1 -> 10.0
+//	International perft(9)             324M   326M    63.5 (unchanged; Killer, Russian the same)
 //
-// So Frisian takes 1.12x International's instructions per leaf but runs
-// at 0.63x its leaves per second: the goal of a Frisian generator no
-// slower per leaf than International's is still not met. Where the time
-// goes now (pprof, Frisian perft(9)): the last ply's count 66%, of which
-// the men's capture searches 31% (frisianMenCount.man alone 23%: short,
-// branchy recursions); making children from bit sets 23%; frisianMenKids
-// 8%. Tried and dropped, for no gain: counting two-piece chains with bit
+// Before is the generated bodies; frisianJumps, the frisianLeaf built
+// once per tree and frisianQuiet2 took Frisian from 205M to 245M (1.20x)
+// and Frysk from 1122M to 2650M.
+// Simulated branch mispredictions per leaf (callgrind --branch-sim=yes):
+// Frisian 0.65 before frisianJumps, 0.35 now; International 0.32. So
+// Frisian now takes 1.05x International's instructions per leaf and runs
+// at 0.75x its leaves per second (0.63x before frisianJumps and
+// frisianQuiet2): the goal of a Frisian generator no slower per leaf than
+// International's is still not met. Where the instructions go now
+// (callgrind, Frisian perft(9)): the children of plain moves that give
+// the opponent a capture, counted one by one, half (their capture counts
+// included); all of frisianMenCount 30%, about 400 instructions a
+// search; frisianQuiet2
+// 7%; frisianMenKids 8%; the population counts' CPU check (GOAMD64=v1)
+// 6%. Tried and dropped, for no gain: counting two-piece chains with bit
 // sets per pair of directions (countFrisianPairs: 43% of the searches
 // were still needed, and the bit work cost what it saved), finding a
 // man's jumps all at once by shifting its lines to a fixed bit (+12%
 // instructions), a separate function for the leaf count's captures (the
 // jump sets computed twice), the chain's state passed by value in
-// frisianMenCount.man (-0.6% instructions, no faster).
+// frisianMenCount.man (-0.6% instructions, no faster), counting the steps
+// and the single jumps without a branch on whether a man can capture
+// (+19% instructions: eight population counts at every leaf parent),
+// finding the jumps from a landing square in the caller so that a chain's
+// end costs no call (-2.4% instructions, no faster), and counting chains
+// of one and two pieces per length without comparing ranks (no faster).
 //
 // Performance notes for whoever edits the generator: [2]uint64 is not
 // SSA-able, so bit sets are loaded and stored element by element through
