@@ -7,7 +7,7 @@ package rules
 // falls back to the generated bodies elsewhere. See doc.go (Perft) for
 // the figures.
 
-// frisianFastRules reports whether countFrisian's rules are v's: men
+// frisianFastRules reports whether countFrisianBits's rules are v's: men
 // capture backwards, the capture of the highest value (PrecedenceValue),
 // promotion at the end of a capture, and no rare rule but the ranking of
 // single jumps by the kings they take (Frisian and Frysk).
@@ -17,7 +17,7 @@ func frisianFastRules(v *Variant) bool {
 }
 
 // perftFrisian is perft for the Frisian generator: perftFrisianFast where
-// countFrisian's rules hold, else the generated bodies.
+// countFrisianBits's rules hold, else the generated bodies.
 func (c *perftCtx) perftFrisian(depth int) uint64 {
 	if !frisianFastRules(c.pos[depth].v) {
 		if c.special {
@@ -25,31 +25,31 @@ func (c *perftCtx) perftFrisian(depth int) uint64 {
 		}
 		return c.perftTenFrisian(depth)
 	}
-	return c.perftFrisianFast(depth)
+	leaf := frisianLeaf{q: &c.pos[1], scratch: c.bufs[1][:0], keep: c.opts.Keep}
+	return c.perftFrisianFast(depth, &leaf)
 }
 
 // perftFrisianFast is perftSpecialTenFrisian with bulk counting by
-// perftFrisianBits and countFrisian (perftFrisianMoves without bulk
-// counting).
-func (c *perftCtx) perftFrisianFast(depth int) uint64 {
+// perftFrisianBits and countFrisianBits (perftFrisianMoves without bulk
+// counting), leaf perftFrisian's for the whole tree.
+func (c *perftCtx) perftFrisianFast(depth int, leaf *frisianLeaf) uint64 {
 	p := &c.pos[depth]
 	if c.opts.NoBulk {
-		return c.perftFrisianMoves(depth)
-	}
-	if depth == 1 {
-		return uint64(countFrisian(p, c.bufs[1][:0], c.opts.Keep))
+		return c.perftFrisianMoves(depth, leaf)
 	}
 	us, them := loadTen(&p.white), loadTen(&p.black)
 	if p.side == Black {
 		us, them = them, us
 	}
-	leaf := frisianLeaf{q: &c.pos[1], scratch: c.bufs[1][:0], keep: c.opts.Keep}
-	return c.perftFrisianBits(depth, us, them, loadTen(&p.kings), p.side, &leaf)
+	if depth == 1 {
+		return uint64(countFrisianBits(leaf, us, them, loadTen(&p.kings), p.side)) // leaf.q is p
+	}
+	return c.perftFrisianBits(depth, us, them, loadTen(&p.kings), p.side, leaf)
 }
 
 // perftFrisianMoves is perftFrisianFast on c.pos[depth] by generating and
 // playing the moves (perftSpecialTenFrisian's body).
-func (c *perftCtx) perftFrisianMoves(depth int) uint64 {
+func (c *perftCtx) perftFrisianMoves(depth int, leaf *frisianLeaf) uint64 {
 	p := &c.pos[depth]
 	moves := genMovesSpecialTenFrisian(p, c.bufs[depth][:0], c.opts.Keep)
 	c.bufs[depth] = moves[:0] // keep a grown buffer
@@ -68,7 +68,7 @@ func (c *perftCtx) perftFrisianMoves(depth int) uint64 {
 	var n uint64
 	for i := range moves {
 		playToTenFrisian(q, p, &moves[i])
-		n += c.perftFrisianFast(depth - 1)
+		n += c.perftFrisianFast(depth-1, leaf)
 	}
 	return n
 }
@@ -87,7 +87,7 @@ func (c *perftCtx) perftFrisianMoves(depth int) uint64 {
 func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color, leaf *frisianLeaf) (n uint64) {
 	if us&kings != 0 {
 		putFrisian(&c.pos[depth], us, them, kings, side)
-		return c.perftFrisianMoves(depth)
+		return c.perftFrisianMoves(depth, leaf)
 	}
 	empty := validTen() &^ (us | them)
 	ow, oe := orthoWTen(), orthoETen()
@@ -169,10 +169,15 @@ func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color
 	if multi == 0 {
 		movers = jm
 	}
-	var mk frisianMenKids
+	// The search of this depth: the children use lower depths' while
+	// this one's kids are read.
+	mk := &leaf.kids[depth&(len(leaf.kids)-1)]
+	if depth >= len(leaf.kids) {
+		mk = new(frisianMenKids)
+	}
 	if !mk.find(c.opts.Keep, them, them&kings, empty, movers) {
 		putFrisian(&c.pos[depth], us, them, kings, side)
-		return c.perftFrisianMoves(depth)
+		return c.perftFrisianMoves(depth, leaf)
 	}
 	for i := range mk.kids[:mk.nk] {
 		x := &mk.kids[i]
@@ -184,17 +189,6 @@ func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color
 		}
 	}
 	return n
-}
-
-// countFrisian is countMovesSpecialTenFrisian under frisianFastRules:
-// countFrisianBits on p.
-func countFrisian(p *Position, scratch []Move, keep bool) int {
-	w, b := loadTen(&p.white), loadTen(&p.black)
-	if p.side == Black {
-		w, b = b, w
-	}
-	leaf := frisianLeaf{q: p, scratch: scratch, keep: keep}
-	return countFrisianBits(&leaf, w, b, loadTen(&p.kings), p.side)
 }
 
 // putFrisian writes the position with side to move, its pieces us and the
@@ -213,20 +207,26 @@ func putFrisian(q *Position, us, them, kings bbTen, side Color) {
 
 // frisianLeaf is what countFrisianBits passes on to the generated
 // functions it falls back on: q (with the variant) for the position,
-// scratch for their moves, the duplicate mode; and mc, its men's capture
-// count, kept here so that it is not cleared at every count (a local
-// frisianMenCount costs its zeroing, record array included). One per
-// perftFrisianFast, shared by the whole tree below it.
+// scratch for their moves, the duplicate mode; and the men's capture
+// searches, kept here so that they are not cleared at every search (a
+// local one costs its zeroing, record arrays included): mc for
+// countFrisianBits, kids for perftFrisianBits. One per perftFrisian,
+// shared by the whole tree.
 type frisianLeaf struct {
 	q       *Position
 	scratch []Move
 	keep    bool
 	mc      frisianMenCount
+	// kids[d] is perftFrisianBits's men's capture search at depth d (a
+	// local one was zeroed at every search, 32 kids included; a deeper
+	// perft allocates its own).
+	kids [16]frisianMenKids
 }
 
-// countFrisianBits is countFrisian on the position given as bit sets: side
-// to move, its pieces us, the opponent's them. The position is written
-// into l.q only where a generated function needs it (a king to move).
+// countFrisianBits is countMovesSpecialTenFrisian under frisianFastRules
+// on the position given as bit sets: side to move, its pieces us, the
+// opponent's them. The position is written into l.q only where a
+// generated function needs it (a king to move).
 //
 // The generated body builds the eight jump sets of jumpSquaresTenFrisian
 // and the eight jumper sets at once, sixteen values that do not fit the
@@ -298,7 +298,7 @@ func countFrisianBits(l *frisianLeaf, us, them, kings bbTen, side Color) int {
 }
 
 // frisianMenCount is countMenTenFrisian (menCountTenFrisian) for
-// countFrisian's rules: men capture in all eight directions, captures
+// countFrisianBits's rules: men capture in all eight directions, captures
 // rank by PrecedenceValue. The differences are for speed: plain integer
 // bit operations, no table pointer, and in drop mode no record of chains
 // of two pieces, which never share start, end and captured pieces (the
@@ -322,19 +322,17 @@ func (c *frisianMenCount) count(keep bool, opp, kings, empty, movers bbTen) (n i
 		i := x.lowest()
 		c.from = i
 		c.empty = empty | bitTen(i)
-		c.man(i)
+		c.man(i, frisianJumps(i, c.opp, c.empty))
 	}
 	return c.total, !c.full
 }
 
-// man extends the chain of the man on i (menCountTenFrisian.man): the
-// pieces it can jump come from frisianJumps, so the loop runs once per
-// jump, not once per neighbour with a test of its landing square.
-func (c *frisianMenCount) man(i int) bool {
-	jumps := frisianJumps(i, c.opp, c.empty)
-	if jumps == 0 {
-		return false
-	}
+// man extends the chain of the man on i by each of its jumps, the pieces
+// it can jump (frisianJumps), as menCountTenFrisian.man does: the loop
+// runs once per jump, not once per neighbour with a test of its landing
+// square, and the jumps from the landing square are found here, so that a
+// chain's end costs no call.
+func (c *frisianMenCount) man(i int, jumps bbTen) {
 	for x := jumps; x != 0; x &= x - 1 {
 		t := x.lowest()
 		l := 2*t - i // in the table's lines: on the board
@@ -342,14 +340,15 @@ func (c *frisianMenCount) man(i int) bool {
 		c.opp ^= tb
 		c.captured |= tb
 		c.n++
-		if !c.man(l) {
+		if next := frisianJumps(l, c.opp, c.empty); next != 0 {
+			c.man(l, next)
+		} else {
 			c.end(l)
 		}
 		c.n--
 		c.captured ^= tb
 		c.opp |= tb
 	}
-	return true
 }
 
 // end counts the chain that ends on to (menCountTenFrisian.end).
@@ -403,21 +402,18 @@ type frisianMenKids struct {
 // more of the highest value than kids holds.
 func (c *frisianMenKids) find(keep bool, opp, kings, empty, movers bbTen) (ok bool) {
 	c.opp, c.kings, c.ranked, c.keep = opp, kings, kings != 0, keep
+	c.best, c.nk, c.full = 0, 0, false // n and captured: 0 after every search
 	for x := movers; x != 0; x &= x - 1 {
 		i := x.lowest()
 		c.from = i
 		c.empty = empty | bitTen(i)
-		c.man(i)
+		c.man(i, frisianJumps(i, c.opp, c.empty))
 	}
 	return !c.full
 }
 
 // man is frisianMenCount.man.
-func (c *frisianMenKids) man(i int) bool {
-	jumps := frisianJumps(i, c.opp, c.empty)
-	if jumps == 0 {
-		return false
-	}
+func (c *frisianMenKids) man(i int, jumps bbTen) {
 	for x := jumps; x != 0; x &= x - 1 {
 		t := x.lowest()
 		l := 2*t - i
@@ -425,14 +421,15 @@ func (c *frisianMenKids) man(i int) bool {
 		c.opp ^= tb
 		c.captured |= tb
 		c.n++
-		if !c.man(l) {
+		if next := frisianJumps(l, c.opp, c.empty); next != 0 {
+			c.man(l, next)
+		} else {
 			c.end(l)
 		}
 		c.n--
 		c.captured ^= tb
 		c.opp |= tb
 	}
-	return true
 }
 
 // end keeps the chain that ends on to if it ranks highest so far

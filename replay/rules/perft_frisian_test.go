@@ -2,6 +2,7 @@ package rules
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -23,16 +24,16 @@ func perftFrisianGenerated(v *Variant, pos *Position, depth int, opts PerftOptio
 }
 
 // TestPerftFrisianMatchesGenerated checks Frisian's hand-written perft
-// (countFrisian at the last ply) against the generated bodies on positions
+// (countFrisianBits at the last ply) against the generated bodies on positions
 // of random Frisian and Frysk games, kings included, in drop and keep mode,
-// and that the games reach each of countFrisian's cases.
+// and that the games reach each of countFrisianBits's cases.
 func TestPerftFrisianMatchesGenerated(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	checked := 0
 	var cases [5]int // plain, single jumps, men's chains, king to move, opponent king
 	for _, v := range []*Variant{Frisian, Frysk} {
 		if !frisianFastRules(v) {
-			t.Fatalf("%s: countFrisian does not apply", v.Name)
+			t.Fatalf("%s: countFrisianBits does not apply", v.Name)
 		}
 		for game := 0; game < 60; game++ {
 			p := v.StartPosition()
@@ -120,6 +121,10 @@ func TestPerftFrisianCrowningJump(t *testing.T) {
 func TestFrisianMenCountMatchesSearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	checked, merged, long, overflow, kidsFull := 0, 0, 0, 0, 0
+	// Perft keeps one of each search for a whole tree (frisianLeaf):
+	// reused, they must count as fresh ones.
+	var mcReused frisianMenCount
+	var mkReused frisianMenKids
 	for game := range 6000 {
 		p := NewPosition(Frisian, White)
 		for sq := 1; sq <= 50; sq++ {
@@ -151,10 +156,18 @@ func TestFrisianMenCountMatchesSearch(t *testing.T) {
 			if c.n != 0 || c.captured != 0 || c.opp != them {
 				t.Fatalf("%s: the search left its state changed", p.FEN())
 			}
+			if n2, ok2 := mcReused.count(keep, them, them.and(kings), empty, us.andNot(kings)); n2 != n || !ok2 {
+				t.Fatalf("%s keep=%v: frisianMenCount reused %d %v, fresh %d", p.FEN(), keep, n2, ok2, n)
+			}
 			// frisianMenKids finds the same captures: start, end and
 			// captured pieces, as many times as the search lists them.
 			var mk frisianMenKids
-			if !mk.find(keep, them, them.and(kings), empty, us.andNot(kings)) {
+			full := !mk.find(keep, them, them.and(kings), empty, us.andNot(kings))
+			if fullReused := !mkReused.find(keep, them, them.and(kings), empty, us.andNot(kings)); fullReused != full ||
+				!full && !slices.Equal(mkReused.kids[:mkReused.nk], mk.kids[:mk.nk]) {
+				t.Fatalf("%s keep=%v: frisianMenKids reused found %d (full %v), fresh %d (full %v)", p.FEN(), keep, mkReused.nk, fullReused, mk.nk, full)
+			}
+			if full {
 				// perftFrisianBits then generates the moves.
 				kidsFull++
 				for d := 2; d <= 3; d++ {
