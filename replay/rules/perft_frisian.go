@@ -147,11 +147,14 @@ func (c *perftCtx) perftFrisianBits(depth int, us, them, kings bbTen, side Color
 	multi := jm&c0&(cj<<(2*sBTen)) | jm&c1&(cj<<(2*sATen)) | jm&c2&(cj>>(2*sATen)) | jm&c3&(cj>>(2*sBTen)) |
 		jm&c4&(cj<<2) | jm&c5&(cj>>2) | jm&c6&(cj<<(2*sVTen)) | jm&c7&(cj>>(2*sVTen))
 	if multi == 0 && them&kings == 0 {
-		for d, cd := range [8]bbTen{c0, c1, c2, c3, c4, c5, c6, c7} {
-			dl := deltaTenFrisian[d]
-			for x := men & cd; x != 0; x &= x - 1 {
-				i := x.lowest()
-				from, t, l := bitTen(i), bitTen(i+dl), bitTen(i+2*dl)
+		// Per man that can jump (mostly one), its jumps: fewer loops of
+		// no trip than per direction.
+		for x := jm; x != 0; x &= x - 1 {
+			i := x.lowest()
+			from := bitTen(i)
+			for y := frisianJumps(i, them, empty); y != 0; y &= y - 1 {
+				tt := y.lowest()
+				t, l := bitTen(tt), bitTen(2*tt-i)
 				if depth == 2 {
 					n += uint64(countFrisianBits(leaf, them^t, us^from^l, kings|l&promo, opp))
 				} else {
