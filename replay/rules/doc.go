@@ -300,7 +300,7 @@
 //	Killer perft(9)                           308M (as International)
 //	Thai perft(10), 8 men each                519M
 //	Turkish perft(8), keep                    194M
-//	Frisian perft(9)                          143M (245M with perft_frisian.go, below)
+//	Frisian perft(9)                          143M (265M with perft_frisian.go, below)
 //
 // Frisian is slower per leaf than International because its tree is
 // denser in captures (orthogonal jumps) and each test looks in eight
@@ -346,46 +346,47 @@
 // never share start, end and captured pieces). Both men's searches take a
 // man's jumps from frisianJumps, branch-free (per axis, the empty squares
 // at the step's distance on either side, the man's own square left out,
-// mark the squares with an empty square beyond). A king to move, or more
-// captures than frisianMenKids holds, falls back to the generated bodies,
-// and so does NoBulk. TestPerftFrisianMatchesGenerated checks it against
-// the generated bodies on random games, TestFrisianMenCountMatchesSearch
-// its searches against the full search, TestFrisianJumps and
-// TestFrisianQuiet2 the jump sets and the bulk count. Leaf nodes per
-// second (go test -bench, medians of seven alternating runs of the code
-// before and after) and instructions per leaf (callgrind):
+// mark the squares with an empty square beyond), and find the jumps from
+// a landing square before going on, so that a chain's end costs no call;
+// one frisianLeaf per tree holds the searches, which are not zeroed at
+// every use. A king to move, or more captures than frisianMenKids holds,
+// falls back to the generated bodies, and so does NoBulk.
+// TestPerftFrisianMatchesGenerated checks it against the generated bodies
+// on random games, TestFrisianMenCountMatchesSearch its searches against
+// the full search, TestFrisianJumps and TestFrisianQuiet2 the jump sets
+// and the bulk count. Leaf nodes per second (go test -bench, medians of
+// seven alternating runs of the code before and after) and instructions
+// per leaf (callgrind):
 //
 //	                                 before   now    instructions per leaf
-//	Frisian perft(9)                   153M   245M   126.0 -> 66.7
-//	Frysk perft(8)                     538M  2650M    51.1 -> 10.0
-//	International perft(9)             324M   326M    63.5 (unchanged; Killer, Russian the same)
+//	Frisian perft(9)                   153M   265M   126.0 -> 63.8
+//	Frysk perft(8)                     538M  2678M    51.1 -> 10.0
+//	International perft(9)             324M   330M    63.5 (unchanged; Killer, Russian the same)
 //
-// Before is the generated bodies; frisianJumps, the frisianLeaf built
-// once per tree and frisianQuiet2 took Frisian from 205M to 245M (1.20x)
-// and Frysk from 1122M to 2650M.
-// Simulated branch mispredictions per leaf (callgrind --branch-sim=yes):
-// Frisian 0.65 before frisianJumps, 0.35 now; International 0.32. So
-// Frisian now takes 1.05x International's instructions per leaf and runs
-// at 0.75x its leaves per second (0.63x before frisianJumps and
-// frisianQuiet2): the goal of a Frisian generator no slower per leaf than
-// International's is still not met. Where the instructions go now
-// (callgrind, Frisian perft(9)): the children of plain moves that give
-// the opponent a capture, counted one by one, half (their capture counts
-// included); all of frisianMenCount 30%, about 400 instructions a
-// search; frisianQuiet2
-// 7%; frisianMenKids 8%; the population counts' CPU check (GOAMD64=v1)
-// 6%. Tried and dropped, for no gain: counting two-piece chains with bit
-// sets per pair of directions (countFrisianPairs: 43% of the searches
-// were still needed, and the bit work cost what it saved), finding a
-// man's jumps all at once by shifting its lines to a fixed bit (+12%
-// instructions), a separate function for the leaf count's captures (the
-// jump sets computed twice), the chain's state passed by value in
-// frisianMenCount.man (-0.6% instructions, no faster), counting the steps
-// and the single jumps without a branch on whether a man can capture
-// (+19% instructions: eight population counts at every leaf parent),
-// finding the jumps from a landing square in the caller so that a chain's
-// end costs no call (-2.4% instructions, no faster), and counting chains
-// of one and two pieces per length without comparing ranks (no faster).
+// Before is the generated bodies; frisianJumps, frisianQuiet2 and the
+// smaller changes with them took Frisian from 210M to 265M (1.26x) and
+// Frysk from 1117M to 2678M (2.40x). Simulated branch mispredictions per
+// leaf (callgrind --branch-sim=yes): Frisian 0.65 before frisianJumps,
+// 0.34 now; International 0.32. So Frisian now takes International's
+// instructions per leaf (1.005x) and runs at 0.80x its leaves per second
+// (0.63x before frisianJumps and frisianQuiet2): the goal of a Frisian
+// generator no slower per leaf than International's is still not met.
+// Where the instructions go now (callgrind, Frisian perft(9)): the
+// children of plain moves that give the opponent a capture, counted one
+// by one, half (their capture counts included); all of frisianMenCount
+// 29%, about 370 instructions a search; frisianQuiet2 8%; frisianMenKids
+// 7%; the population counts' CPU check (GOAMD64=v1) 6%. Tried and
+// dropped, for no gain: counting two-piece chains with bit sets per pair
+// of directions (countFrisianPairs: 43% of the searches were still
+// needed, and the bit work cost what it saved), finding a man's jumps all
+// at once by shifting its lines to a fixed bit (+12% instructions), a
+// separate function for the leaf count's captures (the jump sets computed
+// twice), the chain's state passed by value in frisianMenCount.man (-0.6%
+// instructions, no faster), counting the steps and the single jumps
+// without a branch on whether a man can capture (+19% instructions: eight
+// population counts at every leaf parent), counting chains of one and two
+// pieces per length without comparing ranks (no faster), and promoRowTen's
+// row without its branch on the side (no faster).
 //
 // Performance notes for whoever edits the generator: [2]uint64 is not
 // SSA-able, so bit sets are loaded and stored element by element through
