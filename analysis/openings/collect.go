@@ -39,19 +39,19 @@ func GameEntries(dst []Entry, hashes []uint64, moves []rules.Move, depth int) []
 // below the group, the move code (29 bits) and the game's result slot, so
 // that sorting the keys of a group sorts them as a row stores them.
 func itemKey(h uint64, c codec.MoveCode, slot uint8) uint64 {
-	return uint64(codec.OpeningHash(h))<<32 | uint64(c)<<2 | uint64(slot&3)
+	return uint64(codec.PositionKey(h))<<32 | uint64(c)<<2 | uint64(slot&3)
 }
 
 // groupIndex is the index of the bucket and group of h in
 // variantItems.groups.
 func groupIndex(h uint64) int {
-	return (int(codec.OpeningBucket(h))+codec.OpeningBuckets/2)*codec.OpeningGroups + codec.OpeningGroup(h)
+	return (int(codec.PositionBucket(h))+codec.PositionBuckets/2)*codec.PositionGroups + codec.PositionGroup(h)
 }
 
 // variantItems are a variant's entries in a batch, by bucket and group.
 type variantItems struct {
 	variant int16
-	groups  [codec.OpeningBuckets * codec.OpeningGroups][]uint64
+	groups  [codec.PositionBuckets * codec.PositionGroups][]uint64
 }
 
 // Batch aggregates the entries of one import batch into opening_index
@@ -97,7 +97,7 @@ func (b *Batch) Reset() {
 }
 
 // Row is one opening_index row without its source: a variant's entries in
-// a bucket (codec.OpeningBucket), packed as codec.AppendOpeningEntries
+// a bucket (codec.PositionBucket), packed as codec.AppendOpeningEntries
 // packs them.
 type Row struct {
 	Variant int16
@@ -116,10 +116,10 @@ func (b *Batch) Rows() []Row {
 	var spans []span
 	b.buf = b.buf[:0]
 	for _, v := range b.variants {
-		for bucket := range codec.OpeningBuckets {
+		for bucket := range codec.PositionBuckets {
 			stats := b.stats[:0]
-			for g := range codec.OpeningGroups {
-				keys := v.groups[bucket*codec.OpeningGroups+g]
+			for g := range codec.PositionGroups {
+				keys := v.groups[bucket*codec.PositionGroups+g]
 				slices.Sort(keys)
 				for j, k := range keys {
 					if j > 0 && keys[j-1]>>2 == k>>2 {
@@ -138,11 +138,11 @@ func (b *Batch) Rows() []Row {
 			from := len(b.buf)
 			var err error
 			if b.buf, err = codec.AppendOpeningEntries(b.buf, stats); err != nil {
-				// Groups come from OpeningGroup and codes from MoveCodeOf:
+				// Groups come from PositionGroup and codes from MoveCodeOf:
 				// always in range.
 				panic(err)
 			}
-			spans = append(spans, span{v.variant, int16(bucket - codec.OpeningBuckets/2), from, len(b.buf)})
+			spans = append(spans, span{v.variant, int16(bucket - codec.PositionBuckets/2), from, len(b.buf)})
 		}
 	}
 	rows := make([]Row, len(spans))

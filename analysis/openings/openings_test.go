@@ -67,7 +67,7 @@ func TestBatchRows(t *testing.T) {
 		code            codec.MoveCode
 	}
 	idOf := func(variant int16, e Entry) id {
-		return id{variant, codec.OpeningBucket(e.Hash), codec.OpeningGroup(e.Hash), codec.OpeningHash(e.Hash), e.Code}
+		return id{variant, codec.PositionBucket(e.Hash), codec.PositionGroup(e.Hash), codec.PositionKey(e.Hash), e.Code}
 	}
 	sum := map[id][4]int{}
 	n := map[id]int{}

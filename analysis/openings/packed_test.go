@@ -431,7 +431,7 @@ func TestMigration0012ConvertsOpeningIndex(t *testing.T) {
 	bySource := map[rowID][]codec.OpeningStat{}
 	var old []oldRow
 	for _, r := range freshRows {
-		var groups [codec.OpeningGroups]oldRow
+		var groups [codec.PositionGroups]oldRow
 		err := codec.DecodeOpeningEntries(r.entries, func(e codec.OpeningEntry) {
 			o := &groups[e.Group]
 			key := int64(e.Hash)<<32 | int64(e.Code)<<2

@@ -38,15 +38,6 @@ import (
 // draughtsdb_opening_entries). The move code and the result slots are
 // MoveCode and ResultSlot's, unchanged.
 const (
-	// openingBucketShift leaves the top 10 bits of a position hash: the
-	// row.
-	openingBucketShift = 54
-	// openingGroupShift takes the group: the 2 hash bits below the bucket.
-	openingGroupShift = 52
-	// OpeningGroups is the number of groups of a row.
-	OpeningGroups = 4
-	// openingHashShift takes the 32 hash bits below the group.
-	openingHashShift = 20
 	// openingCodeShift places the move code above the 2 bits of the result
 	// slot (openingSlotMask) in an entry's second uint32.
 	openingCodeShift = 2
@@ -55,26 +46,16 @@ const (
 	OpeningMaxCount = 1<<16 - 1
 	// openingHeader is the size of a row's header: single and key counts
 	// of every group.
-	openingHeader = 4 * 2 * OpeningGroups
+	openingHeader = 4 * 2 * PositionGroups
 	// OpeningSingleSize and OpeningKeySize are the sizes of the entries.
 	OpeningSingleSize = 8
 	OpeningKeySize    = 16
 )
 
-// OpeningBuckets is the number of opening_index buckets: the rows an import
-// batch writes at most per variant.
-const OpeningBuckets = 1 << (64 - openingBucketShift)
-
-// OpeningBucket is the bucket of position hash h, as stored (its top 10
-// bits as a signed number, -512..511).
-func OpeningBucket(h uint64) int16 { return int16(int64(h) >> openingBucketShift) }
-
-// OpeningGroup is the group of h in its bucket's row (0..3).
-func OpeningGroup(h uint64) int { return int(h >> openingGroupShift & (OpeningGroups - 1)) }
-
-// OpeningHash is the 32 bits of h that an entry holds (below the bucket
-// and group).
-func OpeningHash(h uint64) uint32 { return uint32(h >> openingHashShift) }
+// opening_index splits a position hash as position_index does
+// (position.go): its row by PositionBucket (PositionBuckets of them per
+// variant), the group by PositionGroup and the 32 bits an entry holds by
+// PositionKey.
 
 // An OpeningStat is the games of one (position, move) in a row: the
 // position's group and 32 hash bits, the move's code and the games by
@@ -116,10 +97,10 @@ func AppendOpeningEntries(dst []byte, stats []OpeningStat) ([]byte, error) {
 	if !slices.IsSortedFunc(stats, compareOpeningStats) {
 		slices.SortFunc(stats, compareOpeningStats)
 	}
-	var singles, keys [OpeningGroups]uint32
+	var singles, keys [PositionGroups]uint32
 	for i := range stats {
 		s := &stats[i]
-		if s.Group < 0 || s.Group >= OpeningGroups || s.Code > MoveCode(1<<(32-openingCodeShift)-1) {
+		if s.Group < 0 || s.Group >= PositionGroups || s.Code > MoveCode(1<<(32-openingCodeShift)-1) {
 			return dst, fmt.Errorf("%w: group %d, move code %#x", ErrBadOpeningStat, s.Group, s.Code)
 		}
 	}
@@ -203,18 +184,18 @@ func DecodeOpeningEntries(b []byte, fn func(OpeningEntry)) error {
 	if len(b) < openingHeader {
 		return fmt.Errorf("%w: %d bytes, shorter than the header", ErrBadOpeningEntries, len(b))
 	}
-	var singles, keys [OpeningGroups]uint32
+	var singles, keys [PositionGroups]uint32
 	size := uint64(openingHeader)
-	for g := range OpeningGroups {
+	for g := range PositionGroups {
 		singles[g] = binary.BigEndian.Uint32(b[4*g:])
-		keys[g] = binary.BigEndian.Uint32(b[4*(OpeningGroups+g):])
+		keys[g] = binary.BigEndian.Uint32(b[4*(PositionGroups+g):])
 		size += OpeningSingleSize*uint64(singles[g]) + OpeningKeySize*uint64(keys[g])
 	}
 	if size != uint64(len(b)) {
 		return fmt.Errorf("%w: %d bytes, the header counts %v singles and %v keys (%d bytes)", ErrBadOpeningEntries, len(b), singles, keys, size)
 	}
 	p := openingHeader
-	for g := range OpeningGroups {
+	for g := range PositionGroups {
 		for range singles[g] {
 			c := binary.BigEndian.Uint32(b[p+4:])
 			e := OpeningEntry{Group: g, Hash: binary.BigEndian.Uint32(b[p:]), Code: MoveCode(c >> openingCodeShift), Single: true}
@@ -223,7 +204,7 @@ func DecodeOpeningEntries(b []byte, fn func(OpeningEntry)) error {
 			p += OpeningSingleSize
 		}
 	}
-	for g := range OpeningGroups {
+	for g := range PositionGroups {
 		for range keys[g] {
 			c := binary.BigEndian.Uint32(b[p+4:])
 			if c&openingSlotMask != 0 {

@@ -14,7 +14,7 @@ import (
 func TestOpeningHashParts(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, h := range append([]uint64{0, 1<<64 - 1, 1 << 63, 1<<63 - 1, 1 << 54, 1 << 52, 1 << 20}, r.Uint64(), r.Uint64(), r.Uint64()) {
-		b, g, k := OpeningBucket(h), OpeningGroup(h), OpeningHash(h)
+		b, g, k := PositionBucket(h), PositionGroup(h), PositionKey(h)
 		if b < -512 || b > 511 || g < 0 || g > 3 {
 			t.Fatalf("%#x: bucket %d group %d", h, b, g)
 		}
@@ -22,8 +22,8 @@ func TestOpeningHashParts(t *testing.T) {
 			t.Errorf("%#x: bucket %d group %d hash %#x give %#x, want %#x", h, b, g, k, got, int64(h)>>20)
 		}
 	}
-	if OpeningBuckets != 1024 {
-		t.Errorf("%d buckets", OpeningBuckets)
+	if PositionBuckets != 1024 {
+		t.Errorf("%d buckets", PositionBuckets)
 	}
 }
 
