@@ -319,15 +319,83 @@ type frisianMenCount struct {
 // may jump the pieces in opp (kings: those that are kings), or ok false
 // when it cannot count them exactly (see countMenTenFrisian).
 func (c *frisianMenCount) count(keep bool, opp, kings, empty, movers bbTen) (n int, ok bool) {
-	c.opp, c.kings, c.ranked, c.keep = opp, kings, kings != 0, keep
-	c.best, c.total, c.nrec, c.full = 0, 0, 0, false // n and captured: 0 after every search
+	c.kings, c.ranked, c.keep = kings, kings != 0, keep
+	c.nrec, c.full = 0, false
+	if kings != 0 {
+		c.opp, c.best, c.total, c.n, c.captured = opp, 0, 0, 0, 0
+		for x := movers; x != 0; x &= x - 1 {
+			i := x.lowest()
+			c.from = i
+			c.empty = empty | bitTen(i)
+			c.man(i, frisianJumps(i, c.opp, c.empty))
+		}
+		return c.total, !c.full
+	}
+	// No king to rank the captures by: the first three jumps are loops
+	// here, with the chain's state in registers (man keeps it in c and
+	// costs a call per jump); seven chains in eight end within them, two in
+	// three at the second jump (no record: see frisianMenCount). man
+	// takes the chains that go on.
+	best, total := 0, 0
 	for x := movers; x != 0; x &= x - 1 {
 		i := x.lowest()
-		c.from = i
-		c.empty = empty | bitTen(i)
-		c.man(i, frisianJumps(i, c.opp, c.empty))
+		e := empty | bitTen(i)
+		for y := frisianJumps(i, opp, e); y != 0; y &= y - 1 {
+			t1 := y.lowest()
+			l1 := 2*t1 - i
+			o1 := opp ^ bitTen(t1)
+			z := frisianJumps(l1, o1, e)
+			if z == 0 {
+				if best <= 1 {
+					if best < 1 {
+						best, total = 1, 0
+					}
+					total++
+				}
+				continue
+			}
+			for ; z != 0; z &= z - 1 {
+				t2 := z.lowest()
+				l2 := 2*t2 - l1
+				o2 := o1 ^ bitTen(t2)
+				w := frisianJumps(l2, o2, e)
+				if w == 0 {
+					if best <= 2 {
+						if best < 2 {
+							best, total = 2, 0
+						}
+						total++
+					}
+					continue
+				}
+				b12 := bitTen(t1) | bitTen(t2)
+				for ; w != 0; w &= w - 1 {
+					t3 := w.lowest()
+					l3 := 2*t3 - l2
+					b3 := bitTen(t3)
+					o3 := o2 ^ b3
+					v := frisianJumps(l3, o3, e)
+					if v == 0 {
+						if best <= 3 {
+							if best < 3 {
+								best, total, c.nrec = 3, 0, 0
+							}
+							if keep || c.record(b12|b3, i, l3) {
+								total++
+							}
+						}
+						continue
+					}
+					c.opp, c.empty, c.from, c.captured, c.n = o3, e, i, b12|b3, 3
+					c.best, c.total = best, total
+					c.man(l3, v)
+					best, total = c.best, c.total
+				}
+			}
+		}
 	}
-	return c.total, !c.full
+	c.best = best
+	return total, !c.full
 }
 
 // man extends the chain of the man on i by each of its jumps, the pieces
@@ -367,16 +435,17 @@ func (c *frisianMenCount) end(to int) {
 	if r > c.best {
 		c.best, c.total, c.nrec = r, 0, 0
 	}
-	if !c.keep && c.n > 2 && !c.record(to) {
+	if !c.keep && c.n > 2 && !c.record(c.captured, c.from, to) {
 		return
 	}
 	c.total++
 }
 
-// record is menCountTenFrisian.record.
-func (c *frisianMenCount) record(to int) bool {
+// record is menCountTenFrisian.record: false if the chain from from to
+// to taking captured was counted before, or the record is full.
+func (c *frisianMenCount) record(captured bbTen, from, to int) bool {
 	for k := range c.rec[:c.nrec] {
-		if x := &c.rec[k]; int(x.to) == to && int(x.from) == c.from && x.captured == c.captured {
+		if x := &c.rec[k]; int(x.to) == to && int(x.from) == from && x.captured == captured {
 			return false
 		}
 	}
@@ -384,7 +453,7 @@ func (c *frisianMenCount) record(to int) bool {
 		c.full = true
 		return false
 	}
-	c.rec[c.nrec] = menCountRecTenFrisian{captured: c.captured, from: uint8(c.from), to: uint8(to)}
+	c.rec[c.nrec] = menCountRecTenFrisian{captured: captured, from: uint8(from), to: uint8(to)}
 	c.nrec++
 	return true
 }
@@ -404,15 +473,74 @@ type frisianMenKids struct {
 // pieces in opp (kings: those that are kings); ok is false when there are
 // more of the highest value than kids holds.
 func (c *frisianMenKids) find(keep bool, opp, kings, empty, movers bbTen) (ok bool) {
-	c.opp, c.kings, c.ranked, c.keep = opp, kings, kings != 0, keep
-	c.best, c.nk, c.full = 0, 0, false // n and captured: 0 after every search
+	c.kings, c.ranked, c.keep = kings, kings != 0, keep
+	c.nk, c.full = 0, false
+	if kings != 0 {
+		c.opp, c.best, c.n, c.captured = opp, 0, 0, 0
+		for x := movers; x != 0; x &= x - 1 {
+			i := x.lowest()
+			c.from = i
+			c.empty = empty | bitTen(i)
+			c.man(i, frisianJumps(i, c.opp, c.empty))
+		}
+		return !c.full
+	}
+	// As frisianMenCount.count: the first two jumps are loops here, the
+	// chain's state in registers (no duplicate to look for).
+	best := 0
 	for x := movers; x != 0; x &= x - 1 {
 		i := x.lowest()
-		c.from = i
-		c.empty = empty | bitTen(i)
-		c.man(i, frisianJumps(i, c.opp, c.empty))
+		e := empty | bitTen(i)
+		for y := frisianJumps(i, opp, e); y != 0; y &= y - 1 {
+			t1 := y.lowest()
+			l1 := 2*t1 - i
+			b1 := bitTen(t1)
+			o1 := opp ^ b1
+			z := frisianJumps(l1, o1, e)
+			if z == 0 {
+				if best <= 1 {
+					if best < 1 {
+						best, c.nk = 1, 0
+					}
+					c.add(b1, i, l1)
+				}
+				continue
+			}
+			for ; z != 0; z &= z - 1 {
+				t2 := z.lowest()
+				l2 := 2*t2 - l1
+				b2 := bitTen(t2)
+				o2 := o1 ^ b2
+				w := frisianJumps(l2, o2, e)
+				if w == 0 {
+					if best <= 2 {
+						if best < 2 {
+							best, c.nk = 2, 0
+						}
+						c.add(b1|b2, i, l2)
+					}
+					continue
+				}
+				c.opp, c.empty, c.from, c.captured, c.n = o2, e, i, b1|b2, 2
+				c.best = best
+				c.man(l2, w)
+				best = c.best
+			}
+		}
 	}
+	c.best = best
 	return !c.full
+}
+
+// add keeps the capture from from to to taking captured (no duplicate:
+// chains of one or two pieces).
+func (c *frisianMenKids) add(captured bbTen, from, to int) {
+	if c.nk == len(c.kids) {
+		c.full = true
+		return
+	}
+	c.kids[c.nk] = menCountRecTenFrisian{captured: captured, from: uint8(from), to: uint8(to)}
+	c.nk++
 }
 
 // man is frisianMenCount.man.
