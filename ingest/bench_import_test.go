@@ -29,8 +29,9 @@ import (
 // games/s, the ratio of the import time to the plain COPY time, database
 // bytes per game (every table and index), and the process's peak RSS during
 // the import (Linux's VmHWM, reset before it; with the garbage collector
-// set as the draughtsdb command sets it). Per-table sizes and the CPU time of the import (this process
-// and the PostgreSQL server, from /proc) are logged (-v).
+// set as the draughtsdb command sets it). Per-table sizes, the CPU time of the import (this process
+// and the PostgreSQL server, from /proc) and the time PostgreSQL spent running and waiting for a CPU
+// are logged (-v). DRAUGHTSDB_BENCH_WORKERS sets the import's workers (default: the import's own).
 //
 //	DRAUGHTSDB_BENCH_GAMES=250000,1000000 go test -run XXX -bench Import -benchtime 1x -timeout 1h -v ./ingest
 func BenchmarkImport(b *testing.B) {
@@ -82,14 +83,17 @@ func benchImportOnce(b *testing.B, path string) {
 	runtime.GC()
 	resetPeakRSS()
 	pg0, cl0 := postgresCPU(pool), cpuSeconds()
+	sched0 := postgresSched(pool)
 	start := time.Now()
-	sum, err := Import(ctx, pool, []string{path}, Options{BatchSize: benchBatch()})
+	workers, _ := strconv.Atoi(os.Getenv("DRAUGHTSDB_BENCH_WORKERS")) // 0: the import's default
+	sum, err := Import(ctx, pool, []string{path}, Options{BatchSize: benchBatch(), Workers: workers})
 	if err != nil {
 		b.Fatal(err)
 	}
 	importTime := time.Since(start)
 	clientCPU, serverCPU := cpuSeconds()-cl0, postgresCPU(pool)-pg0
 	peak := peakRSS()
+	sched := postgresSched(pool)
 
 	// Plain COPY of the same rows into the same (empty) tables.
 	tables := []string{"sources", "players", "games", "position_index", "opening_index", "rejected_games", "duplicates", "evaluations"}
@@ -136,6 +140,7 @@ func benchImportOnce(b *testing.B, path string) {
 	b.ReportMetric(float64(peak)/(1<<20), "peakRSS-MB")
 	b.Logf("%d games read, %d imported in %.2f s; plain COPY of the same rows %.2f s", sum.GamesRead, sum.Imported, importTime.Seconds(), copyTime.Seconds())
 	b.Logf("CPU during the import: this process %.2f s, PostgreSQL %.2f s", clientCPU, serverCPU)
+	b.Logf("PostgreSQL's processes during the import: running %.2f s, waiting for a CPU %.2f s", (sched[0]-sched0[0])/1e9, (sched[1]-sched0[1])/1e9)
 	for _, r := range breakdown {
 		b.Logf("  %-28s %10d bytes  %7.1f bytes/game", r.name, r.bytes, float64(r.bytes)/games)
 	}
@@ -180,15 +185,45 @@ func benchBatch() int {
 // pool connects to (its postmaster and its children, found in /proc by
 // the data directory); 0 where /proc cannot tell.
 func postgresCPU(pool *pgxpool.Pool) float64 {
+	tot := 0.0
+	for _, p := range postgresProcs(pool) {
+		tot += p.cpu
+	}
+	return tot
+}
+
+// postgresSched sums /proc/PID/schedstat over the processes of the
+// PostgreSQL server that pool connects to: nanoseconds running, and
+// waiting in a run queue for a CPU. What the import's wall time leaves
+// besides these, the server slept: it waited for the import.
+func postgresSched(pool *pgxpool.Pool) [2]float64 {
+	var out [2]float64
+	for pid := range postgresProcs(pool) {
+		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/schedstat")
+		if f := strings.Fields(string(b)); len(f) >= 2 {
+			run, _ := strconv.ParseFloat(f[0], 64)
+			wait, _ := strconv.ParseFloat(f[1], 64)
+			out[0] += run
+			out[1] += wait
+		}
+	}
+	return out
+}
+
+type postgresProc struct {
+	ppid int
+	cpu  float64 // seconds
+}
+
+// postgresProcs returns the processes of the PostgreSQL server that pool
+// connects to: its postmaster, found in /proc by the data directory, and
+// the postmaster's children.
+func postgresProcs(pool *pgxpool.Pool) map[int]postgresProc {
 	var dir string
 	if err := pool.QueryRow(context.Background(), "SHOW data_directory").Scan(&dir); err != nil {
-		return 0
+		return nil
 	}
-	type proc struct {
-		ppid int
-		cpu  float64
-	}
-	procs := map[int]proc{}
+	procs := map[int]postgresProc{}
 	master := 0
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
@@ -204,21 +239,18 @@ func postgresCPU(pool *pgxpool.Pool) float64 {
 		ppid, _ := strconv.Atoi(f[1])
 		u, _ := strconv.Atoi(f[11])
 		s, _ := strconv.Atoi(f[12])
-		procs[pid] = proc{ppid, float64(u+s) / 100}
+		procs[pid] = postgresProc{ppid, float64(u+s) / 100}
 		if cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline"); bytes.Contains(cmd, []byte(dir+"\x00")) || bytes.HasSuffix(cmd, []byte(dir)) {
 			master = pid
 		}
 	}
-	if master == 0 {
-		return 0
-	}
-	tot := 0.0
+	out := map[int]postgresProc{}
 	for pid, p := range procs {
-		if pid == master || p.ppid == master {
-			tot += p.cpu
+		if master != 0 && (pid == master || p.ppid == master) {
+			out[pid] = p
 		}
 	}
-	return tot
+	return out
 }
 
 // resetPeakRSS resets the kernel's record of the process's peak RSS

@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,7 +29,7 @@ import (
 // them first (at most 1024 workers, 1,000,000 games a batch,
 // openings.MaxDepth plies) and fills the defaults.
 type Options struct {
-	Workers   int            // replay workers; <= 0: the number of CPUs
+	Workers   int            // replay workers; <= 0: DefaultImportWorkers()
 	BatchSize int            // games per transaction; <= 0: 5000
 	Force     bool           // re-import sources already imported
 	Variant   *rules.Variant // force a variant; nil: per game
@@ -47,6 +48,19 @@ type Options struct {
 	// directory (see spool.go).
 	SpoolDir string
 }
+
+// DefaultImportWorkers is the import's number of replay workers when none
+// is set: one per CPU but one, at least one. The import is as fast as the
+// PostgreSQL backend that takes its COPY, a single process that needs a
+// core of its own; one worker replays ~150,000 games/s, three times what
+// that backend stores. With a worker on every core the backend waited for
+// a CPU: on the 2-core machine, 250,000 generated games took 6.4-6.8 s
+// with 2 workers and 5.9-6.6 s with 1 (quiet), and 7.7-8.3 s against
+// 6.1-6.4 s with another process busy on one core, the backend waiting
+// 1.2-1.8 s against 0.5-0.8 s in the run queue (BenchmarkImport,
+// DRAUGHTSDB_BENCH_WORKERS, alternating runs). The writer's goroutine, too,
+// then finds a Go processor free when PostgreSQL answers.
+func DefaultImportWorkers() int { return max(1, runtime.NumCPU()-1) }
 
 // maxBatchSize bounds Options.BatchSize: a batch is held in memory and
 // written in one transaction.
@@ -67,6 +81,9 @@ func (o *Options) check() error {
 	}
 	if o.BatchSize <= 0 {
 		o.BatchSize = 5000
+	}
+	if o.Workers <= 0 {
+		o.Workers = DefaultImportWorkers()
 	}
 	if o.OpeningDepth <= 0 {
 		o.OpeningDepth = openings.DefaultDepth

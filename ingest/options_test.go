@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"runtime"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
@@ -23,5 +24,14 @@ func TestImportChecksOptionsFirst(t *testing.T) {
 	o := Options{}
 	if err := o.check(); err != nil || o.BatchSize != 5000 || o.OpeningDepth != openings.DefaultDepth || o.Notice == nil {
 		t.Errorf("defaults: %+v, %v", o, err)
+	}
+	// One replay worker per CPU but one: the database server's COPY
+	// backend needs a core (DefaultImportWorkers).
+	if want := max(1, runtime.NumCPU()-1); o.Workers != want {
+		t.Errorf("default workers %d, want %d (CPUs %d)", o.Workers, want, runtime.NumCPU())
+	}
+	o = Options{Workers: 3}
+	if err := o.check(); err != nil || o.Workers != 3 {
+		t.Errorf("workers 3: %+v, %v", o, err)
 	}
 }

@@ -21,7 +21,7 @@ var settings = []setting{
 	{"embedded.port", 5432, "port of the embedded cluster (names its Unix socket; the TCP port if listen_addresses is set)"},
 	{"embedded.listen_addresses", "", "TCP addresses the embedded cluster listens on; empty = Unix socket only"},
 	{"variant", "", "force this variant for every game (" + variantList() + "); empty = per game from GameType, Variant tag, FEN and notation"},
-	{"workers", 0, "parallel workers for reading and replaying games; 0 = number of CPUs; at most 1024"},
+	{"workers", 0, "parallel workers for reading and replaying games; 0 = number of CPUs (import: one fewer, leaving a core to the database server); at most 1024"},
 	{"import.batch_size", 5000, "games per database transaction when importing"},
 	{"import.opening_depth", 40, "plies of each game counted in the opening statistics (the tree of draughtsdb openings); positions deeper than this have no tree"},
 	{"analysis.inaccuracy", 30, "analyze: a move losing at least this much (hundredths of a man, 1..6000) is an inaccuracy"},
