@@ -272,17 +272,18 @@ func countFrisianBits(l *frisianLeaf, us, them, kings bbTen, side Color) int {
 	j1 := jm & (them & (empty << sATen) << sATen)
 	j2 := jm & (them & (empty >> sATen) >> sATen)
 	j3 := jm & (them & (empty >> sBTen) >> sBTen)
-	n := j0.count() + j1.count() + j2.count() + j3.count()
 	multi := j0&(c<<(2*sBTen)) | j1&(c<<(2*sATen)) | j2&(c>>(2*sATen)) | j3&(c>>(2*sBTen))
 	j4 := jm & (tw & (ew << 1) << 1)
 	j5 := jm & (te & (ee >> 1) >> 1)
 	j6 := jm & (them & (empty << sVTen) << sVTen)
 	j7 := jm & (them & (empty >> sVTen) >> sVTen)
-	n += j4.count() + j5.count() + j6.count() + j7.count()
 	multi |= j4&(c<<2) | j5&(c>>2) | j6&(c<<(2*sVTen)) | j7&(c>>(2*sVTen))
 	if multi == 0 {
 		if them&kings == 0 {
-			return n
+			// The population counts only here: the search does not
+			// need them.
+			return j0.count() + j1.count() + j2.count() + j3.count() +
+				j4.count() + j5.count() + j6.count() + j7.count()
 		}
 		// Single jumps, but those taking a king come first (Frisian and
 		// Frysk rank captures by value: spKingsRank).
