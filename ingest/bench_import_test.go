@@ -111,6 +111,7 @@ func benchImportOnce(b *testing.B, path string) {
 		dumps[t] = &buf
 	}
 	target := pgtest.NewDB(b)
+	copyCPU0, copySched0 := postgresCPU(target), postgresSched(target)
 	start = time.Now()
 	conn, err := target.Acquire(ctx)
 	if err != nil {
@@ -130,6 +131,7 @@ func benchImportOnce(b *testing.B, path string) {
 	}
 	copyTime := time.Since(start)
 	conn.Release()
+	copyCPU, copySched := postgresCPU(target)-copyCPU0, postgresSched(target)
 
 	total, breakdown := databaseBytes(b, pool)
 	games := float64(sum.Imported)
@@ -141,6 +143,7 @@ func benchImportOnce(b *testing.B, path string) {
 	b.Logf("%d games read, %d imported in %.2f s; plain COPY of the same rows %.2f s", sum.GamesRead, sum.Imported, importTime.Seconds(), copyTime.Seconds())
 	b.Logf("CPU during the import: this process %.2f s, PostgreSQL %.2f s", clientCPU, serverCPU)
 	b.Logf("PostgreSQL's processes during the import: running %.2f s, waiting for a CPU %.2f s", (sched[0]-sched0[0])/1e9, (sched[1]-sched0[1])/1e9)
+	b.Logf("PostgreSQL during the plain COPY: CPU %.2f s, running %.2f s, waiting for a CPU %.2f s", copyCPU, (copySched[0]-copySched0[0])/1e9, (copySched[1]-copySched0[1])/1e9)
 	for _, r := range breakdown {
 		b.Logf("  %-28s %10d bytes  %7.1f bytes/game", r.name, r.bytes, float64(r.bytes)/games)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"testing"
@@ -490,4 +491,28 @@ func openingEntries(t *testing.T, pool *pgxpool.Pool) int {
 	t.Helper()
 	return count(t, pool, `SELECT coalesce(sum(e.white_wins + e.draws + e.black_wins + e.other), 0)::int
 		FROM opening_index o, draughtsdb_opening_entries(o.entries) e`)
+}
+
+// TestImportLendsAProcessor: while Import runs, Go has one processor more
+// than the CPUs (the writer's network goroutines find one idle; see Import),
+// and afterwards as many as before. Left alone when GOMAXPROCS is set.
+func TestImportLendsAProcessor(t *testing.T) {
+	if os.Getenv("GOMAXPROCS") != "" || runtime.GOMAXPROCS(0) != runtime.NumCPU() {
+		t.Skip("GOMAXPROCS is set: Import leaves it")
+	}
+	pool := pgtest.NewDB(t)
+	path := writeSynth(t, t.TempDir(), rules.International, 50, 3)
+	during := 0
+	_, err := Import(context.Background(), pool, []string{path}, Options{Progress: func(_, _ int64, _ int) {
+		during = max(during, runtime.GOMAXPROCS(0))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := runtime.NumCPU() + 1; during != want {
+		t.Errorf("GOMAXPROCS during the import %d, want %d", during, want)
+	}
+	if after := runtime.GOMAXPROCS(0); after != runtime.NumCPU() {
+		t.Errorf("GOMAXPROCS after the import %d, want %d", after, runtime.NumCPU())
+	}
 }
