@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -229,6 +230,12 @@ func TestChunkedGapStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	text = bytes.Buffer{}
+	// A soft limit well under the file's size makes the collector keep up
+	// (its assists run in the allocating goroutines): with only GOGC the
+	// peak went from 41 to 54 MB on a loaded machine, as garbage piled up
+	// while the background marker waited for a CPU. Streaming stays under
+	// it; holding the gap (80 MB) could not.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(24 << 20))
 	runtime.GC() // the text itself is gone
 	stop := make(chan struct{})
 	peak := make(chan uint64)
@@ -254,7 +261,7 @@ func TestChunkedGapStreams(t *testing.T) {
 		t.Fatalf("%d games, %v", len(items), end.Err)
 	}
 	t.Logf("heap peaked at %d MB reading %d MB", top>>20, size>>20)
-	if size < 60<<20 || top > 48<<20 {
+	if size < 60<<20 || top > 40<<20 {
 		t.Fatalf("heap peaked at %d MB reading %d MB", top>>20, size>>20)
 	}
 }
