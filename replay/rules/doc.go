@@ -300,7 +300,7 @@
 //	Killer perft(9)                           308M (as International)
 //	Thai perft(10), 8 men each                519M
 //	Turkish perft(8), keep                    194M
-//	Frisian perft(9)                          143M (265M with perft_frisian.go, below)
+//	Frisian perft(9)                          143M (288M with perft_frisian.go, below)
 //
 // Frisian is slower per leaf than International because its tree is
 // denser in captures (orthogonal jumps) and each test looks in eight
@@ -343,13 +343,20 @@
 // population counts; single jumps are counted by population counts,
 // longer captures by frisianMenCount (countMen* for Frisian's rules, with
 // no record of two-piece chains in drop mode: two chains of two jumps
-// never share start, end and captured pieces). Both men's searches take a
-// man's jumps from frisianJumps, branch-free (per axis, the empty squares
-// at the step's distance on either side, the man's own square left out,
-// mark the squares with an empty square beyond), and find the jumps from
-// a landing square before going on, so that a chain's end costs no call;
-// one frisianLeaf per tree holds the searches, which are not zeroed at
-// every use. A king to move, or more captures than frisianMenKids holds,
+// never share start, end and captured pieces); the single jumps' eight
+// population counts are made only where no capture goes on (with
+// GOAMD64=v1 each one's fallback call also kept the jumper sets spilled
+// to the stack). Both men's searches take a man's jumps from
+// frisianJumps, branch-free (per axis, the empty squares at the step's
+// distance on either side, the man's own square left out, mark the
+// squares with an empty square beyond), and find the jumps from a
+// landing square before going on, so that a chain's end costs no call;
+// where no king ranks the captures, their first jumps (three for the
+// count, two for the kids) are loops with the chain's state in
+// registers, and man's recursion (state in the struct, a call per jump)
+// takes only the chains that go on (12% of the ends in Frisian
+// perft(9)); one frisianLeaf per tree holds the searches, which are not
+// zeroed at every use. A king to move, or more captures than frisianMenKids holds,
 // falls back to the generated bodies, and so does NoBulk.
 // TestPerftFrisianMatchesGenerated checks it against the generated bodies
 // on random games, TestFrisianMenCountMatchesSearch its searches against
@@ -359,34 +366,67 @@
 // per leaf (callgrind):
 //
 //	                                 before   now    instructions per leaf
-//	Frisian perft(9)                   153M   265M   126.0 -> 63.8
-//	Frysk perft(8)                     538M  2678M    51.1 -> 10.0
-//	International perft(9)             324M   330M    63.5 (unchanged; Killer, Russian the same)
+//	Frisian perft(9)                   153M   288M   126.0 -> 55.4
+//	Frysk perft(8)                     538M  2646M    51.1 -> 10.0
+//	International perft(9)             324M   321M    62.3 (unchanged; Killer, Russian the same)
 //
 // Before is the generated bodies; frisianJumps, frisianQuiet2 and the
 // smaller changes with them took Frisian from 210M to 265M (1.26x) and
-// Frysk from 1117M to 2678M (2.40x). Simulated branch mispredictions per
-// leaf (callgrind --branch-sim=yes): Frisian 0.65 before frisianJumps,
-// 0.34 now; International 0.32. So Frisian now takes International's
-// instructions per leaf (1.005x) and runs at 0.80x its leaves per second
-// (0.63x before frisianJumps and frisianQuiet2): the goal of a Frisian
-// generator no slower per leaf than International's is still not met.
-// Where the instructions go now (callgrind, Frisian perft(9)): the
-// children of plain moves that give the opponent a capture, counted one
-// by one, half (their capture counts included); all of frisianMenCount
-// 29%, about 370 instructions a search; frisianQuiet2 8%; frisianMenKids
-// 7%; the population counts' CPU check (GOAMD64=v1) 6%. Tried and
-// dropped, for no gain: counting two-piece chains with bit sets per pair
-// of directions (countFrisianPairs: 43% of the searches were still
-// needed, and the bit work cost what it saved), finding a man's jumps all
-// at once by shifting its lines to a fixed bit (+12% instructions), a
-// separate function for the leaf count's captures (the jump sets computed
-// twice), the chain's state passed by value in frisianMenCount.man (-0.6%
-// instructions, no faster), counting the steps and the single jumps
-// without a branch on whether a man can capture (+19% instructions: eight
-// population counts at every leaf parent), counting chains of one and two
-// pieces per length without comparing ranks (no faster), and promoRowTen's
-// row without its branch on the side (no faster).
+// Frysk from 1117M to 2678M (2.40x); the searches' loops in registers and
+// the population counts made only for single jumps then took Frisian
+// perft(9) from 256M to 288M (1.13x; callgrind 63.2 -> 55.4 instructions
+// per leaf, simulated branch mispredictions per leaf 0.340 -> 0.263);
+// Frysk, whose leaves rarely need a search, ran the same instructions
+// (2619M and 2646M leaves/s, noise).
+// International, measured the same way (callgrind of the draughtsdb
+// binary, its start subtracted): 62.3 instructions and 0.355
+// mispredictions per leaf. So Frisian now takes fewer instructions per
+// leaf than International (0.89x) and fewer simulated mispredictions, yet
+// runs fewer instructions per cycle: with GOAMD64=v3 (not the default
+// build) Frisian gains 9.6% and International 6.5%, so part of the gap is
+// v1's population counts (each a CPU check and a jump around its
+// fallback call) and its two-operand shifts. The goal as issue #16 sets
+// it, measured on the binaries (draughtsdb perft --json, medians of nine
+// alternating runs, two sets): Frisian perft(11) 301M and 288M leaves/s
+// against today's International (f6de099) perft(10) 293M and 282M, so
+// met (1.02x-1.03x, close to the noise), and against HEAD's International
+// perft(10) 316M and 305M (0.94x-0.95x). Where the instructions go now
+// (callgrind, Frisian perft(9), self): countFrisianBits 32%,
+// perftFrisianBits 25%, frisianMenCount 26% with man (about 295
+// instructions a search), frisianQuiet2 9%, frisianMenKids 7%. Of the
+// 1.76M leaf counts (Frisian perft(9)) 1.33M are children of plain
+// moves counted one by one (frisianQuiet2's loops, and the parents where
+// the opponent already had a threat): nearly all of them have a capture,
+// half of them (669K) a search, which leads to 1.2 leaves. Tried and dropped, for no gain:
+// counting two-piece chains with bit sets per pair of directions
+// (countFrisianPairs: 43% of the searches were still needed, and the bit
+// work cost what it saved), finding a man's jumps all at once by shifting
+// its lines to a fixed bit (+12% instructions), a separate function for
+// the leaf count's captures (the jump sets computed twice), the chain's
+// state passed by value in frisianMenCount.man (-0.6% instructions, no
+// faster), counting the steps and the single jumps without a branch on
+// whether a man can capture (+19% instructions: eight population counts
+// at every leaf parent), counting chains of one and two pieces per length
+// without comparing ranks (no faster), and promoRowTen's row without its
+// branch on the side (no faster). Then, each measured against the
+// committed code (callgrind Frisian perft(8), alternating runs): a copy
+// of perftFrisianBits for depth 2 without the depth tests (-1.7%
+// instructions, no faster); where one man can capture, its jumps from
+// frisianJumps, one population count and its landing squares against the
+// jump set (-2.2% instructions but +12% simulated mispredictions, 4%
+// slower: the eight jumper sets are independent work, the one man's jumps
+// a chain of dependent loads and shifts); a search for every man that can
+// jump instead of the test for captures that go on (+3% instructions,
+// 7% slower); a copy of countFrisianBits for the plain moves' children
+// (10% fewer simulated mispredictions, no faster); counting the second
+// jumps' chain ends without a branch each (+5% instructions, slower); the
+// empty squares shifted once per man with a table of the eight
+// directions' neighbours (frisianJumpsSh: +2.6% instructions, slower;
+// as an array it was not even inlined, cost 92 of 80); single jumps
+// counted by comparisons where no jumper set holds two men (fewer
+// branches, the same speed). Profile-guided optimisation (go build -pgo
+// with a perft profile) speeds International perft(10) by 14% and leaves
+// Frisian as it is; it is not used.
 //
 // Performance notes for whoever edits the generator: [2]uint64 is not
 // SSA-able, so bit sets are loaded and stored element by element through
