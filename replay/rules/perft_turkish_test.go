@@ -34,10 +34,11 @@ func randomTurkish(rng *rand.Rand, side Color, density int, kings bool) Position
 // boards reach the counter's cases: captures that are all single jumps
 // (counted by population counts), chains of two and of four or more
 // (searched), single jumps dropped by the majority rule beside a chain,
-// and kings (the full search).
+// men's captures beside kings that cannot capture (tkKingsJump, checked
+// against the kings' search) and kings that can (the full search).
 func TestTurkishCountMatchesMoves(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 30))
-	var singles, chains, long, outranked, black, withKings, plain int
+	var singles, chains, long, outranked, black, withKings, kingsJump, plain int
 	for i := range 20000 {
 		side := Color(i & 1)
 		p := randomTurkish(rng, side, 20+rng.IntN(50), i%4 == 3)
@@ -47,11 +48,17 @@ func TestTurkishCountMatchesMoves(t *testing.T) {
 			if n := countMovesTurkish(&p, nil, keep); n != len(moves) {
 				t.Fatalf("%s keep=%v: countMovesTurkish %d, genMovesTurkish %d", p.FEN(), keep, n, len(moves))
 			}
-			if us&kings != 0 {
-				withKings++
-				continue
+			if k := us & kings; k != 0 {
+				jump := len(capturesTurkish(&p, nil, keep, 0, k)) > 0
+				if tkKingsJump(k, them, empty) != jump {
+					t.Fatalf("%s: tkKingsJump %v, the kings' search finds captures: %v", p.FEN(), !jump, jump)
+				}
+				if jump {
+					kingsJump++
+					continue
+				}
 			}
-			men, opp, free := us, them, empty
+			men, opp, free := us&^kings, them, empty
 			if side == Black {
 				men, opp, free = bits.ReverseBytes64(men), bits.ReverseBytes64(opp), bits.ReverseBytes64(free)
 			}
@@ -62,6 +69,9 @@ func TestTurkishCountMatchesMoves(t *testing.T) {
 			if len(caps) == 0 {
 				plain++
 				continue
+			}
+			if us&kings != 0 {
+				withKings++ // men's captures beside kings that cannot capture
 			}
 			switch k := int(caps[0].n); {
 			case k == 1:
@@ -88,9 +98,9 @@ func TestTurkishCountMatchesMoves(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d single jumps, %d chains (%d of 4+, %d Black), %d outranked, %d with kings, %d plain",
-		singles, chains, long, black, outranked, withKings, plain)
-	if singles == 0 || chains == 0 || long == 0 || black == 0 || outranked == 0 || withKings == 0 || plain == 0 {
+	t.Logf("%d single jumps, %d chains (%d of 4+, %d Black), %d outranked, %d beside kings that cannot capture, %d kings capture, %d plain",
+		singles, chains, long, black, outranked, withKings, kingsJump, plain)
+	if singles == 0 || chains == 0 || long == 0 || black == 0 || outranked == 0 || withKings == 0 || kingsJump == 0 || plain == 0 {
 		t.Error("the random boards did not reach every case")
 	}
 }
