@@ -104,3 +104,47 @@ func TestTurkishCountMatchesMoves(t *testing.T) {
 		t.Error("the random boards did not reach every case")
 	}
 }
+
+// TestTurkishStepOrder checks the order of the men's steps (the
+// generation order, which the search's move ordering starts from): by
+// square, then forwards, left, right, as before genMovesTurkish built them
+// from bit sets; the kings' moves follow.
+func TestTurkishStepOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 31))
+	checked := 0
+	for i := range 5000 {
+		p := randomTurkish(rng, Color(i&1), 4+rng.IntN(24), i%2 == 0)
+		moves := genMovesTurkish(&p, nil, false)
+		if len(moves) == 0 || moves[0].IsCapture() {
+			continue
+		}
+		fwd := tkDelta[tkFwd(p.side)]
+		var want []Move
+		us, _, kings, empty := tkSides(&p)
+		for x := us &^ kings; x != 0; x &= x - 1 {
+			i := bits.TrailingZeros64(x)
+			for _, s := range []struct{ t, d int }{{i + fwd, tkFwd(p.side)}, {i - 1, 2}, {i + 1, 3}} {
+				if tkHas(empty&tkEnter(s.d), s.t) {
+					want = append(want, Move{from: uint8(i), to: uint8(s.t)})
+				}
+			}
+		}
+		if len(moves) < len(want) {
+			t.Fatalf("%s: %d moves, %d men's steps", p.FEN(), len(moves), len(want))
+		}
+		for k, w := range want {
+			if moves[k].from != w.from || moves[k].to != w.to {
+				t.Fatalf("%s: move %d is %d-%d, want %d-%d", p.FEN(), k, moves[k].from, moves[k].to, w.from, w.to)
+			}
+		}
+		for _, m := range moves[len(want):] {
+			if !tkHas(us&kings, int(m.from)) {
+				t.Fatalf("%s: a man's step %d-%d after the men's steps", p.FEN(), m.from, m.to)
+			}
+		}
+		checked++
+	}
+	if checked < 1000 {
+		t.Errorf("only %d positions without captures", checked)
+	}
+}

@@ -26,13 +26,16 @@ import "math/bits"
 // side to move. countMovesTurkish now counts men's captures without moves
 // (tkCountMen, single jumps by population counts), and where the side to
 // move has kings it first tests with bit sets whether they can capture
-// (tkKingsJump); only then does it run the full search. draughtsdb perft
-// --json, medians of 5 alternating runs (leaves per second):
+// (tkKingsJump); only then does it run the full search. The interior
+// plies skip the kings' search the same way (tkCaptures) and find the
+// men's steps from bit sets (each man's still in the order forwards, left,
+// right: TestTurkishStepOrder). draughtsdb perft --json, medians of 5
+// alternating runs (leaves per second):
 //
-//	                                  base   tkCountMen   tkKingsJump
-//	Turkish perft(9), keep (table)    180M      403M         455M
-//	Turkish perft(9), drop            182M      403M         458M
-//	Russian perft(12), for reference  f6de099 192M-200M, 238e833 196M-203M
+//	                                 base  tkCountMen  tkKingsJump  steps
+//	Turkish perft(9), keep (table)   180M     403M        455M      520M
+//	Turkish perft(9), drop           182M     403M        458M      525M
+//	Russian perft(12), for reference  f6de099 191M-200M, 238e833 196M-203M
 
 const (
 	tkFileA uint64 = 0x0101010101010101
@@ -255,6 +258,9 @@ func tkCaptures(p *Position, moves []Move, keep bool) ([]Move, bool) {
 	us, them, kings, empty := tkSides(p)
 	men, k := us&^kings, us&kings
 	fwd := tkFwd(p.side)
+	if k != 0 && !tkKingsJump(k, them, empty) {
+		k = 0 // the kings' search would find nothing
+	}
 	if k == 0 && !tkMenJump(men, them, empty, fwd) && !tkMenJump(men, them, empty, 2) && !tkMenJump(men, them, empty, 3) {
 		return moves, false
 	}
@@ -272,18 +278,26 @@ func genMovesTurkish(p *Position, moves []Move, keep bool) []Move {
 	us, _, kings, empty := tkSides(p)
 	board := p.v.Board.id
 	promo := p.v.Board.promotionRow(p.side)[0]
-	fwd := tkFwd(p.side)
-	for x := us &^ kings; x != 0; x &= x - 1 {
+	// The men that can step forwards, left and right, as bit sets; each
+	// man's moves still come in the order forwards, left, right.
+	men := us &^ kings
+	fd, canF := -8, empty<<8&men
+	if p.side == Black {
+		fd, canF = 8, empty>>8&men
+	}
+	canL := (empty &^ tkFileH) << 1 & men
+	canR := (empty &^ tkFileA) >> 1 & men
+	for x := canF | canL | canR; x != 0; x &= x - 1 {
 		i := bits.TrailingZeros64(x)
-		for _, d := range [3]int{fwd, 2, 3} {
-			if t := i + tkDelta[d]; tkHas(empty&tkEnter(d), t) {
-				moves = append(moves, Move{})
-				m := &moves[len(moves)-1]
-				m.from, m.to, m.board = uint8(i), uint8(t), board
-				if promo>>uint(t)&1 != 0 {
-					m.flags = movePromotes
-				}
-			}
+		b := x & -x
+		if b&canF != 0 {
+			moves = tkAppendStep(moves, i, i+fd, board, promo)
+		}
+		if b&canL != 0 {
+			moves = tkAppendStep(moves, i, i-1, board, promo)
+		}
+		if b&canR != 0 {
+			moves = tkAppendStep(moves, i, i+1, board, promo)
 		}
 	}
 	for x := us & kings; x != 0; x &= x - 1 {
@@ -296,6 +310,17 @@ func genMovesTurkish(p *Position, moves []Move, keep bool) []Move {
 				m.from, m.to, m.board = uint8(i), uint8(t), board
 			}
 		}
+	}
+	return moves
+}
+
+// tkAppendStep appends a man's step from i to t.
+func tkAppendStep(moves []Move, i, t int, board uint8, promo uint64) []Move {
+	moves = append(moves, Move{})
+	m := &moves[len(moves)-1]
+	m.from, m.to, m.board = uint8(i), uint8(t), board
+	if promo>>uint(t&63)&1 != 0 {
+		m.flags = movePromotes
 	}
 	return moves
 }
