@@ -176,8 +176,11 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 	// work or sysmon does (up to 10 ms): meanwhile PostgreSQL waited for
 	// the next bytes. With a processor more, one is idle in the poller.
 	// On 2 CPUs, 250,000 generated games (BenchmarkImport, PostgreSQL's
-	// schedstat): PostgreSQL slept 0.13-0.18 s waiting for the games'
-	// COPY data, against 0.44-0.58 s. Left alone when GOMAXPROCS was set.
+	// backend schedstat, 3 alternating runs on a loaded machine):
+	// PostgreSQL slept 0.13-0.23 s waiting for the games' COPY data,
+	// against 0.32-0.67 s. Left alone when GOMAXPROCS was set, or already
+	// raised (by another Import in this process, which then restores it
+	// first: harmless, the other import merely loses the extra processor).
 	if p := runtime.GOMAXPROCS(0); p == runtime.NumCPU() && os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(p + 1)
 		defer runtime.GOMAXPROCS(p)
