@@ -18,7 +18,7 @@ type Item struct {
 	Ordinal  int
 	Offset   int64
 	Line     int
-	PDN      *pdn.Game // nil for accepted games when Config.Prepare is set
+	PDN      *pdn.Game // nil for accepted games when Config.Prepare or DropAccepted is set (see DropAccepted)
 	Accepted bool      // verified; Reject is nil
 	Plies    int       // moves played (accepted games)
 	Warnings int       // replay warnings (accepted games)
@@ -65,6 +65,12 @@ type Config struct {
 	// runs in parallel instead of in the sink (the importer encodes games
 	// for COPY here). The game is only valid during the call.
 	Prepare func(*replay.Game) any
+	// DropAccepted, when set, drops the parsed text of the accepted games
+	// (Item.PDN is nil) of every source but standard input, as Prepare
+	// does: for a sink that only counts them (validate). Source inference
+	// reads the text again where it needs it; standard input cannot be
+	// read again, so its games keep theirs.
+	DropAccepted bool
 	// Skip, when set, returns how many leading games of a source to skip
 	// without replaying them (they are still read): a resumed import skips
 	// what it had committed.
@@ -268,11 +274,15 @@ func finishJob(h *heldJob, valid bool, r *replay.Replayer, scratch *replay.Game,
 			}
 			if cfg.Prepare != nil {
 				it.Prepared = cfg.Prepare(scratch)
-				// The prepared form has all the sink needs: let the parsed
-				// game (and its raw bytes) go, so that batches in flight
-				// stay small.
+			}
+			// The prepared form has all the sink needs, or the sink needs
+			// no parsed text of an accepted game: let the parsed game (and
+			// its raw bytes) go, so that batches in flight stay small, and
+			// its moves to the next game read.
+			if cfg.Prepare != nil || cfg.DropAccepted && !cfg.Keep && j.ev.Source.Kind != source.StdIn {
 				it.PDN = nil
 				j.games[i] = nil
+				pg.ReleaseMoves()
 			}
 		}
 		j.ev.Items[i] = it

@@ -23,7 +23,9 @@ type ValidateOptions struct {
 	// OnReject is called for each rejected game, in input order; an error
 	// stops the run.
 	OnReject func(src *source.Source, it *Item) error
-	// OnWarning is called for each warning of an accepted game.
+	// OnWarning is called for each warning of an accepted game. The item's
+	// PDN is nil, but for standard input's games: validate lets the parsed
+	// text of accepted games go (Config.DropAccepted).
 	OnWarning func(src *source.Source, it *Item, warning string)
 	// OnSourceError is called when a source cannot be read to its end (a
 	// *SourceError: it names the source).
@@ -68,7 +70,7 @@ func Validate(ctx context.Context, srcs []*source.Source, opts ValidateOptions) 
 	}
 	start := time.Now()
 	sum := &ValidateSummary{RejectedByReason: map[string]int{}, WarningsByKind: map[string]int{}}
-	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant}}
+	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant}, DropAccepted: true}
 	err := Run(ctx, srcs, cfg, inferSources(cfg, func(ev *Event) error {
 		if opts.OnEvent != nil {
 			opts.OnEvent(ev)

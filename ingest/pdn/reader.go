@@ -261,7 +261,7 @@ func (rd *Reader) build(g *Game, window []byte) {
 		b.i += 2
 	}
 	var pre []string
-	g.Moves, pre = b.line(make([]Move, 0, nm), g)
+	g.Moves, pre = b.line(getMoves(nm), g)
 	g.Comments = append(g.Comments, pre...)
 }
 
