@@ -1,10 +1,7 @@
 package ingest
 
 import (
-	"compress/gzip"
 	"context"
-	"io"
-	"os"
 	"slices"
 	"testing"
 
@@ -70,19 +67,7 @@ func gameFacts(t *testing.T, pool *pgxpool.Pool, openings bool) []string {
 func restoreOld(t *testing.T) *pgxpool.Pool {
 	t.Helper()
 	ctx := context.Background()
-	f, err := os.Open(repairDir + "/f6de099.sql.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dump, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dump := readGz(t, repairDir+"/f6de099.sql.gz")
 	url := pgtest.NewEmptyDBURL(t)
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {

@@ -59,21 +59,8 @@ func TestValidateDropsAcceptedText(t *testing.T) {
 		t.Fatalf("file: %+v; want 102 accepted, 18 Czech by their source, the 84 others' texts dropped", file)
 	}
 
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
 	old := source.Stdin
-	source.Stdin = bytes.NewReader(text)
+	source.Stdin = bytes.NewReader(readGz(t, path))
 	defer func() { source.Stdin = old }()
 	stdin := run(t, []string{"-"})
 	if stdin.dropped != 0 || stdin.kept != file.dropped+file.kept {
@@ -83,4 +70,23 @@ func TestValidateDropsAcceptedText(t *testing.T) {
 	if !mapsEqual(stdin.warnings, file.warnings) || stdin.accepted != file.accepted || stdin.rejected != file.rejected || stdin.bySource != file.bySource {
 		t.Errorf("standard input %+v, file %+v: want the same", stdin, file)
 	}
+}
+
+// readGz returns the unpacked contents of a gzipped file.
+func readGz(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
