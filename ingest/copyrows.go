@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding/binary"
+	"io"
 	"math"
 
 	"github.com/draughtsdb/draughtsdb/schema/codec"
@@ -190,4 +191,56 @@ func (w *writer) positionRows(b rowBuf, sourceID int64) rowBuf {
 		b = b.byteaFunc(func(dst []byte) []byte { return codec.AppendPositionEntries(dst, groups) })
 	}
 	return append(b, copyTrailer...)
+}
+
+// gameRows is the games COPY of a batch, encoded as pgx's COPY goroutine
+// reads it: PostgreSQL takes the first rows while the next are encoded,
+// instead of waiting for the whole batch (250,000 generated games: the
+// writer spent 0.12-0.13 s encoding batches while PostgreSQL waited).
+type gameRows struct {
+	games    []newGame
+	sourceID int64
+	ids      []int64 // of games, in order
+	buf      rowBuf  // encoded, not yet read from off
+	off      int
+	next     int // the next game to encode
+	started  bool
+	ended    bool
+}
+
+// newGame is a game the batch stores.
+type newGame struct {
+	it           *Item
+	st           *stored
+	white, black int32
+}
+
+// gameRowsChunk is how many bytes Read encodes ahead at least: about a
+// COPY message of pgx's (64 KB).
+const gameRowsChunk = 64 << 10
+
+func (r *gameRows) Read(p []byte) (int, error) {
+	if r.off == len(r.buf) {
+		if r.ended {
+			return 0, io.EOF
+		}
+		r.buf, r.off = r.buf[:0], 0
+		if !r.started {
+			r.buf = append(r.buf, copyHeader...)
+			r.started = true
+		}
+		for len(r.buf) < max(len(p), gameRowsChunk) && r.next < len(r.games) {
+			g := &r.games[r.next]
+			r.buf = gameRowPrefix(r.buf, r.ids[r.next], r.sourceID, int32(g.it.Ordinal), g.it.Offset, g.white, g.black)
+			r.buf = append(r.buf, g.st.row...)
+			r.next++
+		}
+		if r.next == len(r.games) {
+			r.buf = append(r.buf, copyTrailer...)
+			r.ended = true
+		}
+	}
+	n := copy(p, r.buf[r.off:])
+	r.off += n
+	return n, nil
 }

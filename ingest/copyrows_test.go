@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -112,3 +114,43 @@ func TestCopyRowsReadBack(t *testing.T) {
 		t.Fatalf("cases not covered: %d rows with NULLs, %d FEN, %d tags, %d warnings", nulls, fens, tagged, warned)
 	}
 }
+
+// TestGameRowsStream: the games COPY read in pieces of any size is the
+// stream built at once (header, each game's prefix and row, trailer), and
+// an empty batch is the header and the trailer alone.
+func TestGameRowsStream(t *testing.T) {
+	var games []newGame
+	var ids []int64
+	want := rowBuf(append([]byte(nil), copyHeader...))
+	for i := range 3000 {
+		row := bytes.Repeat([]byte{byte(i)}, 40+i%300)
+		g := newGame{it: &Item{Ordinal: i + 1, Offset: int64(100 * i)}, st: &stored{row: row}, white: int32(i % 7), black: int32(i % 5)}
+		games = append(games, g)
+		ids = append(ids, int64(1000+i))
+		want = gameRowPrefix(want, int64(1000+i), 42, int32(i+1), int64(100*i), g.white, g.black)
+		want = append(want, row...)
+	}
+	want = append(want, copyTrailer...)
+	for _, size := range []int{1, 7, 4096, 65536, 1 << 22} {
+		r := &gameRows{games: games, sourceID: 42, ids: ids}
+		got, err := io.ReadAll(&sized{r, size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("read %d bytes at a time: %d bytes, want %d (equal %v)", size, len(got), len(want), bytes.Equal(got, want))
+		}
+	}
+	got, _ := io.ReadAll(&gameRows{sourceID: 42})
+	if !bytes.Equal(got, append(append([]byte(nil), copyHeader...), copyTrailer...)) {
+		t.Errorf("empty batch: %q", got)
+	}
+}
+
+// sized reads at most n bytes at a time from r.
+type sized struct {
+	r io.Reader
+	n int
+}
+
+func (s *sized) Read(p []byte) (int, error) { return s.r.Read(p[:min(len(p), s.n)]) }

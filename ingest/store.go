@@ -240,7 +240,7 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 	var dupRows, rejRows [][]any
 	var news []*stored // the new games, in id order from ids[0]
 	var ordinals []int32
-	w.games = append(w.games[:0], copyHeader...)
+	rows := &gameRows{buf: w.games[:0], sourceID: sourceID, ids: ids}
 	for _, p := range games {
 		it, st := p.it, p.st
 		if ref, ok := existing[p.key]; ok {
@@ -249,13 +249,12 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 			continue
 		}
 		existing[p.key] = gameRef{sourceID, int32(it.Ordinal)}
-		w.games = gameRowPrefix(w.games, ids[len(news)], sourceID, int32(it.Ordinal), it.Offset, p.key.white, p.key.black)
-		w.games = append(w.games, st.row...)
+		rows.games = append(rows.games, newGame{it: it, st: st, white: p.key.white, black: p.key.black})
 		news = append(news, st)
 		ordinals = append(ordinals, int32(it.Ordinal))
 		c.imported++
 	}
-	w.games = append(w.games, copyTrailer...)
+	defer func() { w.games = rows.buf }() // reused by the next batch
 	// The position index and the opening statistics of the new games are
 	// sorted out while PostgreSQL takes the games: the connection would
 	// otherwise wait for this, and PostgreSQL for the connection.
@@ -299,7 +298,7 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 
 	pg := tx.Conn().PgConn()
 	if len(news) > 0 {
-		if _, err := pg.CopyFrom(ctx, bytes.NewReader(w.games), "COPY games ("+gameCopyColumns+") FROM STDIN (FORMAT binary)"); err != nil {
+		if _, err := pg.CopyFrom(ctx, rows, "COPY games ("+gameCopyColumns+") FROM STDIN (FORMAT binary)"); err != nil {
 			return c, &copyError{table: "games", ordinals: ordinals, err: err}
 		}
 	}
