@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -151,17 +150,8 @@ func TestSourceInferenceAfterASkip(t *testing.T) {
 // gzipped PDN file, in the order asked.
 func gameTexts(t *testing.T, path string, ordinals ...int) []string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	byOrdinal := map[int]string{}
-	rd := pdn.NewReader(zr, path)
+	rd := pdn.NewReader(bytes.NewReader(readGz(t, path)), path)
 	for {
 		g, err := rd.Next()
 		if err == io.EOF {
