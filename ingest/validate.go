@@ -24,8 +24,9 @@ type ValidateOptions struct {
 	// stops the run.
 	OnReject func(src *source.Source, it *Item) error
 	// OnWarning is called for each warning of an accepted game. The item's
-	// PDN is nil, but for standard input's games: validate lets the parsed
-	// text of accepted games go (Config.DropAccepted).
+	// PDN is usually nil: validate lets the parsed text of accepted games
+	// go (Config.DropAccepted). Standard input's games keep it, and so do
+	// games that source inference replayed again from the text read again.
 	OnWarning func(src *source.Source, it *Item, warning string)
 	// OnSourceError is called when a source cannot be read to its end (a
 	// *SourceError: it names the source).
