@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -86,7 +87,9 @@ func benchImportOnce(b *testing.B, path string) {
 	sched0 := postgresSched(pool)
 	start := time.Now()
 	workers, _ := strconv.Atoi(os.Getenv("DRAUGHTSDB_BENCH_WORKERS")) // 0: the import's default
+	stopProfile := profileImport(b)
 	sum, err := Import(ctx, pool, []string{path}, Options{BatchSize: benchBatch(), Workers: workers})
+	stopProfile()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -146,6 +149,28 @@ func benchImportOnce(b *testing.B, path string) {
 	b.Logf("PostgreSQL during the plain COPY: CPU %.2f s, running %.2f s, waiting for a CPU %.2f s", copyCPU, (copySched[0]-copySched0[0])/1e9, (copySched[1]-copySched0[1])/1e9)
 	for _, r := range breakdown {
 		b.Logf("  %-28s %10d bytes  %7.1f bytes/game", r.name, r.bytes, float64(r.bytes)/games)
+	}
+}
+
+// profileImport starts a CPU profile of the import alone (not of the
+// synthetic archive's generation nor of the plain COPY) when
+// DRAUGHTSDB_BENCH_CPUPROFILE names a file; -test.cpuprofile would mix
+// them. It returns the function that stops it.
+func profileImport(b *testing.B) func() {
+	name := os.Getenv("DRAUGHTSDB_BENCH_CPUPROFILE")
+	if name == "" {
+		return func() {}
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
 	}
 }
 
