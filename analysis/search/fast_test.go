@@ -66,7 +66,6 @@ func TestFastBoardAgrees(t *testing.T) {
 			}
 		}
 		// Random games, each position reached through fastBoard.play.
-		capt := make([]int, 0, 64)
 		for game := 0; game < 40; game++ {
 			pos := v.StartPosition()
 			var fb fboard
@@ -79,7 +78,7 @@ func TestFastBoardAgrees(t *testing.T) {
 				}
 				m := &legal[rng.IntN(len(legal))]
 				var next fboard
-				f.play(&fb, &next, m, pos.SideToMove(), capt)
+				f.play(&fb, &next, m, pos.SideToMove())
 				pos.Play(m)
 				fb = next
 			}

@@ -263,6 +263,10 @@ func (b *Board) promotionRow(c Color) [2]uint64 {
 func (b *Board) bitOf(sq int) int { return int(b.sqBit[sq]) }
 func (b *Board) sqOf(bit int) int { return int(b.bitSq[bit]) }
 
+// Bit returns square sq's index in the board's bit layout (below 128), the
+// index Move.FromBit, ToBit and CapturedBits give; sq must be valid.
+func (b *Board) Bit(sq int) int { return b.bitOf(sq) }
+
 func hasBit(x [2]uint64, i int) bool { return x[i>>6]>>(uint(i)&63)&1 != 0 }
 func setBit(x *[2]uint64, i int)     { x[i>>6] |= 1 << (uint(i) & 63) }
 func clrBit(x *[2]uint64, i int)     { x[i>>6] &^= 1 << (uint(i) & 63) }

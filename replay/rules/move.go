@@ -34,6 +34,20 @@ func (m *Move) From() int { return m.b().sqOf(int(m.from)) }
 // To returns the end square.
 func (m *Move) To() int { return m.b().sqOf(int(m.to)) }
 
+// FromBit and ToBit return the start and end squares as bit indices of
+// the board's layout (Board.Bit), below 128: From and To without the
+// lookup, for tables keyed by squares that never show them (a search's
+// killers and history, another bit layout's index).
+func (m *Move) FromBit() int { return int(m.from) }
+
+// ToBit: see FromBit.
+func (m *Move) ToBit() int { return int(m.to) }
+
+// CapturedBits returns the captured pieces as a set of bit indices of the
+// board's layout (Board.Bit): bit i%64 of word i/64. Captured lists the
+// same pieces as square numbers.
+func (m *Move) CapturedBits() [2]uint64 { return m.captured }
+
 // IsCapture reports whether the move captures.
 func (m *Move) IsCapture() bool { return m.n != 0 }
 
