@@ -105,20 +105,33 @@ func TestGameOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Cut into runs of RunLength, handed out the longest first and in
+	// game order among runs of one length.
+	type cut struct{ lo, hi int }
+	var cuts []cut
+	for _, g := range lines {
+		for lo := g.lo; lo < g.hi; lo += RunLength {
+			cuts = append(cuts, cut{lo, min(lo+RunLength, g.hi)})
+		}
+	}
+	slices.SortStableFunc(cuts, func(a, b cut) int { return (b.hi - b.lo) - (a.hi - a.lo) })
 	var want []int64
 	var starts []bool
-	for _, g := range lines {
-		for i := g.lo; i < g.hi; i++ {
+	for _, c := range cuts {
+		for i := c.lo; i < c.hi; i++ {
 			want = append(want, positions[i].hash)
-			starts = append(starts, (i-g.lo)%RunLength == 0)
+			starts = append(starts, i == c.lo)
 		}
+	}
+	if cuts[len(cuts)-1].hi-cuts[len(cuts)-1].lo == RunLength {
+		t.Fatal("every run is whole: the order of the runs is not tested")
 	}
 	if len(positions) < 3*RunLength || len(want) != len(positions) {
 		t.Fatalf("%d positions in %d games: too few to test runs", len(positions), len(lines))
 	}
 
-	// One worker: the calls are the games' positions in order, a new
-	// line at every run.
+	// One worker: the calls are the runs, each in the order of its
+	// game's plies and starting a line, the longest runs first.
 	one := run("line1", 1, 16, false)[0]
 	if len(one) != len(want) {
 		t.Fatalf("%d positions evaluated, want %d", len(one), len(want))

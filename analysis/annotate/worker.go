@@ -28,7 +28,10 @@ type worker struct {
 }
 
 // runQueue hands the runs of the selected games' positions (see runs) to
-// the workers of one Run, in order.
+// the workers of one Run, the longest first (in game order among runs of
+// one length): a worker that takes the last run leaves the others idle
+// until it is done, so the last runs should be short ones. Each run
+// starts its line afresh, so the order changes no result.
 type runQueue struct {
 	positions []position
 	runs      [][2]int
@@ -38,6 +41,8 @@ type runQueue struct {
 }
 
 func newRunQueue(positions []position, runs [][2]int) *runQueue {
+	runs = slices.Clone(runs)
+	slices.SortStableFunc(runs, func(a, b [2]int) int { return (b[1] - b[0]) - (a[1] - a[0]) })
 	q := &runQueue{positions: positions, runs: runs, done: make(chan struct{})}
 	q.pending.Store(int64(len(runs)))
 	if len(runs) == 0 {
@@ -177,9 +182,12 @@ func (w *worker) claimRun(ctx context.Context, run []position) ([]claimed, int, 
 	}
 	var out []claimed
 	next := 0
-	err := pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
-		out, next = out[:0], 0
-		rows, err := tx.Query(ctx, `
+	// No transaction around it: the UPDATE leases the rows on its own
+	// (one round trip where BEGIN and COMMIT made three), and the rows it
+	// finds evaluated already are this worker's until it deletes them
+	// (if it dies first, their lease expires and a claim deletes them).
+	err := func() error {
+		rows, err := w.pool.Query(ctx, `
 			WITH c AS MATERIALIZED (
 			      SELECT q.variant, q.hash, r.ord FROM analysis_queue q
 			      JOIN unnest($3::smallint[], $4::bigint[]) WITH ORDINALITY AS r(variant, hash, ord)
@@ -229,13 +237,13 @@ func (w *worker) claimRun(ctx context.Context, run []position) ([]claimed, int, 
 		}
 		if len(done) > 0 {
 			vs, hs := keys(done)
-			_, err := tx.Exec(ctx, `DELETE FROM analysis_queue q USING unnest($1::smallint[], $2::bigint[]) AS d(variant, hash)
+			_, err := w.pool.Exec(ctx, `DELETE FROM analysis_queue q USING unnest($1::smallint[], $2::bigint[]) AS d(variant, hash)
 				WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4`,
 				vs, hs, o.Engine, o.Setting)
 			return err
 		}
 		return nil
-	})
+	}()
 	if err != nil {
 		return nil, 0, fmt.Errorf("claim: %w", err)
 	}
@@ -378,50 +386,43 @@ func (w *worker) evaluate(ctx context.Context, batch []claimed, line *bool) (eva
 			renew = time.Now()
 		}
 	}
-	err = pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
-		if len(ok) > 0 {
-			vs, hs := keys(ok)
-			n := len(ok)
-			scores, mates, depths := make([]int32, n), make([]bool, n), make([]int32, n)
-			bests, pvs := make([]*string, n), make([]string, n)
-			nodes, times := make([]int64, n), make([]int32, n)
-			for i, e := range evs {
-				scores[i], mates[i], depths[i] = int32(e.Score), e.Mate, int32(e.Depth)
-				if e.Best != "" {
-					b := e.Best
-					bests[i] = &b
-				}
-				pvs[i], nodes[i], times[i] = e.PV, e.Nodes, int32(e.TimeMs)
-			}
-			tag, err := tx.Exec(ctx, `
-				INSERT INTO evaluations (variant, hash, engine, setting, score, mate, depth, best_move, pv, nodes, time_ms, engine_version)
-				SELECT v, h, $3, $4, s, m, d, b, p, n, t, $12
-				FROM unnest($1::smallint[], $2::bigint[], $5::int[], $6::bool[], $7::int[], $8::text[], $9::text[], $10::bigint[], $11::int[])
-				     AS x(v, h, s, m, d, b, p, n, t)
-				ON CONFLICT (variant, hash, engine, setting) DO NOTHING`,
-				vs, hs, o.Engine, o.Setting, scores, mates, depths, bests, pvs, nodes, times, o.EngineVersion)
-			if err != nil {
-				return err
-			}
-			evaluated = int(tag.RowsAffected())
-			if _, err := tx.Exec(ctx, `DELETE FROM analysis_queue q USING unnest($1::smallint[], $2::bigint[]) AS d(variant, hash)
-				WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4`,
-				vs, hs, o.Engine, o.Setting); err != nil {
-				return err
-			}
+	// One statement, so one round trip and its own transaction (it was
+	// four: BEGIN, INSERT, DELETE, COMMIT, and another UPDATE for failed
+	// positions): the evaluations stored, the rows of the queue they
+	// answer deleted, the positions the engine failed on marked failed.
+	// Its parts see one snapshot and touch different rows.
+	vs, hs := keys(ok)
+	n := len(ok)
+	scores, mates, depths := make([]int32, n), make([]bool, n), make([]int32, n)
+	bests, pvs := make([]*string, n), make([]string, n)
+	nodes, times := make([]int64, n), make([]int32, n)
+	for i, e := range evs {
+		scores[i], mates[i], depths[i] = int32(e.Score), e.Mate, int32(e.Depth)
+		if e.Best != "" {
+			b := e.Best
+			bests[i] = &b
 		}
-		if len(bad) > 0 {
-			vs, hs := keys(bad)
-			if _, err := tx.Exec(ctx, `
-				UPDATE analysis_queue q SET failed = true, error = d.err, lease_owner = NULL, lease_until = NULL
-				FROM unnest($1::smallint[], $2::bigint[], $5::text[]) AS d(variant, hash, err)
-				WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4 AND q.lease_owner = $6`,
-				vs, hs, o.Engine, o.Setting, errs, w.owner); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+		pvs[i], nodes[i], times[i] = e.PV, e.Nodes, int32(e.TimeMs)
+	}
+	bvs, bhs := keys(bad)
+	err = w.pool.QueryRow(ctx, `
+		WITH ins AS (
+		      INSERT INTO evaluations (variant, hash, engine, setting, score, mate, depth, best_move, pv, nodes, time_ms, engine_version)
+		      SELECT v, h, $3, $4, s, m, d, b, p, n, t, $12
+		      FROM unnest($1::smallint[], $2::bigint[], $5::int[], $6::bool[], $7::int[], $8::text[], $9::text[], $10::bigint[], $11::int[])
+		           AS x(v, h, s, m, d, b, p, n, t)
+		      ON CONFLICT (variant, hash, engine, setting) DO NOTHING
+		      RETURNING 1),
+		     answered AS (
+		      DELETE FROM analysis_queue q USING unnest($1::smallint[], $2::bigint[]) AS d(variant, hash)
+		      WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4),
+		     failed AS (
+		      UPDATE analysis_queue q SET failed = true, error = d.err, lease_owner = NULL, lease_until = NULL
+		      FROM unnest($13::smallint[], $14::bigint[], $15::text[]) AS d(variant, hash, err)
+		      WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4 AND q.lease_owner = $16)
+		SELECT count(*) FROM ins`,
+		vs, hs, o.Engine, o.Setting, scores, mates, depths, bests, pvs, nodes, times, o.EngineVersion,
+		bvs, bhs, errs, w.owner).Scan(&evaluated)
 	if err != nil {
 		return 0, 0, fmt.Errorf("store evaluations: %w", err)
 	}
