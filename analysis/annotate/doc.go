@@ -46,16 +46,19 @@
 //     attempts + 1. While a batch is evaluated the worker renews its lease
 //     every Lease/2. The evaluations are inserted (ON CONFLICT DO NOTHING:
 //     the primary key makes a position evaluated at most once whatever
-//     races happen) and the queue rows deleted in one transaction; a
-//     position the engine fails on is marked failed with its error. A
+//     races happen), the queue rows deleted and the positions the engine
+//     failed on marked failed with their error, in one statement (so one
+//     transaction and one round trip; TestFailedPositions). A
 //     claimed row that is already evaluated (enqueued again by a run that
 //     raced with its evaluation) is just deleted. A row claimed MaxAttempts
 //     times without a result (its workers kept dying) is marked failed.
 //     Game order: with a LineEvaluator (the built-in engine) and without
 //     Options.Independent, the workers first take runs: each selected
 //     game's own positions (those no earlier selected game reached), in
-//     the order of its plies, cut into runs of at most RunLength. A worker
-//     claims a run's rows at once (the same lease rules, among rows
+//     the order of its plies, cut into runs of at most RunLength, handed
+//     out the longest first (the last runs, which leave the other workers
+//     idle until they are done, are short ones). A worker claims a run's
+//     rows at once in one statement (the same lease rules, among rows
 //     claimed fewer than MaxAttempts times; rows another worker holds are
 //     skipped), evaluates them in run order as one line, its
 //     engine keeping the transposition table from one to the next. Only
