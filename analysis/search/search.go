@@ -373,8 +373,8 @@ func (s *searcher) decidedFast(fb *fboard, us rules.Color, n, ply int) (int, boo
 	return -(Win - ply), true
 }
 
-// isKing reports whether a king stands on square sq of pos, the node at
-// ply (through the fast layout if there is one: Position.Piece was a
+// movesKing reports whether m, a move of pos, the node at ply, moves a
+// king (through the fast layout if there is one: Position.Piece was a
 // twentieth of a search).
 func (s *searcher) movesKing(pos *rules.Position, m *rules.Move, ply int) bool {
 	if s.fast != nil {
