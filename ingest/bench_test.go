@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/ingest/source"
 	"github.com/draughtsdb/draughtsdb/ingest/synth"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
@@ -29,12 +30,30 @@ func BenchmarkValidateOCA(b *testing.B) {
 	if err := gunzipTo(ocaPath, plain); err != nil {
 		b.Fatal(err)
 	}
-	benchValidate(b, plain)
+	benchValidate(b, plain, Config{})
 }
 
 // BenchmarkValidateSynthetic does the same on generated International
 // games (DRAUGHTSDB_BENCH_GAMES, default 100,000; the first size given).
 func BenchmarkValidateSynthetic(b *testing.B) {
+	benchValidate(b, syntheticFile(b), Config{})
+}
+
+// BenchmarkImportPrepare measures the import's work before PostgreSQL
+// (read, replay and what its workers prepare for the COPY: the stored
+// moves, the position hashes and the opening entries; Import's Config.Prepare)
+// on the same generated games, with 1 and 2 workers as benchValidate
+// does: the part of the import that scales with the cores (issue #17).
+//
+//	go test -run XXX -bench 'ImportPrepare' -benchtime 5x ./ingest
+func BenchmarkImportPrepare(b *testing.B) {
+	benchValidate(b, syntheticFile(b), Config{Prepare: preparer(openings.DefaultDepth)})
+}
+
+// syntheticFile writes the generated International games of the
+// Synthetic benchmarks (DRAUGHTSDB_BENCH_GAMES, default 100,000; the first
+// size given) and returns its path.
+func syntheticFile(b *testing.B) string {
 	n := 100_000
 	if s := os.Getenv("DRAUGHTSDB_BENCH_GAMES"); s != "" {
 		v, err := strconv.Atoi(strings.TrimSpace(strings.Split(s, ",")[0]))
@@ -54,10 +73,11 @@ func BenchmarkValidateSynthetic(b *testing.B) {
 	if err := f.Close(); err != nil {
 		b.Fatal(err)
 	}
-	benchValidate(b, path)
+	return path
 }
 
-// benchValidate runs the pipeline over path with 1 worker and with 2,
+// benchValidate runs the pipeline (configured as base, but for the
+// workers) over path with 1 worker and with 2,
 // alternating in each iteration (so that both see the same machine), and
 // reports both throughputs side by side with their ratio: w1-games/s,
 // w2-games/s, w2/w1, and games per CPU-second of the whole process (the
@@ -65,7 +85,7 @@ func BenchmarkValidateSynthetic(b *testing.B) {
 // nothing about speed.
 //
 //	go test -run XXX -bench 'Validate' -benchtime 5x ./ingest
-func benchValidate(b *testing.B, path string) {
+func benchValidate(b *testing.B, path string, base Config) {
 	// Collect as the command does (cmd/draughtsdb/main.go: GOGC 400 and a
 	// 160 MB soft limit, unless the environment sets them): under go
 	// test's GOGC 100 the collector ran four times as often, and with 1
@@ -90,7 +110,9 @@ func benchValidate(b *testing.B, path string) {
 			}
 			games = 0
 			cpu0, start := cpuSeconds(), time.Now()
-			err := Run(context.Background(), srcs, Config{Workers: workers}, func(ev *Event) error {
+			cfg := base
+			cfg.Workers = workers
+			err := Run(context.Background(), srcs, cfg, func(ev *Event) error {
 				for i := range ev.Items {
 					if !ev.Items[i].Accepted {
 						b.Fatalf("rejected: %v", ev.Items[i].Reject)
