@@ -34,7 +34,7 @@ import (
 // and the PostgreSQL server, from /proc) and the time PostgreSQL spent running and waiting for a CPU
 // are logged (-v). DRAUGHTSDB_BENCH_WORKERS sets the import's workers (default: the import's own).
 //
-//	DRAUGHTSDB_BENCH_GAMES=250000,1000000 go test -run XXX -bench Import -benchtime 1x -timeout 1h -v ./ingest
+//	DRAUGHTSDB_BENCH_GAMES=250000,1000000 go test -run XXX -bench 'Import$' -benchtime 1x -timeout 1h -v ./ingest
 func BenchmarkImport(b *testing.B) {
 	sizes := []int{20000}
 	if s := os.Getenv("DRAUGHTSDB_BENCH_GAMES"); s != "" {
