@@ -174,7 +174,11 @@
 // (4 and 4). Of the 8, both moves searched independently at depth 12
 // favour the game-order move in 3 (English, by 22, 207 and 10), are
 // level in 1, and favour f6de099's move in 4 (by 7, 2, 2 and 3). Every
-// one of the 217, in game order: testdata/gameorder_diffs.tsv. The
+// one of the 217, in game order: testdata/gameorder_diffs.tsv
+// (TestGameOrderDiffsIndependent searches each of them on its own and
+// checks the list's f6de099 move and score; on Dec 1 the f6de099 binary
+// and 92ed054's analyze gave these same 217, and with --independent
+// --tt-size 16 all 3,535 evaluations byte for byte). The
 // order costs 0-6% CPU against 536d631's sort of tied moves (ratios of
 // the minimum CPU time of 8-15 alternating runs each, on the loaded
 // machine: International, 120-200 positions in game order 1.00-1.04, 60
