@@ -2,7 +2,6 @@ package annotate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"testing"
 
@@ -65,7 +64,7 @@ func TestFailedPositions(t *testing.T) {
 				even++
 			}
 		}
-		if err := errors.Join(rows.Err()); err != nil {
+		if err := rows.Err(); err != nil {
 			t.Fatal(err)
 		}
 		if odd == 0 || even == 0 || odd+even != int64(sum.Positions) {

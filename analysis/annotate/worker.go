@@ -40,8 +40,8 @@ type runQueue struct {
 	done      chan struct{} // closed when pending reaches 0
 }
 
+// newRunQueue sorts runs in place (the queue owns it).
 func newRunQueue(positions []position, runs [][2]int) *runQueue {
-	runs = slices.Clone(runs)
 	slices.SortStableFunc(runs, func(a, b [2]int) int { return (b[1] - b[0]) - (a[1] - a[0]) })
 	q := &runQueue{positions: positions, runs: runs, done: make(chan struct{})}
 	q.pending.Store(int64(len(runs)))
