@@ -110,7 +110,9 @@
 // (score -search.Win, mate, depth 0) for every engine. A built-in
 // evaluation in game order may differ from the same position searched on
 // its own (Options.Independent, as a Hub engine searches) where the table
-// carried from the game's earlier positions holds deeper results. Moves
+// carried from the game's earlier positions holds deeper results, or
+// orders tied moves otherwise (at depth 8, 130 best moves of 3,535, 118
+// of them ties: the search package's doc lists them). Moves
 // (best_move, pv) are stored in Hub notation (hub.FormatMove: 32-28,
 // 28x19x23), the same for both, so the tests can check that `draughtsdb
 // hub` driven over the protocol stores exactly what the built-in engine

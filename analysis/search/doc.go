@@ -167,19 +167,25 @@
 // archive) give f6de099's best move, score and node count, every one
 // (compared in two analyze databases, ff10c65 against f6de099's binary).
 // In analyze's default game order (Continue, 1 MB table) the best move
-// differs from f6de099's independent search in 217 of them (English 112
-// of 2,393, International 105 of 1,142; 35 more keep the move with
-// another score): the game-order score is equal in 200 (a tie broken
-// otherwise), higher in 9 (English 5, International 4) and lower in 8
-// (4 and 4). Of the 8, both moves searched independently at depth 12
-// favour the game-order move in 3 (English, by 22, 207 and 10), are
-// level in 1, and favour f6de099's move in 4 (by 7, 2, 2 and 3). Every
-// one of the 217, in game order: testdata/gameorder_diffs.tsv
-// (TestGameOrderDiffsIndependent searches each of them on its own and
-// checks the list's f6de099 move and score; on Dec 1 the f6de099 binary
-// and 92ed054's analyze gave these same 217, and with --independent
-// --tt-size 16 all 3,535 evaluations byte for byte). The
-// order costs 0-6% CPU against 536d631's sort of tied moves (ratios of
+// differs from f6de099's independent search in 130 of them (English 78
+// of 2,393, International 52 of 1,142; 31 more keep the move with
+// another score): the game-order score is equal in 118 (a tie broken
+// otherwise), higher in 6 (English 5, International 1) and lower in 6
+// (4 and 2). Of the 6, both moves searched independently at depth 12
+// favour the game-order move in 3 (English, by 11, 22 and 207) and
+// f6de099's move in 3 (by 3, 2 and 2). Every one of the 130, in game
+// order: testdata/gameorder_diffs.tsv (TestGameOrderDiffsIndependent
+// searches each of them on its own and checks the list's f6de099 move
+// and score). Until Dec 1 a search that continued a game started
+// iterative deepening after the depth of the table's entry for the
+// position, not at one less: the same nodes in total (70.4M and 160.6M
+// against 70.6M and 159.7M), and 217 best moves that differed (English
+// 112, International 105; 35 more with another score), 200 of them ties,
+// 9 higher, 8 lower. Both lists were measured against the evaluations of
+// the f6de099 binary (Dec 1), which with --independent --tt-size 16 this
+// engine gives byte for byte on all 3,535 positions.
+//
+// The order of tied moves costs 0-6% CPU against 536d631's sort of tied moves (ratios of
 // the minimum CPU time of 8-15 alternating runs each, on the loaded
 // machine: International, 120-200 positions in game order 1.00-1.04, 60
 // independently 1.03-1.06; English, 700 in game order 0.99-1.03, 300

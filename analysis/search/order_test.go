@@ -146,7 +146,7 @@ func TestGameOrderDiffsIndependent(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if rows != 217 {
-		t.Errorf("%s: %d positions, the search package's doc says 217", file, rows)
+	if rows != 130 {
+		t.Errorf("%s: %d positions, the search package's doc says 130", file, rows)
 	}
 }
