@@ -168,27 +168,70 @@ func (fb *fboard) piece(i uint) rules.Piece {
 
 // play makes move m of the side us in parent into child: the captured
 // pieces leave, then the mover goes from From to To (promoted if the move
-// promotes), as rules.Position.Play does.
+// promotes), as rules.Position.Play does. The colours are known (the
+// mover is us's, the captured pieces the opponent's), so each piece is
+// found with one test of the kings instead of fboard.piece's four.
 func (f *fastBoard) play(parent, child *fboard, m *rules.Move, us rules.Color) {
 	*child = *parent
+	them := us ^ 1
 	if m.IsCapture() {
 		// In the order of the bits, not of the squares as Captured lists
-		// them: the result is the same.
+		// them: the result is the same. The captured pieces' values are
+		// the opponent's: White's count positive in the sums.
+		man := rules.WhiteMan + rules.Piece(2*int(them))
+		var d0, d1 int32
 		c := m.CapturedBits()
 		for w, base := range [2]int{0, 64} {
 			for x := c[w]; x != 0; x &= x - 1 {
 				i := uint(f.rbit[base+bits.TrailingZeros64(x)])
-				f.remove(child, child.piece(i), i)
+				b := uint64(1) << i
+				pc := man
+				if child.kings[them]&b != 0 {
+					pc++ // the king of the man's colour
+				}
+				child.kings[them] &^= b
+				child.men[them] &^= b
+				d0 += f.pst[pc][0][i]
+				d1 += f.pst[pc][1][i]
 			}
+		}
+		if them == rules.White {
+			child.pst[0] -= d0
+			child.pst[1] -= d1
+		} else {
+			child.pst[0] += d0
+			child.pst[1] += d1
 		}
 	}
 	from, to := uint(f.rbit[m.FromBit()]), uint(f.rbit[m.ToBit()])
-	pc := child.piece(from)
-	f.remove(child, pc, from)
-	if m.Promotes() {
-		pc = rules.WhiteKing + rules.Piece(2*int(us))
+	fb, tb := uint64(1)<<from, uint64(1)<<to
+	pc := rules.WhiteMan + rules.Piece(2*int(us))
+	if child.kings[us]&fb != 0 {
+		pc++
+		child.kings[us] = child.kings[us]&^fb | tb
+	} else {
+		child.men[us] &^= fb
+		if m.Promotes() {
+			child.kings[us] |= tb
+		} else {
+			child.men[us] |= tb
+		}
 	}
-	f.put(child, pc, to)
+	d0, d1 := -f.pst[pc][0][from], -f.pst[pc][1][from]
+	if pc.IsKing() || !m.Promotes() {
+		d0 += f.pst[pc][0][to]
+		d1 += f.pst[pc][1][to]
+	} else {
+		d0 += f.pst[pc+1][0][to]
+		d1 += f.pst[pc+1][1][to]
+	}
+	if us == rules.White {
+		child.pst[0] += d0
+		child.pst[1] += d1
+	} else {
+		child.pst[0] -= d0
+		child.pst[1] -= d1
+	}
 }
 
 func (fb *fboard) occupied() uint64 { return fb.men[0] | fb.men[1] | fb.kings[0] | fb.kings[1] }
