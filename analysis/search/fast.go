@@ -141,31 +141,6 @@ func (f *fastBoard) put(fb *fboard, pc rules.Piece, i uint) {
 	fb.pst[1] += sign * f.pst[pc][1][i]
 }
 
-func (f *fastBoard) remove(fb *fboard, pc rules.Piece, i uint) {
-	c := pc.Color()
-	fb.kings[c] &^= 1 << i
-	fb.men[c] &^= 1 << i
-	sign := int32(1 - 2*int(c))
-	fb.pst[0] -= sign * f.pst[pc][0][i]
-	fb.pst[1] -= sign * f.pst[pc][1][i]
-}
-
-// piece returns the piece on bit i of fb.
-func (fb *fboard) piece(i uint) rules.Piece {
-	m := uint64(1) << i
-	switch {
-	case fb.men[0]&m != 0:
-		return rules.WhiteMan
-	case fb.kings[0]&m != 0:
-		return rules.WhiteKing
-	case fb.men[1]&m != 0:
-		return rules.BlackMan
-	case fb.kings[1]&m != 0:
-		return rules.BlackKing
-	}
-	return rules.Empty
-}
-
 // play makes move m of the side us in parent into child: the captured
 // pieces leave, then the mover goes from From to To (promoted if the move
 // promotes), as rules.Position.Play does. The colours are known (the
