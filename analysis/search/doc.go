@@ -171,12 +171,15 @@
 // of 2,393, International 52 of 1,142; 31 more keep the move with
 // another score): the game-order score is equal in 118 (a tie broken
 // otherwise), higher in 6 (English 5, International 1) and lower in 6
-// (4 and 2). Of the 6, both moves searched independently at depth 12
-// favour the game-order move in 3 (English, by 11, 22 and 207) and
-// f6de099's move in 3 (by 3, 2 and 2). Every one of the 130, in game
-// order: testdata/gameorder_diffs.tsv (TestGameOrderDiffsIndependent
-// searches each of them on its own and checks the list's f6de099 move
-// and score). Until Dec 1 a search that continued a game started
+// (4 and 2). Searched independently at depth 12, neither choice is the
+// better one: of the 130, the game-order move scores higher in 36,
+// f6de099's in 35, both the same in 59. Of the 118 ties, 31, 28 and 59;
+// of the 6 lower, the game-order move in 3 (English, by 11, 22 and 207)
+// and f6de099's in 3 (by 3, 2 and 2); of the 6 higher, 2 and 4. Every
+// one of the 130, in game order, with both scores at depth 12:
+// testdata/gameorder_diffs.tsv (TestGameOrderDiffsIndependent searches
+// each of them on its own and checks the list's f6de099 move and score;
+// with DRAUGHTSDB_DEEP_SEARCH=1 the depth-12 scores too). Until Dec 1 a search that continued a game started
 // iterative deepening after the depth of the table's entry for the
 // position, not at one less: the same nodes in total (70.4M and 160.6M
 // against 70.6M and 159.7M), and 217 best moves that differed (English

@@ -107,8 +107,11 @@ func TestOrderGolden(t *testing.T) {
 // positions searched on its own at depth 8 (as f6de099 searched them, and
 // as analyze --independent does) gives the best move and score the list
 // says f6de099 gave. The game-order columns need each game's earlier
-// positions and are not checked here.
+// positions and are not checked here. With DRAUGHTSDB_DEEP_SEARCH set it
+// also checks the d12 columns (both moves searched at depth 12: the child
+// after each at depth 11), about two minutes.
 func TestGameOrderDiffsIndependent(t *testing.T) {
+	deep := os.Getenv("DRAUGHTSDB_DEEP_SEARCH") != ""
 	const file = "testdata/gameorder_diffs.tsv"
 	f, err := os.Open(file)
 	if err != nil {
@@ -122,7 +125,7 @@ func TestGameOrderDiffsIndependent(t *testing.T) {
 		if strings.HasPrefix(sc.Text(), "#") || c[0] == "variant" {
 			continue
 		}
-		if len(c) < 9 {
+		if len(c) < 11 {
 			t.Fatalf("%s:%d: %d columns", file, n, len(c))
 		}
 		v, err := rules.VariantByName(c[0])
@@ -141,6 +144,13 @@ func TestGameOrderDiffsIndependent(t *testing.T) {
 		if best := hub.FormatMove(&r.Best); best != c[4] || r.Score != score {
 			t.Errorf("%s:%d: %s %s: best %s score %d, the list has f6de099's %s %d", file, n, c[0], c[3], best, r.Score, c[4], score)
 		}
+		if deep {
+			for k, mv := range []string{c[4], c[6]} {
+				if got, want := depth12(t, pos, mv), c[9+k]; got != want {
+					t.Errorf("%s:%d: %s %s: %s at depth 12 scores %s, the list says %s", file, n, c[0], c[3], mv, got, want)
+				}
+			}
+		}
 		rows++
 	}
 	if err := sc.Err(); err != nil {
@@ -149,4 +159,18 @@ func TestGameOrderDiffsIndependent(t *testing.T) {
 	if rows != 130 {
 		t.Errorf("%s: %d positions, the search package's doc says 130", file, rows)
 	}
+}
+
+// depth12 is the score of move mv (Hub notation) of pos searched at depth
+// 12: minus the score of the position after it at depth 11.
+func depth12(t *testing.T, pos rules.Position, mv string) string {
+	for _, m := range pos.LegalMoves(nil) {
+		if hub.FormatMove(&m) == mv {
+			child := pos
+			child.Play(&m)
+			return strconv.Itoa(-search.Search(child, search.Options{Depth: 11}, nil).Score)
+		}
+	}
+	t.Fatalf("%s: no legal move %s", pos.FEN(), mv)
+	return ""
 }
