@@ -145,7 +145,8 @@ func (f *fastBoard) put(fb *fboard, pc rules.Piece, i uint) {
 // pieces leave, then the mover goes from From to To (promoted if the move
 // promotes), as rules.Position.Play does. The colours are known (the
 // mover is us's, the captured pieces the opponent's), so each piece is
-// found with one test of the kings instead of fboard.piece's four.
+// found with one test of that side's kings instead of a test of all four
+// sets (4-5% more nodes/s in BenchmarkLine*Continue).
 func (f *fastBoard) play(parent, child *fboard, m *rules.Move, us rules.Color) {
 	*child = *parent
 	them := us ^ 1

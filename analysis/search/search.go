@@ -692,8 +692,8 @@ func (s *searcher) goodQuiet(m *rules.Move, ply, depth int) {
 //
 // The first selection is made here, on the way: the earliest of the
 // highest keys is swapped with entry 0, as pickBest(order, keys, 0)
-// would, so the callers pick from entry 1 on (a second pass over the
-// keys was a third of pickBest's time).
+// would, so the callers pick from entry 1 on without a second pass over
+// the keys (up to 5% more nodes/s in BenchmarkLine*Continue).
 func (s *searcher) orderMoves(moves []rules.Move, ply, skip int, capture bool) ([]int, []int) {
 	order := s.order[ply][:0]
 	keys := s.keys[ply][:0]
