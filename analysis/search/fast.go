@@ -150,12 +150,14 @@ func (f *fastBoard) put(fb *fboard, pc rules.Piece, i uint) {
 func (f *fastBoard) play(parent, child *fboard, m *rules.Move, us rules.Color) {
 	*child = *parent
 	them := us ^ 1
+	// d is the change of the piece-square sums from us's side: the
+	// captured pieces' values (the opponent's pieces leave) and the
+	// mover's value at To less its value at From.
+	var d0, d1 int32
 	if m.IsCapture() {
 		// In the order of the bits, not of the squares as Captured lists
-		// them: the result is the same. The captured pieces' values are
-		// the opponent's: White's count positive in the sums.
+		// them: the result is the same.
 		man := rules.WhiteMan + rules.Piece(2*int(them))
-		var d0, d1 int32
 		c := m.CapturedBits()
 		for w, base := range [2]int{0, 64} {
 			for x := c[w]; x != 0; x &= x - 1 {
@@ -171,36 +173,26 @@ func (f *fastBoard) play(parent, child *fboard, m *rules.Move, us rules.Color) {
 				d1 += f.pst[pc][1][i]
 			}
 		}
-		if them == rules.White {
-			child.pst[0] -= d0
-			child.pst[1] -= d1
-		} else {
-			child.pst[0] += d0
-			child.pst[1] += d1
-		}
 	}
 	from, to := uint(f.rbit[m.FromBit()]), uint(f.rbit[m.ToBit()])
 	fb, tb := uint64(1)<<from, uint64(1)<<to
 	pc := rules.WhiteMan + rules.Piece(2*int(us))
 	if child.kings[us]&fb != 0 {
 		pc++
-		child.kings[us] = child.kings[us]&^fb | tb
-	} else {
-		child.men[us] &^= fb
-		if m.Promotes() {
-			child.kings[us] |= tb
-		} else {
-			child.men[us] |= tb
-		}
 	}
-	d0, d1 := -f.pst[pc][0][from], -f.pst[pc][1][from]
-	if pc.IsKing() || !m.Promotes() {
-		d0 += f.pst[pc][0][to]
-		d1 += f.pst[pc][1][to]
-	} else {
-		d0 += f.pst[pc+1][0][to]
-		d1 += f.pst[pc+1][1][to]
+	now := pc
+	if m.Promotes() {
+		now = rules.WhiteKing + rules.Piece(2*int(us))
 	}
+	child.men[us] &^= fb
+	child.kings[us] &^= fb
+	if now.IsKing() {
+		child.kings[us] |= tb
+	} else {
+		child.men[us] |= tb
+	}
+	d0 += f.pst[now][0][to] - f.pst[pc][0][from]
+	d1 += f.pst[now][1][to] - f.pst[pc][1][from]
 	if us == rules.White {
 		child.pst[0] += d0
 		child.pst[1] += d1
