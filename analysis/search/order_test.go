@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -173,4 +174,94 @@ func depth12(t *testing.T, pos rules.Position, mv string) string {
 	}
 	t.Fatalf("%s: no legal move %s", pos.FEN(), mv)
 	return ""
+}
+
+// TestGameOrderDiffsExternal keeps testdata/gameorder_diffs_external.tsv,
+// two other engines' reading of the positions of gameorder_diffs.tsv, true
+// to that list (the same positions and moves, in the same order) and to
+// the counts the package documentation gives: each row's "prefers" column
+// must follow from its two scores, and doc.go must state the counts of
+// the file as it is.
+func TestGameOrderDiffsExternal(t *testing.T) {
+	type key struct{ variant, game, ply, old, new string }
+	var want []key
+	for _, c := range tsvRows(t, "testdata/gameorder_diffs.tsv") {
+		want = append(want, key{c[0], c[1], c[2], c[4], c[6]})
+	}
+	const file = "testdata/gameorder_diffs_external.tsv"
+	rows := tsvRows(t, file)
+	if len(rows) != len(want) {
+		t.Fatalf("%s: %d positions, gameorder_diffs.tsv has %d", file, len(rows), len(want))
+	}
+	type tally struct {
+		engine, variant       string
+		n, newer, older, same int
+	}
+	var tallies []*tally
+	for i, c := range rows {
+		if len(c) < 12 {
+			t.Fatalf("%s: row %d: %d columns", file, i+1, len(c))
+		}
+		if k := (key{c[0], c[1], c[2], c[3], c[4]}); k != want[i] {
+			t.Fatalf("%s: row %d is %v, gameorder_diffs.tsv has %v there", file, i+1, k, want[i])
+		}
+		old, err1 := strconv.Atoi(c[8])
+		nw, err2 := strconv.Atoi(c[9])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: row %d: scores %q %q", file, i+1, c[8], c[9])
+		}
+		prefers := "neither"
+		switch {
+		case nw > old:
+			prefers = "game order"
+		case old > nw:
+			prefers = "f6de099"
+		}
+		if c[10] != prefers {
+			t.Errorf("%s: row %d: prefers %q, its scores (%d, %d) say %q", file, i+1, c[10], old, nw, prefers)
+		}
+		if len(tallies) == 0 || tallies[len(tallies)-1].engine != c[5] || tallies[len(tallies)-1].variant != c[0] {
+			tallies = append(tallies, &tally{engine: c[5], variant: c[0]})
+		}
+		tl := tallies[len(tallies)-1]
+		tl.n++
+		switch prefers {
+		case "game order":
+			tl.newer++
+		case "f6de099":
+			tl.older++
+		default:
+			tl.same++
+		}
+	}
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(strings.ReplaceAll(string(doc), "//", "")), " ")
+	for _, tl := range tallies {
+		s := fmt.Sprintf("%s on the %d %s positions prefers the game-order move in %d, f6de099's in %d, neither in %d",
+			tl.engine, tl.n, tl.variant, tl.newer, tl.older, tl.same)
+		if !strings.Contains(text, s) {
+			t.Errorf("doc.go does not say %q (%s as it is)", s, file)
+		}
+	}
+}
+
+// tsvRows returns the rows of a testdata list, less comments and header.
+func tsvRows(t *testing.T, file string) [][]string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]string
+	for _, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		c := strings.Split(line, "\t")
+		if strings.HasPrefix(line, "#") || c[0] == "variant" {
+			continue
+		}
+		rows = append(rows, c)
+	}
+	return rows
 }
