@@ -114,51 +114,37 @@ func TestOrderGolden(t *testing.T) {
 func TestGameOrderDiffsIndependent(t *testing.T) {
 	deep := os.Getenv("DRAUGHTSDB_DEEP_SEARCH") != ""
 	const file = "testdata/gameorder_diffs.tsv"
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	rows := 0
-	for n := 1; sc.Scan(); n++ {
-		c := strings.Split(sc.Text(), "\t")
-		if strings.HasPrefix(sc.Text(), "#") || c[0] == "variant" {
-			continue
-		}
+	rows := tsvRows(t, file)
+	for i, c := range rows {
 		if len(c) < 11 {
-			t.Fatalf("%s:%d: %d columns", file, n, len(c))
+			t.Fatalf("%s: row %d: %d columns", file, i+1, len(c))
 		}
 		v, err := rules.VariantByName(c[0])
 		if err != nil {
-			t.Fatalf("%s:%d: %v", file, n, err)
+			t.Fatalf("%s: row %d: %v", file, i+1, err)
 		}
 		pos, err := rules.ParseFEN(v, c[3])
 		if err != nil {
-			t.Fatalf("%s:%d: %v", file, n, err)
+			t.Fatalf("%s: row %d: %v", file, i+1, err)
 		}
 		score, err := strconv.Atoi(c[5])
 		if err != nil {
-			t.Fatalf("%s:%d: score: %v", file, n, err)
+			t.Fatalf("%s: row %d: score: %v", file, i+1, err)
 		}
 		r := search.Search(pos, search.Options{Depth: 8}, nil)
 		if best := hub.FormatMove(&r.Best); best != c[4] || r.Score != score {
-			t.Errorf("%s:%d: %s %s: best %s score %d, the list has f6de099's %s %d", file, n, c[0], c[3], best, r.Score, c[4], score)
+			t.Errorf("%s: row %d: %s %s: best %s score %d, the list has f6de099's %s %d", file, i+1, c[0], c[3], best, r.Score, c[4], score)
 		}
 		if deep {
 			for k, mv := range []string{c[4], c[6]} {
 				if got, want := depth12(t, pos, mv), c[9+k]; got != want {
-					t.Errorf("%s:%d: %s %s: %s at depth 12 scores %s, the list says %s", file, n, c[0], c[3], mv, got, want)
+					t.Errorf("%s: row %d: %s %s: %s at depth 12 scores %s, the list says %s", file, i+1, c[0], c[3], mv, got, want)
 				}
 			}
 		}
-		rows++
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if rows != 130 {
-		t.Errorf("%s: %d positions, the search package's doc says 130", file, rows)
+	if len(rows) != 130 {
+		t.Errorf("%s: %d positions, the search package's doc says 130", file, len(rows))
 	}
 }
 

@@ -717,8 +717,7 @@ func (s *searcher) orderMoves(moves []rules.Move, ply, skip int, capture bool) (
 				k += 128
 			}
 		default:
-			from, to := m.FromBit(), m.ToBit()
-			mk := uint16(from)<<8 | uint16(to) // moveKey
+			mk := moveKey(m)
 			switch {
 			case mk == k0:
 				k = 1 << 26
@@ -727,7 +726,7 @@ func (s *searcher) orderMoves(moves []rules.Move, ply, skip int, capture bool) (
 			case m.Promotes():
 				k = 1 << 24
 			default:
-				k = int(s.history[historyIndex(from, to)])
+				k = int(s.history[historyIndex(m.FromBit(), m.ToBit())])
 			}
 		}
 		if len(keys) > 0 && k > keys[b] {

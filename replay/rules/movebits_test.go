@@ -36,7 +36,7 @@ func TestMoveBits(t *testing.T) {
 					}
 					var want [2]uint64
 					for _, s := range m.Captured(nil) {
-						want[b.Bit(s)/64] |= 1 << (b.Bit(s) % 64)
+						setBit(&want, b.Bit(s))
 					}
 					if got := m.CapturedBits(); got != want {
 						t.Fatalf("%s: %v: CapturedBits %x, the bits of Captured %v are %x", v.Name, m, got, m.Captured(nil), want)
