@@ -93,6 +93,50 @@ func TestResultsFromTheFilesOwnEvidence(t *testing.T) {
 	}
 }
 
+// TestResultTokenProvedByTheFinalPosition: lidraughts' Russian games 1,
+// 12 and 15 have a Result tag (1-1, 1-1, 2-0) that differs from their
+// result token (2-0, 0-2, 0-2), and each ends with the side to move
+// unable to move, which proves the token. The stored result is the
+// token's, with a warning that names the tag; no game of the archive
+// keeps a result its final position contradicts.
+func TestResultTokenProvedByTheFinalPosition(t *testing.T) {
+	want := map[int]Result{1: WhiteWins, 12: BlackWins, 15: BlackWins}
+	seen := 0
+	sharedGames(t, "online/russian.pdn", func(g *Game) {
+		for _, w := range g.Warnings {
+			if strings.Contains(w, "contradicts the final position") {
+				t.Errorf("game %d: %s", g.PDN.Ordinal, w)
+			}
+		}
+		r, ok := want[g.PDN.Ordinal]
+		if !ok {
+			return
+		}
+		seen++
+		if g.Result != r {
+			t.Errorf("game %d: result %v, want %v (tag %q, token %q)", g.PDN.Ordinal, g.Result, r, g.PDN.Tag("Result"), g.PDN.Result)
+		}
+		found := false
+		for _, w := range g.Warnings {
+			found = found || WarningKind(w) == warnResultFromToken
+		}
+		if !found {
+			t.Errorf("game %d: no warning %q in %q", g.PDN.Ordinal, warnResultFromToken, g.Warnings)
+		}
+	})
+	if seen != len(want) {
+		t.Fatalf("saw %d of games 1, 12, 15", seen)
+	}
+	// A tag the position proves stays, whatever the token says.
+	g, err := replayText(t, "[GameType \"20\"]\n[FEN \"W:W46:B41,37\"]\n[Result \"0-2\"]\n2-0", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Result != BlackWins {
+		t.Errorf("tag 0-2 proved by the position, token 2-0: stored %v", g.Result)
+	}
+}
+
 // TestEnglishResultsFollowTheFirstMover: "1-0" in an English game is a
 // Black win, and a Black win is written back "1-0".
 func TestEnglishResultsFollowTheFirstMover(t *testing.T) {

@@ -271,6 +271,19 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 	if !ok {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("result %q is not a game result; stored as *", written))
 	}
+	// The Result tag and the token may disagree (the reader warns). When
+	// the final position decides the game and only the token agrees with
+	// it, the file's own evidence is the token: lidraughts' Russian games
+	// 1, 12 and 15 of the shared archive have tags 1-1, 1-1, 2-0 and tokens
+	// 2-0, 0-2, 0-2 that their final positions prove.
+	if token := strings.TrimSpace(pg.Result); token != "" && token != written {
+		if tres, ok := ParseResult(out.Variant, token); ok && tres != res {
+			if d, decided, _ := r.checkFinal(out.Variant, &out.Final, ResultUnknown, token); decided && tres == d {
+				out.Warnings = append(out.Warnings, fmt.Sprintf("%s %s, which the final position proves (the Result tag says %q)", warnResultFromToken, tres.Format(out.Variant), quote(written)))
+				res, written = tres, token
+			}
+		}
+	}
 	var warning string
 	res, out.Decided, warning = r.checkFinal(out.Variant, &out.Final, res, written)
 	if warning != "" {

@@ -6,6 +6,7 @@ import "strings"
 // for counts by kind (validate --json). Texts are in replay.go and in the
 // PDN reader (ingest/pdn); a text with none of these phrases is "other".
 var warningKinds = []struct{ kind, phrase string }{
+	{warnResultFromToken, warnResultFromToken},
 	{"result completed from the final position", "completed from the final position"},
 	{"result contradicts the final position", "contradicts the final position"},
 	{"result not understood", "is not a game result"},
@@ -21,6 +22,10 @@ var warningKinds = []struct{ kind, phrase string }{
 	{"variant decided by its source", WarnVariantBySource},
 	{"the variant of its source rejects it", WarnSourceVariantRejects},
 }
+
+// warnResultFromToken starts the warning of a game whose result token,
+// not its Result tag, agrees with the final position (and is stored).
+const warnResultFromToken = "result taken from the result token"
 
 // WarningKind classifies a game warning (Game.Warnings) for counting.
 func WarningKind(w string) string {
