@@ -142,8 +142,10 @@
 // the Zobrist hash after every ply; FormatMove writes them in canonical
 // algebraic (c3:e5:g7) or numeric (28x19x10) notation. The result is the
 // Result tag (Risultato in Italian files, or the token) in the variant's
-// standard form (Result.Format); a missing result is completed, and a
-// contradicting one kept with a warning, when the final position decides
+// standard form (Result.Format); a missing result is completed, a tag
+// that differs from the token yields to the token when the position proves
+// the token, and a contradicting result is kept with a warning, when the
+// final position decides
 // the game by the variant's Win rule (rules.Outcome: no legal move loses,
 // or wins in antidraughts; the first king wins in breakthrough). Dates
 // become YYYY.MM.DD with ?? for unknown parts (CleanDate).
