@@ -48,14 +48,16 @@ func ParseFEN(v *Variant, s string) (Position, error) {
 				continue
 			}
 			king := false
-			if tok[0] == 'K' || tok[0] == 'k' {
+			if kingPrefix(b, tok) {
 				king = true
 				tok = strings.TrimSpace(tok[1:])
 			}
 			lo, hi := tok, tok
 			if i := strings.IndexByte(tok, '-'); i > 0 {
 				lo, hi = strings.TrimSpace(tok[:i]), strings.TrimSpace(tok[i+1:])
-				hi = strings.TrimPrefix(strings.TrimPrefix(hi, "K"), "k")
+				if kingPrefix(b, hi) {
+					hi = hi[1:]
+				}
 			}
 			a, err := parseFENSquare(b, lo)
 			if err != nil {
@@ -102,6 +104,22 @@ func parseColor(s string) (Color, bool) {
 }
 
 // parseFENSquare maps ParseSquare's errors to FEN sentinels.
+// kingPrefix reports whether tok starts with the king prefix K (or k).
+// On a board eleven or more squares wide k is also a file, and a
+// lowercase k followed by a digit is that file's square: Canadian
+// "k11" is square 12, not a king on 11 (a king there is "Kk11").
+func kingPrefix(b *Board, tok string) bool {
+	switch {
+	case tok == "":
+		return false
+	case tok[0] == 'K':
+		return true
+	case tok[0] != 'k':
+		return false
+	}
+	return b.Width < 11 || len(tok) < 2 || tok[1] < '0' || tok[1] > '9'
+}
+
 func parseFENSquare(b *Board, s string) (int, error) {
 	if n, err := strconv.Atoi(s); err == nil {
 		if !b.Valid(n) {

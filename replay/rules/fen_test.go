@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -79,6 +80,10 @@ func TestParseFENForms(t *testing.T) {
 		{International, "B:BK1", "B:W:BK1"},
 		{English, "B:W21-32:B1-12", English.StartPosition().FEN()},
 		{Canadian, "W:W43-72:B1-30", Canadian.StartPosition().FEN()},
+		// k is a file of the 12x12 board: k11 is square 12, Kk1 a king on 72.
+		{Canadian, "W:Wk11,Kk1:B30", "W:W12,K72:B30"},
+		{Canadian, "W:WK11,k11-l10:B30", "W:WK11,12,13,14,15,16,17,18:B30"},
+		{International, "W:Wk11:B30", "W:WK11:B30"},
 	}
 	for _, c := range cases {
 		p, err := ParseFEN(c.v, c.in)
@@ -115,6 +120,7 @@ func TestParseFENErrors(t *testing.T) {
 		{International, "W:W31:B48", ErrFENPromotionRow, "Black man on square 48"},
 		{International, "W:W31:Bfoo", ErrFENSyntax, "foo"},
 		{International, "W:W35-31:B1", ErrFENSyntax, "backwards"},
+		{Canadian, "W:Wk10:B30", ErrFENSquare, "k10"},
 	}
 	for _, c := range cases {
 		_, err := ParseFEN(c.v, c.in)
@@ -217,5 +223,43 @@ func TestStateHelpers(t *testing.T) {
 	}
 	if _, err := VariantByName("nope"); !errors.Is(err, ErrUnknownVariant) {
 		t.Error("unknown variant")
+	}
+}
+
+// TestFENAlgebraicSquares reads every playable square of every board by
+// its algebraic name, as a man and as a king: Canadian k-file squares
+// were read as kings on the number after the k ("k11": a king on 11).
+func TestFENAlgebraicSquares(t *testing.T) {
+	for _, v := range Variants() {
+		b := v.Board
+		if b.AllSquares {
+			continue // Turkish FENs number all 64 squares
+		}
+		for sq := 1; sq <= b.Squares(); sq++ {
+			name := b.Algebraic(sq)
+			for _, king := range []bool{false, true} {
+				tok, want := name, fmt.Sprint(sq)
+				if king {
+					tok, want = "K"+name, "K"+want
+				}
+				// Black to move, the piece White's, a Black king far off
+				// (or no Black piece when it would share the square).
+				other := 1
+				if sq == 1 {
+					other = 2
+				}
+				p, err := ParseFEN(v, fmt.Sprintf("B:W%s:BK%d", tok, other))
+				if errors.Is(err, ErrFENPromotionRow) && !king {
+					continue
+				}
+				if err != nil {
+					t.Errorf("%s: %q: %v", v.Name, tok, err)
+					continue
+				}
+				if got, w := p.FEN(), fmt.Sprintf("B:W%s:BK%d", want, other); got != w {
+					t.Errorf("%s: %q read as %q, want %q", v.Name, tok, got, w)
+				}
+			}
+		}
 	}
 }
