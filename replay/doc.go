@@ -87,7 +87,8 @@
 // (so a flying king's hop may land on any square the rules allow, not
 // only on the one of the engine's path). English games in algebraic
 // notation name squares from Black's side, as the sites that write them do
-// (FormatMove writes them the same way).
+// (FormatMove writes them the same way), in the FEN tag and /FEN/ setups
+// as in the moves.
 //
 // A text that is exactly a legal move's full path (start and every landing
 // square) is that move, even when a longer capture between the same squares

@@ -164,7 +164,7 @@ func (r *Replayer) restReplays(pg *pdn.Game, v *rules.Variant, pos rules.Positio
 	for ; i < len(pg.Moves); i++ {
 		pm := &pg.Moves[i]
 		if setup := pm.Setup(); setup != "" {
-			p, err := rules.ParseFEN(v, setup)
+			p, err := parseFEN(v, setup)
 			if err != nil {
 				return &RejectError{Err: ErrBadFEN, Ply: ply, Text: pm.Text, Detail: fmt.Sprintf("/FEN %q/ setup: %v", quote(setup), err), Variant: v.Name, underlie: err}
 			}

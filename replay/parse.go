@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
@@ -142,6 +143,64 @@ func lower(c byte) byte {
 // moves (playstrategy, lidraughts) put Black, who moves first, at the
 // bottom, so their square s is our square N+1-s (their c3, 22, is our 11).
 func algebraicRotated(v *rules.Variant) bool { return v == rules.English }
+
+// parseFEN reads a FEN tag or /FEN/ setup of variant v. Its algebraic
+// squares are named as the variant's moves name them (algebraicRotated),
+// so that a record's FEN and moves mean the same square by "c3".
+func parseFEN(v *rules.Variant, s string) (rules.Position, error) {
+	if algebraicRotated(v) {
+		s = rotateFENSquares(v.Board, s)
+	}
+	return rules.ParseFEN(v, s)
+}
+
+// rotateFENSquares rewrites the algebraic squares of a FEN's piece fields
+// as the numbers of the squares they name from the far side (N+1-s); a
+// range between two of them keeps its squares (its ends swap). Anything it
+// does not read as a square is left for rules.ParseFEN to judge.
+func rotateFENSquares(b *rules.Board, s string) string {
+	rotate := func(tok string) (string, bool) {
+		q, pre := strings.TrimSpace(tok), ""
+		if q != "" && (q[0] == 'K' || q[0] == 'k') {
+			pre, q = "K", strings.TrimSpace(q[1:])
+		}
+		if q == "" || isDigit(q[0]) {
+			return tok, false
+		}
+		sq, err := b.ParseSquare(q)
+		if err != nil {
+			return tok, false
+		}
+		return pre + strconv.Itoa(b.Squares()+1-sq), true
+	}
+	fields := strings.Split(s, ":")
+	for i := 1; i < len(fields); i++ {
+		f := strings.TrimSpace(fields[i])
+		if f == "" || f[0] != 'W' && f[0] != 'B' && f[0] != 'w' && f[0] != 'b' {
+			continue
+		}
+		toks := strings.Split(f[1:], ",")
+		for j, tok := range toks {
+			tok = strings.TrimRight(strings.TrimSpace(tok), ".")
+			lo, hi, isRange := strings.Cut(tok, "-")
+			if !isRange {
+				toks[j], _ = rotate(tok)
+				continue
+			}
+			rlo, okLo := rotate(lo)
+			rhi, okHi := rotate(hi)
+			if okLo && okHi {
+				rlo, rhi = rhi, rlo
+				if strings.HasPrefix(rlo, "K") != strings.HasPrefix(strings.TrimSpace(lo), "K") {
+					rlo, rhi = "K"+strings.TrimPrefix(rlo, "K"), strings.TrimPrefix(rhi, "K")
+				}
+			}
+			toks[j] = rlo + "-" + rhi
+		}
+		fields[i] = f[:1] + strings.Join(toks, ",")
+	}
+	return strings.Join(fields, ":")
+}
 
 // FormatMove writes m in notation n like rules.FormatMove, but with the
 // English algebraic squares named from Black's side (see algebraicRotated),

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
@@ -52,5 +53,43 @@ func TestParseMoveText(t *testing.T) {
 				t.Errorf("%q: squares %v, want %v", c.text, got, c.squares)
 			}
 		}
+	}
+}
+
+// TestEnglishAlgebraicFEN: English algebraic squares are named from
+// Black's side in the moves (algebraicRotated), and a FEN tag or setup of
+// the same record names them alike. Reading the FEN's "c3" as our 22 and
+// the moves' "c3" as our 11 made a record written wholly in algebraic
+// unplayable ("the piece on 22 is White's").
+func TestEnglishAlgebraicFEN(t *testing.T) {
+	cases := []struct{ pdn, fen, moves string }{
+		// Black's man on its c3 (our 11), White's on its f6 (our 22).
+		{"[GameType \"21\"]\n[FEN \"B:Wf6:Bc3\"]\n1. c3-d4 f6-e5 *", "B:W22:B11", "11-15 22-18"},
+		{"[GameType \"21\"]\n[FEN \"B:W22:B11\"]\n1. c3-d4 f6-e5 *", "B:W22:B11", "11-15 22-18"},
+		// Kings, a range between two named squares, the trailing dot.
+		{"[GameType \"21\"]\n[FEN \"B:WKf6:Ba1-e1.\"]\n1. a1-b2 *", "B:WK22:B2,3,4", "4-8"},
+		{"[GameType \"21\"]\n1. 9-14 /FEN \"W:Wf6:Bc3\"/ 2. f6-e5 *", "", "9-14 22-18"},
+	}
+	for _, c := range cases {
+		g, err := replayText(t, c.pdn, Options{})
+		if err != nil {
+			t.Errorf("%q: %v", c.pdn, err)
+			continue
+		}
+		if g.StartFEN != c.fen {
+			t.Errorf("%q: start %q, want %q", c.pdn, g.StartFEN, c.fen)
+		}
+		var got []string
+		for i := range g.Moves {
+			got = append(got, FormatMove(g.Variant, &g.Moves[i], rules.Numeric, false))
+		}
+		if s := strings.Join(got, " "); s != c.moves {
+			t.Errorf("%q: moves %q, want %q", c.pdn, s, c.moves)
+		}
+	}
+	// Other 8x8 variants name squares from White's side, as before.
+	g, err := replayText(t, "[GameType \"25\"]\n[FEN \"W:Wc3:Bf6\"]\n1. c3-d4 *", Options{})
+	if err != nil || g.StartFEN != "W:W22:B11" {
+		t.Errorf("Russian FEN c3/f6: %q, %v", g.StartFEN, err)
 	}
 }

@@ -183,7 +183,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	r.board, r.variant = v.Board, v
 	pos := v.StartPosition()
 	if fen := strings.TrimSpace(pg.Tag("FEN")); fen != "" {
-		p, err := rules.ParseFEN(v, fen)
+		p, err := parseFEN(v, fen)
 		if err != nil {
 			return &RejectError{Err: ErrBadFEN, Detail: fmt.Sprintf("FEN tag %q: %v", quote(fen), err), Variant: v.Name, underlie: err}
 		}
@@ -200,7 +200,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	for i := 0; i < len(pg.Moves); i++ {
 		pm := &pg.Moves[i]
 		if setup := pm.Setup(); setup != "" {
-			p, err := rules.ParseFEN(v, setup)
+			p, err := parseFEN(v, setup)
 			if err != nil {
 				return &RejectError{Err: ErrBadFEN, Ply: ply + 1, Text: pm.Text, Detail: fmt.Sprintf("/FEN %q/ setup: %v", quote(setup), err), Variant: v.Name, underlie: err}
 			}
