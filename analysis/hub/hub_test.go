@@ -288,6 +288,26 @@ func TestServeInProcess(t *testing.T) {
 		t.Errorf("move-time 0.1: %q", out)
 	}
 
+	// A level value it cannot read is an error, and the level before it
+	// stays: "move-time=0,5" (a decimal comma) searched without limit.
+	for _, bad := range []string{"move-time=0,5", "move-time=fast", "move-time=0", "depth=abc", "depth=-3", "time=60 moves=x", "time=-1"} {
+		s.send("level " + bad)
+		if l := s.until("error"); !strings.Contains(l[len(l)-1], strings.Fields(bad)[len(strings.Fields(bad))-1]) {
+			t.Errorf("level %s: %q", bad, l)
+		}
+	}
+	s.send("level depth=2", "level depth=x", "go think")
+	out = s.until("done")
+	if ParseLine(out[len(out)-1]).Args["move"] == "" || len(out) < 2 || ParseLine(out[len(out)-2]).Args["depth"] != "2" {
+		t.Errorf("depth 2 kept after a bad level: %q", out)
+	}
+
+	// A man on its own promotion row is not a position (as in a FEN).
+	s.send("set-param name=variant value=international", "pos pos=Ww"+strings.Repeat("e", 48)+"b")
+	if l := s.until("error"); !strings.Contains(l[len(l)-1], "White man on square 1") {
+		t.Errorf("white man on 1: %q", l)
+	}
+
 	s.send("set-param name=variant value=shogi")
 	if l := s.until("error"); !strings.Contains(l[len(l)-1], "shogi") {
 		t.Errorf("bad variant: %q", l)

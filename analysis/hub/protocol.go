@@ -234,6 +234,15 @@ func ParsePosition(v *rules.Variant, s string) (rules.Position, error) {
 		}
 		pos.SetPiece(i, pc)
 	}
+	// The FEN reader's checks (a man on its own promotion row) hold for
+	// Hub positions too, as for FEN tags and DXP setups.
+	if _, err := rules.ParseFEN(v, pos.FEN()); err != nil {
+		var fe *rules.FENError
+		if errors.As(err, &fe) && fe.Detail != "" {
+			return rules.Position{}, fmt.Errorf("%w: %s", ErrPosition, fe.Detail)
+		}
+		return rules.Position{}, fmt.Errorf("%w: %v", ErrPosition, err)
+	}
 	return pos, nil
 }
 

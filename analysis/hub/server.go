@@ -338,33 +338,10 @@ func (s *server) handle(l Line) (quit bool) {
 	case "pos":
 		s.setPosition(l)
 	case "level":
-		s.depth, s.moveTime, s.infinite = 0, 0, false
-		if v, ok := l.Get("depth"); ok {
-			s.depth, _ = strconv.Atoi(v)
-		}
-		if v, ok := l.Get("move-time"); ok {
-			s.moveTime = seconds(v)
-		}
-		if v, ok := l.Get("time"); ok {
-			left := seconds(v)
-			moves := 30
-			if m, ok := l.Get("moves"); ok {
-				if n, err := strconv.Atoi(m); err == nil && n > 0 {
-					moves = n
-				}
-			}
-			inc := time.Duration(0)
-			if i, ok := l.Get("inc"); ok {
-				inc = seconds(i)
-			}
-			s.moveTime = left/time.Duration(moves) + inc
-			if s.moveTime > left/2 {
-				s.moveTime = left / 2
-			}
-			s.moveTime = max(s.moveTime, 10*time.Millisecond)
-		}
-		if _, ok := l.Get("infinite"); ok {
-			s.infinite = true
+		// A value it cannot read is an error, and the level stays as it
+		// was: a "move-time=0,5" read as no limit searched until stopped.
+		if err := s.setLevel(l); err != nil {
+			s.out.line("error message=%s", quote(err.Error()))
 		}
 	case "go":
 		s.startSearch()
@@ -376,12 +353,66 @@ func (s *server) handle(l Line) (quit bool) {
 	return false
 }
 
-func seconds(v string) time.Duration {
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f < 0 {
-		return 0
+// setLevel reads a level line: depth, move-time, or time (with moves and
+// inc), or infinite. It changes nothing when a value is not understood.
+func (s *server) setLevel(l Line) error {
+	depth, moveTime, infinite := 0, time.Duration(0), false
+	if v, ok := l.Get("depth"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > search.MaxDepth {
+			return fmt.Errorf("level depth=%s: want a whole number of plies 1..%d", v, search.MaxDepth)
+		}
+		depth = n
 	}
-	return time.Duration(f * float64(time.Second))
+	if v, ok := l.Get("move-time"); ok {
+		d, err := seconds("move-time", v)
+		if err != nil {
+			return err
+		}
+		if d <= 0 {
+			return fmt.Errorf("level move-time=%s: want more than 0 seconds", v)
+		}
+		moveTime = d
+	}
+	if v, ok := l.Get("time"); ok {
+		left, err := seconds("time", v)
+		if err != nil {
+			return err
+		}
+		moves := 30
+		if m, ok := l.Get("moves"); ok {
+			n, err := strconv.Atoi(m)
+			if err != nil || n < 1 {
+				return fmt.Errorf("level moves=%s: want a whole number of moves, 1 or more", m)
+			}
+			moves = n
+		}
+		inc := time.Duration(0)
+		if i, ok := l.Get("inc"); ok {
+			if inc, err = seconds("inc", i); err != nil {
+				return err
+			}
+		}
+		moveTime = left/time.Duration(moves) + inc
+		if moveTime > left/2 {
+			moveTime = left / 2
+		}
+		moveTime = max(moveTime, 10*time.Millisecond)
+	}
+	if _, ok := l.Get("infinite"); ok {
+		infinite = true
+	}
+	s.depth, s.moveTime, s.infinite = depth, moveTime, infinite
+	return nil
+}
+
+// seconds reads a Hub time: seconds, a decimal point for fractions.
+func seconds(name, v string) (time.Duration, error) {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 || f > 1e6 {
+		return 0, fmt.Errorf("level %s=%s: want seconds, e.g. 0.5", name, v)
+	}
+	return time.Duration(f * float64(time.Second)), nil
 }
 
 func (s *server) ensureEngine() {
