@@ -12,7 +12,7 @@ import (
 )
 
 // TestDCTLMoveTextsResolve reads the legal move lists of dctl's
-// International rule-article positions (testdata/dctl_legal_moves.json, a
+// International and Italian rule-article positions (testdata/dctl_legal_moves.json, a
 // copy of shared/testdata/legal_moves) as move text, in dctl's own notation
 // (zero-padded numeric start and end, 08-02, 01x15): each listed text must
 // resolve to exactly the legal move it names, the texts to different moves,
@@ -33,13 +33,13 @@ func TestDCTLMoveTextsResolve(t *testing.T) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatal(err)
 	}
-	v := rules.International
-	n := 0
+	n := map[string]int{}
 	for _, c := range f.Cases {
-		if c.Variant != "international" {
-			continue // Italian is not implemented
+		v, err := rules.VariantByName(c.Variant)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
 		}
-		n++
+		n[c.Variant]++
 		name := c.Suite + "/" + c.Name + " " + c.FEN
 		pos, err := rules.ParseFEN(v, c.FEN)
 		if err != nil {
@@ -90,8 +90,8 @@ func TestDCTLMoveTextsResolve(t *testing.T) {
 			}
 		}
 	}
-	if n != 20 {
-		t.Errorf("ran %d International cases, want 20", n)
+	if n["international"] != 20 || n["italian"] != 16 {
+		t.Errorf("ran %v cases, want 20 International and 16 Italian", n)
 	}
 }
 
