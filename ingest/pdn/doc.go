@@ -34,7 +34,9 @@
 // match score such as 4-6 when it equals the game's Result tag) ends a game;
 // so does a tag that follows movetext, or a tag after a blank line that
 // follows a block of tags (games with tags only), or the end of the input.
-// Games without tags and one-line games are fine.
+// Comments closed on the result's line still belong to the game it ends
+// ("2-0 {a fine win}", after its last move); a comment on a line of its own
+// leads the next game. Games without tags and one-line games are fine.
 //
 // Accepted forms: numeric and algebraic moves with - x : separators, full
 // capture paths, leading zeros (01-07), move numbers "1." "1..." "1. ..."

@@ -718,7 +718,40 @@ func (lx *lexer) endAtResult(line, col int32, w []byte) {
 		lx.rep.fail(ErrUnbalancedVariation, o.line, o.col, "variation '(' is not closed before the result "+string(w))
 		lx.depth = 0
 	}
+	// A comment closed on the result's line is the game's last word, not
+	// the start of the next game (which would also decode it in that
+	// game's encoding): "2-0 {a fine win}". One left open there stays
+	// where it was, a defect of its own, not of the game before it.
+	for {
+		save := lx.pos()
+		lx.skipSpaces()
+		if !lx.closedOnLine() {
+			lx.r = lx.idx(save)
+			break
+		}
+		lx.scanComment(int32(lx.line), lx.col(lx.r))
+	}
 	lx.finishGame(lx.r, true)
+}
+
+// maxTrailingComment bounds the look ahead of closedOnLine.
+const maxTrailingComment = 4096
+
+// closedOnLine reports whether a comment starts at lx.r and ends on the
+// same line within maxTrailingComment bytes.
+func (lx *lexer) closedOnLine() bool {
+	if !lx.ensure(1) || lx.buf[lx.r] != '{' {
+		return false
+	}
+	for k := 1; k < maxTrailingComment && lx.ensure(k+1); k++ {
+		switch lx.buf[lx.r+k] {
+		case '}':
+			return true
+		case '\n', '\r':
+			return false
+		}
+	}
+	return false
 }
 
 // finishGame closes the current game at buffer index end: the game's Raw

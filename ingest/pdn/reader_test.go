@@ -189,3 +189,40 @@ func TestFullGameType(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentAfterResult: a comment closed on the result's line belongs to
+// the game it ends, in its Raw and after its last move; it began the next
+// game, in that game's encoding ("{café}" of a UTF-8 game read as
+// "{cafÃ©}" in a CP1252 one). A comment on a line of its own after the
+// result still leads the next game, and one left open stays a defect of
+// its own.
+func TestCommentAfterResult(t *testing.T) {
+	gameA := "[Event \"A\"]\n1. 32-28 19-23 2-0 {café} {second}\n"
+	gameB := "\n[Event \"B\"]\n[White \"Ren\xe9\"]\n1. 33-28 18-23 0-2\n"
+	res := readAll(t, strings.NewReader(gameA+gameB), "after.pdn")
+	if len(res.games) != 2 || res.good != 2 {
+		t.Fatalf("%d games, %d good, errors %v", len(res.games), res.good, res.errs)
+	}
+	a, b := res.games[0], res.games[1]
+	if string(a.Raw) != gameA {
+		t.Errorf("game A Raw %q, want %q", a.Raw, gameA)
+	}
+	if c := a.Moves[len(a.Moves)-1].Comments(); len(c) != 2 || c[0] != "café" || c[1] != "second" || a.Result != "2-0" {
+		t.Errorf("game A: last move's comments %q, result %q", c, a.Result)
+	}
+	if len(b.Comments) != 0 || b.Tag("White") != "René" {
+		t.Errorf("game B: comments %q, White %q", b.Comments, b.Tag("White"))
+	}
+
+	own := "[Event \"A\"]\n1. 32-28 2-0\n{about B}\n[Event \"B\"]\n1. 33-28 *\n"
+	res = readAll(t, strings.NewReader(own), "own.pdn")
+	if len(res.games) != 2 || len(res.games[1].Comments) != 1 || res.games[1].Comments[0] != "about B" {
+		t.Errorf("a comment on its own line: %d games, B's comments %q", len(res.games), res.games[len(res.games)-1].Comments)
+	}
+
+	open := "[Event \"A\"]\n1. 32-28 2-0 {never closed\n"
+	res = readAll(t, strings.NewReader(open), "open.pdn")
+	if len(res.games) != 2 || res.good != 1 || len(res.errs) != 1 || !errors.Is(res.errs[0], ErrUnterminatedComment) {
+		t.Errorf("an open comment after the result: %d games, %d good, errors %v", len(res.games), res.good, res.errs)
+	}
+}
