@@ -43,7 +43,9 @@ breaks off (a truncated .gz: the complete games before the break are stored,
 and importing a repaired copy resumes after them) or whose games the database
 refuses. Texts are stored as valid UTF-8 (bytes that are not UTF-8 read as
 Windows-1252, NUL bytes removed, with a warning on the game); a rejected
-game's bytes are kept exactly.
+game's bytes are kept exactly (of a game longer than 4 MB, almost always an
+unclosed comment, its first 4 MB, the reason giving its size and where in
+the file it lies).
 
 The exit status is 0 when every source was read completely, 1 otherwise (the
 good sources are imported all the same; the message lists each failed source

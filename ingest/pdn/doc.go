@@ -71,7 +71,8 @@
 //     length, and the next game reads normally (BenchmarkDeepNesting:
 //     1,000,000 levels and the game after them).
 //   - A game longer than MaxGameSize is skipped (ErrGameTooLarge, naming
-//     that game). What lies between games does not count and is not kept:
+//     that game, its size and its bytes in the file); its Raw is its first
+//     MaxGameSize bytes. What lies between games does not count and is not kept:
 //     blank lines, % lines, NUL padding and stray '}' ']' '"' of any length
 //     stream in constant memory and the next game reads whole. Its Raw
 //     starts with its lead (the % lines and blanks right before it, stray

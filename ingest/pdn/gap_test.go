@@ -167,8 +167,14 @@ func TestGameTooLarge(t *testing.T) {
 			if se.Line < bigLine || !strings.Contains(err.Error(), fmt.Sprintf("big.pdn:%d:", se.Line)+fmt.Sprintf("%d: game %d: ", se.Column, tc.ordinal)) {
 				t.Errorf("error %q is not placed in the big game (line %d on)", err, bigLine)
 			}
-			if g.Line != bigLine || len(g.Raw) != 0 || len(g.Moves) != 0 {
+			// Its Raw is its first MaxGameSize bytes (a rejected game is
+			// kept; its Raw was empty), and the error says where it all is.
+			end := int64(len(tc.before) + big.Len())
+			if g.Line != bigLine || len(g.Moves) != 0 || string(g.Raw) != in[g.Offset:g.Offset+MaxGameSize] {
 				t.Errorf("the big game: line %d (want %d), %d bytes, %d moves", g.Line, bigLine, len(g.Raw), len(g.Moves))
+			}
+			if want := fmt.Sprintf("game is %d bytes, longer than 4 MB (an unclosed comment?); skipped, its first 4 MB kept (bytes %d to %d of the file hold it whole)", end-g.Offset, g.Offset, end); se.Reason != want {
+				t.Errorf("reason %q, want %q", se.Reason, want)
 			}
 			g, err = rd.Next()
 			checkGood(t, g, err)

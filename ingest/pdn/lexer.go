@@ -102,11 +102,12 @@ type lexer struct {
 	gameAbs               int64 // file offset of its first byte
 	gameLine              int   // line of its first byte
 	toks                  []token
-	nTags                 int  // tkTagName tokens in toks
-	nMoves                int  // tkMove and tkUnknown tokens in toks
-	overflow              bool // longer than MaxGameSize: its bytes and tokens are dropped
-	deep                  bool // nested deeper than MaxDepth: tokens are no longer kept
-	depth                 int  // open variations
+	nTags                 int    // tkTagName tokens in toks
+	nMoves                int    // tkMove and tkUnknown tokens in toks
+	overflow              bool   // longer than MaxGameSize: its bytes and tokens are dropped
+	head                  []byte // an overflowing game's first MaxGameSize bytes, its Raw
+	deep                  bool   // nested deeper than MaxDepth: tokens are no longer kept
+	depth                 int    // open variations
 	opens                 [MaxDepth]openParen
 	score                 []byte // the Result tag's value when it is a score ("4-6"), else empty
 	forceEnd              bool   // an unterminated comment: the next tag starts a new game
@@ -146,6 +147,9 @@ func (lx *lexer) fill() bool {
 		if !lx.overflow {
 			lx.overflow = true
 			lx.rep.fail(ErrGameTooLarge, int32(lx.line), lx.col(lx.r), "game is longer than 4 MB (an unclosed comment?); skipped")
+			// Its first MaxGameSize bytes stay its Raw: a rejected game
+			// is kept, and these say what went wrong where.
+			lx.head = append([]byte(nil), lx.buf[lx.start:lx.start+MaxGameSize]...)
 		}
 		lx.toks, lx.nTags, lx.nMoves = lx.toks[:0], 0, 0
 		lx.start = lx.r

@@ -3,6 +3,7 @@ package pdn
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -130,6 +131,12 @@ func (rd *Reader) Next() (*Game, error) {
 	g.Ordinal, g.Offset, g.Line = rd.ordinal, lx.gameAbs, lx.gameLine
 	if !lx.overflow {
 		rd.build(g, lx.raw())
+	} else {
+		g.Raw, lx.head = lx.head, nil
+		if e := rd.gameReport.err; e != nil && e.Err == ErrGameTooLarge {
+			end := lx.base + int64(lx.end)
+			e.Reason = fmt.Sprintf("game is %d bytes, longer than 4 MB (an unclosed comment?); skipped, its first 4 MB kept (bytes %d to %d of the file hold it whole)", end-g.Offset, g.Offset, end)
+		}
 	}
 	rd.checkGame(g)
 	lx.release()
