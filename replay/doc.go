@@ -48,9 +48,14 @@
 // czech: ... russian (by notation) rejects ply 14 "h6xf4": illegal move,
 // and of the other 8x8 algebraic variants only czech accepts every
 // move"); otherwise it is rejected with the first variant's reason (which
-// names the variants that accept it, if several do). Only a rejection
-// starts the second look, so a game that replays under the variant of
-// its squares costs nothing more.
+// names the variants that accept it, if several do). Numbers up to 32 are
+// squares of the 10x10 board too: a numeric 8x8 game that no 8x8 variant
+// accepts is tried as International (a problem set up on 10x10's upper
+// half, Cat.D1.pdn game 16). Only a rejection starts the second look, so a
+// game that replays under the variant of its squares costs nothing more.
+// A game rejected under a variant guessed from its squares says so in its
+// reason ("[read as english by its notation: no GameType or Variant tag;
+// --variant sets one]"): the legal moves it lists are that variant's.
 //
 // One game alone cannot tell a quiet Czech game from a Russian one, but
 // its file can. The import (ingest/infer.go) looks at each source's first

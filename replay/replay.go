@@ -71,7 +71,13 @@ func (r *Replayer) Replay(pg *pdn.Game, readErr error, out *Game) error {
 	}
 	err = r.replayBySquares(pg, fen, out)
 	if err != nil && otherVariantMayAccept(err) {
-		return r.replayOthers(pg, out, err)
+		err = r.replayOthers(pg, out, err)
+	}
+	var re *RejectError
+	if errors.As(err, &re) && re.Variant != "" && otherVariantMayAccept(err) {
+		// The variant was a guess: say which, so that a wrong guess shows
+		// (the legal moves listed are that variant's).
+		re.Detail += fmt.Sprintf(" [read as %s by its %s: no GameType or Variant tag; --variant sets one]", re.Variant, out.Basis)
 	}
 	return err
 }
@@ -148,6 +154,19 @@ func (r *Replayer) replayOthers(pg *pdn.Game, out *Game, err0 error) error {
 			r.alt, r.found = r.found, r.alt
 		}
 	}
+	wider := ""
+	if len(accepting) == 0 && v0.Board.Width == 8 && !v0.Board.AllSquares && v0.DefaultNotation == rules.Numeric {
+		// Numbers up to 32 are squares of the 10x10 board too: a problem
+		// set up by a FEN on 10x10's upper half reads as English by its
+		// squares (Cat.D1.pdn game 16, in a file of International games).
+		// International stands for its board: the other 10x10 variants
+		// are lidraughts', whose games name their variant.
+		if r.replayAs(pg, rules.International, BasisReplay, r.alt, nil) == nil {
+			accepting, accepted = []string{rules.International.Name}, rules.International
+			r.alt, r.found = r.found, r.alt
+			wider = fmt.Sprintf(", none of the other %s numeric variants accepts it, and %s (numbered alike on 1-32) accepts every move", v0.Board.Name, accepted.Name)
+		}
+	}
 	if len(accepting) != 1 {
 		var re *RejectError
 		if len(accepting) > 1 && errors.As(err0, &re) {
@@ -164,6 +183,11 @@ func (r *Replayer) replayOthers(pg *pdn.Game, out *Game, err0 error) error {
 	notation := "numeric"
 	if v0.DefaultNotation == rules.Algebraic {
 		notation = "algebraic"
+	}
+	if wider != "" {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%s %s: no GameType, Variant or Italian tags; %s (by %s) rejects %s%s",
+			variantByReplay, accepted.Name, v0.Name, basis0, what, wider))
+		return nil
 	}
 	out.Warnings = append(out.Warnings, fmt.Sprintf("%s %s: no GameType, Variant or Italian tags; %s (by %s) rejects %s, and of the other %s %s variants only %s accepts every move",
 		variantByReplay, accepted.Name, v0.Name, basis0, what, v0.Board.Name, notation, accepted.Name))

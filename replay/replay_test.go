@@ -276,3 +276,26 @@ func TestHugeFENIsQuotedShort(t *testing.T) {
 		}
 	}
 }
+
+// TestGuessedVariantNamedInRejection: a game that names no variant is
+// read as the variant of its squares; when that variant rejects a move,
+// the reason says which variant it was (its legal moves are listed), so
+// that a wrong guess shows. A game that names its variant is not told so.
+func TestGuessedVariantNamedInRejection(t *testing.T) {
+	_, err := replayText(t, "1. 11-15 24-20 2. 15-17 *", Options{})
+	if err == nil || !strings.Contains(err.Error(), "[read as english by its notation: no GameType or Variant tag; --variant sets one]") {
+		t.Errorf("guessed: %v", err)
+	}
+	_, err = replayText(t, "[GameType \"21\"]\n1. 11-15 24-20 2. 15-17 *", Options{})
+	if err == nil || strings.Contains(err.Error(), "read as") {
+		t.Errorf("named: %v", err)
+	}
+	// Cat.D1.pdn game 16: squares up to 32 and a FEN read as English,
+	// which rejects 7-12; no other 8x8 numeric variant accepts it, and
+	// International does (a problem on the upper half of the 10x10 board).
+	g, err := replayText(t, "[FEN \"W:W19,26,27,32:B6,7,9,17.\"]\n1. 32-28 7-12 2. 27-21 6-11 3. 19-13 9x18 4. 21-16 1-0", Options{})
+	if err != nil || g.Variant != rules.International || g.Basis != BasisReplay || len(g.Warnings) == 0 ||
+		!strings.Contains(g.Warnings[len(g.Warnings)-1], "english (by notation) rejects ply 2 \"7-12\"") {
+		t.Errorf("Cat.D1 game 16: %v by %s, %v, warnings %q", g.Variant, g.Basis, err, g.Warnings)
+	}
+}
