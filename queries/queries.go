@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -24,7 +25,36 @@ var (
 	ErrUnknownQuery = errors.New("no such query")
 	ErrMissingParam = errors.New("missing parameter")
 	ErrUnknownParam = errors.New("unknown parameter")
+	ErrBadParam     = errors.New("bad parameter")
 )
+
+// checks are the values the parameters of these names take in every query
+// file that declares one, checked by Bind before the query runs. The SQL
+// would take a variant name it does not know for NULL and a count of moves
+// below 1 for none, and answer no rows or a meaningless one, which reads
+// as an answer rather than a mistake.
+var checks = map[string]func(p Param, v string) error{
+	// variant: a name package rules knows (draughtsdb_variants holds the
+	// same names and aliases); empty only where the query takes empty for
+	// every variant (its default is empty).
+	"variant": func(p Param, v string) error {
+		if strings.TrimSpace(v) == "" {
+			if p.Default != nil && *p.Default == "" {
+				return nil
+			}
+			return errors.New("give a variant name")
+		}
+		_, err := rules.VariantByName(v)
+		return err
+	},
+	// n: how many first moves (plies) make an opening.
+	"n": func(p Param, v string) error {
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || n < 1 {
+			return fmt.Errorf("%q: want a number of moves, 1 or more", v)
+		}
+		return nil
+	},
+}
 
 // Param is one parameter of a query.
 type Param struct {
@@ -147,7 +177,8 @@ func stripComments(sql string) string {
 }
 
 // Bind turns the query into SQL with $n placeholders and its arguments,
-// filling defaults. Every value is passed as text.
+// filling defaults and checking the values checks knows. Every value is
+// passed as text.
 func (q *Query) Bind(values map[string]string) (string, []any, error) {
 	args := []any{}
 	index := map[string]int{}
@@ -163,6 +194,11 @@ func (q *Query) Bind(values map[string]string) (string, []any, error) {
 				return "", nil, fmt.Errorf("%w %q for query %s (%s)", ErrMissingParam, p.Name, q.Name, p.Description)
 			}
 			v = *p.Default
+		}
+		if check := checks[p.Name]; check != nil {
+			if err := check(p, v); err != nil {
+				return "", nil, fmt.Errorf("%w %s for query %s: %w", ErrBadParam, p.Name, q.Name, err)
+			}
 		}
 		args = append(args, v)
 		index[p.Name] = len(args)

@@ -3,6 +3,7 @@ package queries_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -332,5 +333,126 @@ func TestQueryFiles(t *testing.T) {
 	sql, args, err := q.Bind(map[string]string{"variant": "russian"})
 	if err != nil || len(args) != 2 || args[0] != "russian" || args[1] != "50" {
 		t.Fatalf("bind: %v %v %v", sql, args, err)
+	}
+
+	// A variant the rules do not know, or a count of moves below 1, is an
+	// error, not a query that answers no rows (events, opening_stats,
+	// opening_tree and games_at_position printed "(0 rows)" for
+	// variant=nonsense, opening_stats one row of every game for n=-1).
+	// Empty is a variant only where the query takes it for all.
+	for _, c := range []struct {
+		query  string
+		params map[string]string
+		ok     bool
+	}{
+		{"events", map[string]string{"variant": "nonsense"}, false},
+		{"events", map[string]string{"variant": ""}, true},
+		{"events", map[string]string{"variant": "American"}, true},
+		{"events", map[string]string{"variant": "turkish"}, true},
+		{"opening_stats", map[string]string{"variant": "nonsense"}, false},
+		{"opening_stats", map[string]string{"variant": ""}, false},
+		{"opening_stats", map[string]string{"n": "-1"}, false},
+		{"opening_stats", map[string]string{"n": "0"}, false},
+		{"opening_stats", map[string]string{"n": "two"}, false},
+		{"opening_stats", map[string]string{"n": "1", "variant": "frisian"}, true},
+		{"opening_stats", nil, true},
+		{"opening_tree", map[string]string{"hash": "1", "variant": "nonsense"}, false},
+		{"games_at_position", map[string]string{"hash": "1", "variant": "nonsense"}, false},
+		{"games_at_position", map[string]string{"hash": "1"}, true},
+		{"games_by_opening", map[string]string{"moves": "", "variant": "nonsense"}, false},
+	} {
+		q, err := queries.Lookup(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := q.Bind(c.params); (err == nil) != c.ok || err != nil && !errors.Is(err, queries.ErrBadParam) {
+			t.Errorf("%s %v: %v", c.query, c.params, err)
+		}
+	}
+	// A parameter's description that lists variants lists every one (the
+	// events query's named 5 of 16).
+	for _, q := range all {
+		for _, p := range q.Params {
+			if !strings.Contains(p.Description, "russian") {
+				continue
+			}
+			for _, v := range rules.Variants() {
+				if !strings.Contains(p.Description, v.Name) {
+					t.Errorf("%s: parameter %s names variants but not %s: %q", q.Name, p.Name, v.Name, p.Description)
+				}
+			}
+		}
+	}
+}
+
+// selfGames are International games of a player against themself (the
+// same name as White and Black: game 56 of Tricks traps and shots, Walter
+// Hellman's, is one), won by either side, and one against another player.
+const selfGames = `[Event "self"]
+[Date "2001.01.01"]
+[White "Self Player"]
+[Black "Self Player"]
+[Result "2-0"]
+[GameType "20"]
+
+1. 32-28 19-23 2-0
+
+[Event "self"]
+[Date "2002.01.01"]
+[White "Self Player"]
+[Black "Self Player"]
+[Result "0-2"]
+[GameType "20"]
+
+1. 33-28 19-23 0-2
+
+[Event "self"]
+[Date "2002.02.01"]
+[White "Self Player"]
+[Black "Other Player"]
+[Result "2-0"]
+[GameType "20"]
+
+1. 34-29 19-23 2-0
+`
+
+// TestPlayerAgainstThemself: the query player counts a game against
+// oneself once in all games and its year (it counted it twice: once per
+// colour), and once as white and once as black; won by either side, it is
+// half the points, neither a win nor a loss, except by colour.
+func TestPlayerAgainstThemself(t *testing.T) {
+	pool := pgtest.NewDB(t)
+	file := filepath.Join(t.TempDir(), "self.pdn")
+	if err := os.WriteFile(file, []byte(selfGames), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tricks := filepath.Join(shared, "testsuite", "succeed", "Tricks traps and shots.pdn.gz")
+	if _, err := ingest.Import(context.Background(), pool, []string{file, tricks}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for player, want := range map[string][]string{
+		// Game 56, drawn, undated.
+		"Walter Hellman": {
+			"all games 1 0 1 0 50.0",
+			"in ???? 1 0 1 0 50.0",
+			"as white 1 0 1 0 50.0",
+			"as black 1 0 1 0 50.0",
+		},
+		"Self Player": {
+			"all games 3 1 0 0 66.7",
+			"in 2001 1 0 0 0 50.0",
+			"in 2002 2 1 0 0 75.0",
+			"as white 3 2 0 1 66.7",
+			"as black 2 1 0 1 50.0",
+		},
+	} {
+		res := run(t, pool, "player", map[string]string{"player": player})
+		var got []string
+		for _, row := range res.Rows {
+			got = append(got, strings.Join(row, " "))
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: %v\n%s\nwant\n%s", player, res.Columns, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }

@@ -1,6 +1,6 @@
 -- name: events
 -- Events with their number of games and the range of their known dates.
--- param: variant (default ""): variant name (russian, international, english, brazilian, canadian); empty for all
+-- param: variant (default ""): variant name (any draughtsdb plays: import --help lists them); empty for all
 -- param: limit (default 50): how many events, the largest first
 \if :{?variant} \else \set variant '' \endif
 \if :{?limit} \else \set limit '50' \endif

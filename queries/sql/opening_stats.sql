@@ -5,7 +5,7 @@
 -- in the games with a result). By move order, so transpositions are separate
 -- rows here (opening_tree merges them). Reads every game of the variant.
 -- param: variant (default russian): variant name
--- param: n (default 2): how many first moves make the opening
+-- param: n (default 2): how many first moves make the opening (1 or more)
 -- param: limit (default 50): openings to show, most played first
 \if :{?variant} \else \set variant 'russian' \endif
 \if :{?n} \else \set n '2' \endif
