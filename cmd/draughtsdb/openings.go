@@ -54,6 +54,11 @@ no game has a result), and name, eval and eval_count when present.`,
 			if err != nil {
 				return err
 			}
+			// A negative limit was taken for 0 (all), which the help does
+			// not say.
+			if limit < 0 {
+				return fmt.Errorf("--limit %d: want 0 (all moves) or more", limit)
+			}
 			switch format {
 			case "table", "csv", "json":
 			default:
@@ -72,7 +77,7 @@ no game has a result), and name, eval and eval_count when present.`,
 			if err != nil {
 				return err
 			}
-			cov, err := openings.ReadCoverage(cmd.Context(), pool)
+			cov, err := openings.ReadCoverage(cmd.Context(), pool, v)
 			if err != nil {
 				return err
 			}

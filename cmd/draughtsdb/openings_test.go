@@ -80,9 +80,13 @@ func TestOpeningsCommand(t *testing.T) {
 	if _, err := runCLI(t, "openings", "--database-url", url, "--variant", "international", "--moves", "32-23"); err == nil || !strings.Contains(err.Error(), "32-23") {
 		t.Errorf("an illegal move: %v", err)
 	}
+	// The help says 0 = all; a negative limit was taken for 0.
+	if _, err := runCLI(t, "openings", "--database-url", url, "--variant", "international", "--limit", "-1"); err == nil || !strings.Contains(err.Error(), "--limit -1") {
+		t.Errorf("--limit -1: %v", err)
+	}
 
 	// The notes: a source not counted, and a position past the depth.
-	if cov, err := openings.ReadCoverage(context.Background(), pool); err != nil || cov.Depth != openings.DefaultDepth || cov.Uncounted != 0 {
+	if cov, err := openings.ReadCoverage(context.Background(), pool, rules.International); err != nil || cov.Depth != openings.DefaultDepth || cov.Uncounted != 0 {
 		t.Fatalf("coverage %+v %v", cov, err)
 	}
 	if _, err := pool.Exec(context.Background(), `UPDATE sources SET opening_depth = NULL WHERE id = (SELECT min(id) FROM sources)`); err != nil {
@@ -91,6 +95,77 @@ func TestOpeningsCommand(t *testing.T) {
 	noted, err := runCLI(t, "openings", "--database-url", url, "--variant", "international")
 	if err != nil || !strings.Contains(noted, "1 source(s) were imported before draughtsdb kept opening statistics") {
 		t.Errorf("uncounted source: %v\n%s", err, noted)
+	}
+}
+
+// TestOpeningsCoverageIsPerVariant: the depth and the uncounted sources
+// the notes of `openings --variant V` speak of are those of the sources
+// holding games of V: an International source imported with
+// --opening-depth 4 made an English position at ply 5 say English was
+// counted to 4 plies. db rebuild-openings recounts what is not at its depth.
+func TestOpeningsCoverageIsPerVariant(t *testing.T) {
+	isolate(t)
+	url := pgtest.NewDBURL(t)
+	const shared = "../../ingest/pdn/testdata/shared"
+	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", shared+"/testsuite/succeed/Tricks traps and shots.pdn.gz"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", "--opening-depth", "4", shared+"/international"); err != nil {
+		t.Fatal(err)
+	}
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	ctx := context.Background()
+	check := func(when string, v *rules.Variant, want openings.Coverage) {
+		t.Helper()
+		if cov, err := openings.ReadCoverage(ctx, pool, v); err != nil || cov != want {
+			t.Errorf("%s: coverage of %s %+v (%v), want %+v", when, v, cov, err, want)
+		}
+	}
+	const english = "11-15 23-19 8-11 22-17 9-13"
+	notes := func(variant, moves string) string {
+		t.Helper()
+		out, err := runCLI(t, "openings", "--database-url", url, "--variant", variant, "--moves", moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	check("imported", rules.English, openings.Coverage{Depth: openings.DefaultDepth})
+	check("imported", rules.International, openings.Coverage{Depth: 4})
+	check("imported", rules.Russian, openings.Coverage{})
+	if out := notes("english", english); strings.Contains(out, "note:") {
+		t.Errorf("english at ply 5:\n%s", out)
+	}
+	if out := notes("international", "32-28 19-23 28x19 14x23"); !strings.Contains(out, "count the first 4 plies") {
+		t.Errorf("international at ply 4:\n%s", out)
+	}
+
+	// The English source uncounted: English's note, not International's.
+	if _, err := pool.Exec(ctx, `DELETE FROM opening_index WHERE source_id IN (SELECT source_id FROM games WHERE variant = 21);
+		UPDATE sources SET opening_depth = NULL WHERE id IN (SELECT source_id FROM games WHERE variant = 21)`); err != nil {
+		t.Fatal(err)
+	}
+	check("English uncounted", rules.English, openings.Coverage{Uncounted: 1})
+	check("English uncounted", rules.International, openings.Coverage{Depth: 4})
+	if out := notes("english", english); !strings.Contains(out, "1 source(s) were imported before") {
+		t.Errorf("english uncounted:\n%s", out)
+	}
+	if out := notes("international", "32-28"); strings.Contains(out, "note:") {
+		t.Errorf("international, English uncounted:\n%s", out)
+	}
+
+	// rebuild-openings counts both to its depth.
+	if _, err := runCLI(t, "db", "rebuild-openings", "--database-url", url, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	check("rebuilt", rules.English, openings.Coverage{Depth: openings.DefaultDepth})
+	check("rebuilt", rules.International, openings.Coverage{Depth: openings.DefaultDepth})
+	if out := notes("international", "32-28 19-23 28x19 14x23"); strings.Contains(out, "note:") {
+		t.Errorf("international rebuilt:\n%s", out)
 	}
 }
 

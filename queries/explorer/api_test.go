@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -18,10 +19,12 @@ import (
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
+	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
+	"github.com/draughtsdb/draughtsdb/schema/pgtest"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -627,7 +630,118 @@ func TestAPI(t *testing.T) {
 		if resp.StatusCode != 400 || !bytes.Contains(body, []byte("query string")) {
 			t.Errorf("%%zz: %d %s", resp.StatusCode, body)
 		}
+		// An endpoint asked with another method is 405 with Allow, as the
+		// page is (the catch-all of /api/ answered 404 "no such API
+		// endpoint"); a path that is none stays 404 whatever the method.
+		for _, c := range []struct {
+			method, path string
+			status       int
+		}{
+			{http.MethodPost, "/api/openings", 405},
+			{http.MethodPut, "/api/openings", 405},
+			{http.MethodDelete, "/api/openings", 405},
+			{http.MethodOptions, "/api/openings", 405},
+			{http.MethodPost, "/api/game/5", 405},
+			{http.MethodPatch, "/api/players", 405},
+			{http.MethodPost, "/api/nothing", 404},
+			{http.MethodHead, "/api/variants", 200},
+		} {
+			req, err := http.NewRequest(c.method, ts.URL+c.path, strings.NewReader("x"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			allow := resp.Header.Get("Allow")
+			if resp.StatusCode != c.status || (c.status == 405) != (allow == "GET, HEAD") ||
+				c.status == 405 && !bytes.Contains(body, []byte("not allowed")) {
+				t.Errorf("%s %s: %d, Allow %q, %s; want %d", c.method, c.path, resp.StatusCode, allow, body, c.status)
+			}
+		}
 	})
+}
+
+// importMixed returns a new database holding English games (Tricks traps
+// and shots, counted to the default depth), among them two a player played
+// against himself (game 56 Walter Hellman's, game 59 Hugh Henderson's,
+// both drawn), and the shared International archive counted to 4 plies.
+func importMixed(t *testing.T) *pgxpool.Pool {
+	t.Helper()
+	pool := pgtest.NewDB(t)
+	ctx := context.Background()
+	if _, err := ingest.Import(ctx, pool, []string{filepath.Join(shared, "testsuite", "succeed", "Tricks traps and shots.pdn.gz")}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ingest.Import(ctx, pool, []string{filepath.Join(shared, "international")}, ingest.Options{OpeningDepth: 4}); err != nil {
+		t.Fatal(err)
+	}
+	return pool
+}
+
+// TestPlayerAgainstThemself: a game whose White and Black are one player
+// is one game of the player's record and completion (they said 2), and the
+// filter player=P finds it for either colour (color=black found none).
+func TestPlayerAgainstThemself(t *testing.T) {
+	ts := testServer(t, importMixed(t), Options{DefaultVariant: "english"})
+	const name = "Walter Hellman"
+	var p PlayerAnswer
+	if st, body := get(t, ts, "/api/player", url.Values{"name": {name}}, &p); st != 200 {
+		t.Fatalf("%d %s", st, body)
+	}
+	games := map[string]int64{}
+	for _, r := range p.Record {
+		games[r.Scope] = r.Games
+	}
+	if games["all games"] != 1 || games["as white"] != 1 || games["as black"] != 1 {
+		t.Errorf("record %+v", p.Record)
+	}
+	var ps struct{ Players []PlayerName }
+	if st, body := get(t, ts, "/api/players", url.Values{"prefix": {"Walter H"}}, &ps); st != 200 || len(ps.Players) != 1 ||
+		ps.Players[0].Name != name || ps.Players[0].Games != 1 {
+		t.Errorf("players: %d %s", st, body)
+	}
+	for _, color := range []string{"", "white", "black"} {
+		params := url.Values{"variant": {"english"}, "player": {name}}
+		if color != "" {
+			params.Set("color", color)
+		}
+		var tree TreeAnswer
+		if st, body := get(t, ts, "/api/openings", params, &tree); st != 200 || tree.Position.Counted != 1 || tree.Position.Games != 1 {
+			t.Errorf("openings %s: %d %s", params.Encode(), st, body)
+		}
+		var page GamesPage
+		if st, body := get(t, ts, "/api/games", params, &page); st != 200 || len(page.Games) != 1 ||
+			page.Games[0].White != name || page.Games[0].Black != name {
+			t.Errorf("games %s: %d %s", params.Encode(), st, body)
+		}
+	}
+}
+
+// TestDepthOfTheVariant: the depth an English tree reports is that of the
+// English sources (40), not the least of all (the International source's
+// 4, which made the note on a position at ply 5 say English was counted
+// to 4 plies).
+func TestDepthOfTheVariant(t *testing.T) {
+	ts := testServer(t, importMixed(t), Options{})
+	for _, c := range []struct {
+		variant, moves string
+		depth          int
+		note           bool
+	}{
+		{"english", "11-15 23-19 8-11 22-17 9-13", openings.DefaultDepth, false},
+		{"international", "32-28 19-23 28x19 14x23", 4, true},
+	} {
+		var tree TreeAnswer
+		st, body := get(t, ts, "/api/openings", url.Values{"variant": {c.variant}, "moves": {c.moves}}, &tree)
+		noted := slices.ContainsFunc(tree.Position.Notes, func(n string) bool { return strings.Contains(n, "plies of each game") })
+		if st != 200 || tree.Position.Depth != c.depth || noted != c.note {
+			t.Errorf("%s %s: %d %s; want depth %d, note %v", c.variant, c.moves, st, body, c.depth, c.note)
+		}
+	}
 }
 
 // TestTimeout: a request past its deadline is 503 saying so, not 500.

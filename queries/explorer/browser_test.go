@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,8 +17,10 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
+	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
 // chromium finds the browser: chromium on PATH, else /usr/bin/chromium.
@@ -212,4 +215,41 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	t.Logf("screenshot of %s: %s (%d bytes)", loc, shot, len(png))
+
+	// A game of another variant than the one selected is numbered by its
+	// own first mover: in English Black moves first, so its first two
+	// moves are move 1 ("1. 11-15 24-19", not "1... 11-15 2. 24-19"), opened
+	// with International selected and after selecting Russian.
+	if _, err := ingest.Import(ctx, pool, []string{filepath.Join(shared, "testsuite", "succeed", "Tricks traps and shots.pdn.gz")}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var english int64
+	must(pool.QueryRow(ctx, `SELECT min(id) FROM games WHERE variant = $1 AND start_fen IS NULL AND ply_count >= 4`,
+		codec.VariantID(rules.English)).Scan(&english))
+	var eg GameAnswer
+	if st, body := get(t, ts, fmt.Sprintf("/api/game/%d", english), nil, &eg); st != 200 || eg.Variant != "english" {
+		t.Fatalf("game %d: %d %s", english, st, body)
+	}
+	wantList := []string{"1.", eg.Moves[0].Move, eg.Moves[1].Move, "2.", eg.Moves[2].Move}
+	listJS := `Array.from(document.querySelectorAll('#game-moves li')).slice(0, 5).map(li => li.textContent)`
+	var list []string
+	must(chromedp.Do(ctx,
+		chromedp.Navigate(fmt.Sprintf("%s/?variant=international&game=%d", ts.URL, english)),
+		idle(`!document.getElementById('viewer').hidden`),
+	))
+	eval(listJS, &list)
+	if v := value("#variant"); v != "international" || !slices.Equal(list, wantList) {
+		t.Errorf("English game %d with %s selected: moves %q, want %q", english, v, list, wantList)
+	}
+	must(chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS("#variant"), "russian"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('variant').dispatchEvent(new Event('change'))`),
+		idle(`location.search.includes('variant=russian')`),
+		chromedp.Click(chromedp.ID("g-forward")),
+		idle(`document.querySelector('#game-moves li.current').dataset.ply === '1'`),
+	))
+	eval(listJS, &list)
+	if !slices.Equal(list, wantList) {
+		t.Errorf("English game %d after selecting russian: moves %q, want %q", english, list, wantList)
+	}
 }

@@ -27,7 +27,8 @@
 // A request that cannot be answered because of what it asks gets 400 with
 // {"error": "..."} saying what is wrong (an illegal move names the legal
 // ones, as `draughtsdb openings` does); an unknown game or player gets
-// 404; a request that runs out of time gets 503. No input gives 500: a
+// 404; an endpoint asked with a method other than GET or HEAD gets 405
+// with Allow; a request that runs out of time gets 503. No input gives 500: a
 // fuzz test (FuzzAPI) sends arbitrary parameters to a real database.
 //
 // # The page

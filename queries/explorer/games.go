@@ -160,7 +160,9 @@ LIMIT $8::int OFFSET $9::int`
 // on white_id and black_id: with a player, these are fewer than the
 // position index's entries at any popular position (draughtsdb_games_at
 // of the initial position lists every game), so playerMatches decodes
-// them instead. The parameters are filteredGamesSQL's.
+// them instead. The parameters are filteredGamesSQL's. A game the player
+// played against themself is in both halves; the black half leaves it to
+// the white one, unless the white half is off (color=black).
 const playerGamesSQL = `
 WITH p AS (SELECT id FROM players WHERE name = $3::text)
 SELECT g.id, g.start_fen, CASE WHEN $10::bool THEN g.moves END, g.result, w.name, b.name, g.event, g.date, g.ply_count
@@ -168,7 +170,7 @@ FROM (
     SELECT * FROM games WHERE white_id = (SELECT id FROM p) AND $4::text <> 'black'
     UNION ALL
     SELECT * FROM games WHERE black_id = (SELECT id FROM p) AND $4::text <> 'white'
-                          AND white_id IS DISTINCT FROM black_id
+                          AND ($4::text = 'black' OR white_id IS DISTINCT FROM black_id)
 ) g
 LEFT JOIN players w ON w.id = g.white_id
 LEFT JOIN players b ON b.id = g.black_id

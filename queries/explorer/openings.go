@@ -87,7 +87,7 @@ func (s *Server) openings(ctx context.Context, rq *request) (any, error) {
 			}
 			ans.Position = treePosition(p, node)
 			ans.Position.Source = "statistics"
-			cov, err := openings.ReadCoverage(ctx, tx)
+			cov, err := openings.ReadCoverage(ctx, tx, p.v)
 			if err != nil {
 				return err
 			}

@@ -97,8 +97,11 @@ func (s *Server) players(ctx context.Context, rq *request) (any, error) {
 	}
 	out := []PlayerName{}
 	err = s.read(ctx, func(tx pgx.Tx) error {
+		// A game the player played against themself (the same name as
+		// White and Black) is one game: the black half leaves it out.
 		rows, err := tx.Query(ctx, `SELECT p.name,
-				(SELECT count(*) FROM games g WHERE g.white_id = p.id) + (SELECT count(*) FROM games g WHERE g.black_id = p.id)
+				(SELECT count(*) FROM games g WHERE g.white_id = p.id)
+				+ (SELECT count(*) FROM games g WHERE g.black_id = p.id AND g.white_id IS DISTINCT FROM p.id)
 			FROM (SELECT id, name FROM players WHERE starts_with(lower(name), lower($1::text)) ORDER BY name LIMIT $2::int) p
 			ORDER BY p.name`, prefix, limit)
 		if err != nil {

@@ -99,6 +99,17 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /api/player", s.api([]string{"name"}, s.player))
 	mux.Handle("GET /api/players", s.api([]string{"prefix", "limit"}, s.players))
 	mux.Handle("/api/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// This pattern takes every method, so the mux never answers 405
+		// itself: an endpoint asked with another method than GET lands
+		// here, and is one when a GET of the same path would not.
+		get := r.Clone(r.Context())
+		get.Method = http.MethodGet
+		if _, pattern := mux.Handler(get); pattern != "/api/" {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s: use GET (or HEAD)",
+				pdn.Clip(r.Method, 20), pdn.Clip(r.URL.Path, 100)))
+			return
+		}
 		writeError(w, http.StatusNotFound, "no such API endpoint: "+pdn.Clip(r.URL.Path, 100)+
 			" (see /api/variants, /api/position, /api/openings, /api/games, /api/game/{id}, /api/player, /api/players)")
 	}))

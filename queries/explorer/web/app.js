@@ -296,17 +296,21 @@
     return v ? v.first_to_move : 'white';
   }
 
-  function firstMover() {
-    const v = variants[state.variant];
+  // firstMover is the side that moves first in the variant called name:
+  // the numbers of a move list follow it (English: Black's move is 1.).
+  function firstMover(name) {
+    const v = variants[name];
     return v ? v.first_to_move : 'white';
   }
 
-  // fillMoveList writes moves (texts) with their numbers into ol; current
-  // is the 1-based ply shown (0: the start).
-  function fillMoveList(ol, texts, side, current, onPick, extra) {
+  // fillMoveList writes moves (texts) of variant (a name: the line's is the
+  // selected one, an open game's its own, whatever is selected) with their
+  // numbers into ol; side moves first; current is the 1-based ply shown
+  // (0: the start).
+  function fillMoveList(ol, variant, texts, side, current, onPick, extra) {
     ol.textContent = '';
     let number = 1;
-    const first = firstMover();
+    const first = firstMover(variant);
     texts.forEach((t, i) => {
       if (side === first || i === 0) {
         const n = document.createElement('li');
@@ -338,7 +342,7 @@
   }
 
   function renderLine() {
-    fillMoveList($('line'), state.moves, startSide(), state.ply, goPly);
+    fillMoveList($('line'), state.variant, state.moves, startSide(), state.ply, goPly);
     scrollToCurrent($('line'));
   }
 
@@ -531,7 +535,7 @@
     const mode = v ? labelMode(v) : 'numeric';
     const texts = g.moves.map((m) => (mode === 'algebraic' ? m.algebraic : m.move));
     const startSide = /^\s*b/i.test(g.start_fen) ? 'black' : 'white';
-    fillMoveList($('game-moves'), texts, startSide, state.gply, gameStep, (li, i) => {
+    fillMoveList($('game-moves'), g.variant, texts, startSide, state.gply, gameStep, (li, i) => {
       const m = g.moves[i];
       if (m.class && MARKS[m.class]) {
         const s = document.createElement('span');
