@@ -175,6 +175,24 @@ func TestEveryCommandAndFlagHasHelp(t *testing.T) {
 	walk(newRootCommand())
 }
 
+// TestWorkersHelpFitsTheCommand: export's --workers says what its workers
+// do; it had the setting's help, which speaks of import and of reading PDN.
+func TestWorkersHelpFitsTheCommand(t *testing.T) {
+	for _, c := range newRootCommand().Commands() {
+		f := c.Flags().Lookup("workers")
+		if f == nil {
+			continue
+		}
+		if c.Name() == "export" {
+			if strings.Contains(f.Usage, "import") || strings.Contains(f.Usage, "reading") || !strings.Contains(f.Usage, "stored games") {
+				t.Errorf("export --workers: %q", f.Usage)
+			}
+		} else if !strings.Contains(f.Usage, "reading and replaying games") {
+			t.Errorf("%s --workers: %q", c.Name(), f.Usage)
+		}
+	}
+}
+
 // TestUnknownEnvironmentVariableIsWarned: a DRAUGHTSDB_* variable that is
 // no setting is named on stderr (with the setting it resembles); the
 // settings' own variables are not.

@@ -126,7 +126,9 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 	f.Int64Var(&o.MinGames, "min-games", 0, "openings: follow and export only moves played at least this often (0 or 1: every move; raise it on large collections, where the walk visits every position of every game's first plies)")
 	f.IntVar(&o.MaxPly, "max-ply", 0, "openings: stop this many plies from the initial position (0: as deep as the statistics go, import.opening_depth)")
 	f.Int64Var(&rowGroup, "row-group-rows", export.DefaultRowGroupRows, "Parquet: rows per row group")
-	f.Int("workers", 0, settingHelp("workers"))
+	// The setting's own help speaks of reading PDN and of import; here the
+	// workers decode the stored games.
+	f.Int("workers", 0, "parallel workers decoding the stored games into rows (games, positions, pdn); 0 = number of CPUs; at most 1024 (setting workers)")
 	f.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object on standard error")
 	f.BoolVar(&quiet, "quiet", false, "no progress bar and no summary")
 	bindFlag(f, "workers", "workers")

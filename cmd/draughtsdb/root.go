@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
+	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 )
 
@@ -19,10 +21,12 @@ func newRootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "draughtsdb",
 		Short: "Index, verify and analyse draughts game collections in PostgreSQL",
+		// The variants come from package rules, as every --variant flag's
+		// do: a list written here went stale (it named 5 of 16).
 		Long: `draughtsdb reads PDN archives of draughts (checkers) games, replays every game
-through its own rules engine (Russian, International, English, Brazilian and
-Canadian draughts), and stores games, moves and positions in PostgreSQL for
-opening statistics, position search and engine analysis.
+through its own rules engine (` + strconv.Itoa(len(rules.Variants())) + ` variants: ` + variantList() + `),
+and stores games, moves and positions in PostgreSQL for opening statistics,
+position search and engine analysis.
 
 With no database URL configured, draughtsdb runs its own PostgreSQL cluster
 from the server binaries installed on this machine and starts it on demand.

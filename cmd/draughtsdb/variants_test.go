@@ -37,9 +37,17 @@ func TestEveryVariantFlagNamesEveryVariant(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(newRootCommand())
+	root := newRootCommand()
+	walk(root)
 	if flags < 6 {
 		t.Errorf("%d --variant flags", flags)
+	}
+	// draughtsdb --help says which variants the rules engine plays (it
+	// named 5 of them).
+	for _, v := range rules.Variants() {
+		if !strings.Contains(strings.ToLower(root.Long), v.Name) {
+			t.Errorf("draughtsdb --help does not name %s: %q", v.Name, root.Long)
+		}
 	}
 	raw, err := os.ReadFile(filepath.Join("..", "..", "configs", "draughtsdb.yaml"))
 	if err != nil {
