@@ -407,10 +407,10 @@ func prepareSource(ctx context.Context, conn *pgx.Conn, s *source.Source, force 
 	sha := h.identity()
 	var id int64
 	var status string
-	var read int
+	var read, stored, dups, rejected int
 	var finished *time.Time
 	var oldDepth *int16
-	err = conn.QueryRow(ctx, `SELECT id, status, games_read, finished_at, opening_depth FROM sources WHERE sha256 = $1`, sha).Scan(&id, &status, &read, &finished, &oldDepth)
+	err = conn.QueryRow(ctx, `SELECT id, status, games_read, games_imported, duplicates, rejected, finished_at, opening_depth FROM sources WHERE sha256 = $1`, sha).Scan(&id, &status, &read, &stored, &dups, &rejected, &finished, &oldDepth)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 	case err != nil:
@@ -422,12 +422,30 @@ func prepareSource(ctx context.Context, conn *pgx.Conn, s *source.Source, force 
 		}
 		return nil, fmt.Sprintf("skipped: %s: already imported%s (source %d, same SHA-256); --force re-imports it", s.Name, when, id), nil
 	case status == "done" && force:
-		if _, err := conn.Exec(ctx, `DELETE FROM sources WHERE id = $1`, id); err != nil {
+		// One transaction: the games of other sources recorded as
+		// duplicates of this one's follow it to its new id (the same text:
+		// its ordinals hold the same games), and a crash leaves either the
+		// old source or the new one, never links to neither.
+		tx, err := conn.Begin(ctx)
+		if err != nil {
 			return nil, "", &dbError{err}
 		}
-		msg := fmt.Sprintf("re-importing %s (--force): removed the %d games it had", s.Name, read)
-		id, err = insertSource(ctx, conn, s, sha, depth)
-		return &sourceState{id: id, openingDepth: depth}, msg, err
+		defer tx.Rollback(ctx)
+		if _, err := tx.Exec(ctx, `DELETE FROM sources WHERE id = $1`, id); err != nil {
+			return nil, "", &dbError{err}
+		}
+		old := id
+		if id, err = insertSource(ctx, tx, s, sha, depth); err != nil {
+			return nil, "", err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE duplicates SET of_source_id = $1 WHERE of_source_id = $2`, id, old); err != nil {
+			return nil, "", &dbError{err}
+		}
+		if err := tx.Commit(ctx); err != nil {
+			return nil, "", &dbError{err}
+		}
+		msg := fmt.Sprintf("re-importing %s (--force): removed the %d games it had stored (of %d read: %d duplicates, %d rejected)", s.Name, stored, read, dups, rejected)
+		return &sourceState{id: id, openingDepth: depth}, msg, nil
 	default: // interrupted or failed before: go on after what was committed
 		return resumeSource(ctx, conn, s, id, read, oldDepth, depth, "")
 	}
@@ -478,7 +496,9 @@ func sizeOf(s *source.Source) *int64 {
 	return &size
 }
 
-func insertSource(ctx context.Context, conn *pgx.Conn, s *source.Source, sha string, depth int) (int64, error) {
+func insertSource(ctx context.Context, conn interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, s *source.Source, sha string, depth int) (int64, error) {
 	var id int64
 	err := conn.QueryRow(ctx, `INSERT INTO sources (name, size, sha256, opening_depth) VALUES ($1, $2, $3, $4) RETURNING id`, dbText(s.Name), sizeOf(s), sha, int16(depth)).Scan(&id)
 	if err != nil {
