@@ -339,7 +339,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 			return runCtx.Err()
 		}
 	}
-	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant}, Prepare: preparer(maxDepth),
+	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant, NoSetups: true}, Prepare: preparer(maxDepth),
 		Skip: func(s *source.Source) int { return states[s].skip },
 		Stop: func(s *source.Source) bool { return states[s].failed.Load() != nil }}
 	err = Run(runCtx, todo, cfg, inferSources(cfg, func(ev *Event) error {

@@ -506,3 +506,42 @@ func TestStaleSpoolsAreRemoved(t *testing.T) {
 		t.Errorf("spools left: %v, want the two live ones", all)
 	}
 }
+
+// TestMidGameSetupKeptRejected: the database stores a game as one start
+// position and its moves, so a game with a /FEN/ setup after its first
+// move is kept with the rejected games, byte for byte, reason "mid-game
+// setup" at its ply. It was stored without the setup: its export did not
+// replay, its positions were the wrong ones, and D2 below (other moves
+// after the setup, another result) was dropped as a duplicate of D1. A
+// setup before the first move is the game's start position.
+func TestMidGameSetupKeptRejected(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.NewDB(t)
+	tags := "[White \"Dup W\"]\n[Black \"Dup B\"]\n[Date \"2001.01.01\"]\n[GameType \"20\"]\n"
+	d1 := "[Event \"D1\"]\n" + tags + "[Result \"*\"]\n\n1. 32-28 19-23 2. 28x19 *\n\n"
+	d2 := "[Event \"D2\"]\n" + tags + "[Result \"2-0\"]\n\n1. 32-28 19-23 /FEN \"W:W28,31:B23\"/ 2. 28x19 2-0\n\n"
+	d3 := "[Event \"D3\"]\n[GameType \"20\"]\n[Result \"*\"]\n\n/FEN \"W:W28,31:B23\"/ 1. 28x19 *\n"
+	path := writeFile(t, filepath.Join(t.TempDir(), "setups.pdn"), []byte(d1+d2+d3))
+	sum, err := Import(ctx, pool, []string{path}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Imported != 2 || sum.Rejected != 1 || sum.Duplicates != 0 {
+		t.Fatalf("%+v, want 2 imported, 1 rejected, no duplicate", sum)
+	}
+	var reason, raw string
+	var ply int
+	if err := pool.QueryRow(ctx, `SELECT reason, ply, convert_from(raw, 'UTF8') FROM rejected_games`).Scan(&reason, &ply, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if reason != replay.ErrMidGameSetup.Error() || ply != 3 || raw != strings.TrimSuffix(d2, "\n") {
+		t.Errorf("rejected: %q at ply %d, raw %q", reason, ply, raw)
+	}
+	var start string
+	if err := pool.QueryRow(ctx, `SELECT coalesce(start_fen, '') FROM games WHERE event = 'D3'`).Scan(&start); err != nil {
+		t.Fatal(err)
+	}
+	if start != "W:W28,31:B23" {
+		t.Errorf("D3 start %q, want its setup", start)
+	}
+}

@@ -16,9 +16,10 @@ var (
 	ErrBadFEN             = errors.New("invalid FEN")     // the FEN tag or a /FEN/ setup
 	ErrUnsupportedVariant = errors.New("unsupported variant")
 	ErrSyntax             = errors.New("PDN syntax error") // the reader could not read the game cleanly
+	ErrMidGameSetup       = errors.New("mid-game setup")   // a /FEN/ setup, with Options.NoSetups (the import)
 )
 
-var reasons = []error{ErrIllegalMove, ErrAmbiguousMove, ErrUnknownMove, ErrBadMoveText, ErrBadFEN, ErrUnsupportedVariant, ErrSyntax}
+var reasons = []error{ErrIllegalMove, ErrAmbiguousMove, ErrUnknownMove, ErrBadMoveText, ErrBadFEN, ErrUnsupportedVariant, ErrSyntax, ErrMidGameSetup}
 
 // RejectError says why a game was rejected and where: the ply, the move as
 // written, the position before it and the legal moves there.

@@ -13,6 +13,11 @@ import (
 type Options struct {
 	// Variant, when set, is used for every game (the --variant flag).
 	Variant *rules.Variant
+	// NoSetups rejects a game with a mid-game /FEN/ setup
+	// (ErrMidGameSetup): the database stores a game as one start position
+	// and its moves, so the import keeps such a game with the rejected
+	// ones rather than store it wrongly. validate and normalize read it.
+	NoSetups bool
 }
 
 // Replayer verifies games. It keeps scratch buffers between games, so use
@@ -224,12 +229,24 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	for i := 0; i < len(pg.Moves); i++ {
 		pm := &pg.Moves[i]
 		if setup := pm.Setup(); setup != "" {
+			if r.opts.NoSetups && ply > 0 {
+				return &RejectError{Err: ErrMidGameSetup, Ply: ply + 1, Text: pm.Text, FEN: pos.FEN(), Variant: v.Name,
+					Detail: fmt.Sprintf("/FEN %q/ before ply %d: the database stores a game from one start position, so it is kept here (validate and normalize read it)", quote(setup), ply+1)}
+			}
 			p, err := parseFEN(v, setup)
 			if err != nil {
 				return &RejectError{Err: ErrBadFEN, Ply: ply + 1, Text: pm.Text, Detail: fmt.Sprintf("/FEN %q/ setup: %v", quote(setup), err), Variant: v.Name, underlie: err}
 			}
 			pos = p
-			out.Setups = append(out.Setups, Setup{BeforePly: ply + 1, Position: p})
+			if r.opts.NoSetups {
+				// Before the first move a setup is the start position.
+				out.Start, out.StartFEN = p, ""
+				if start := v.StartPosition(); p.Hash() != start.Hash() || p.FEN() != start.FEN() {
+					out.StartFEN = p.FEN()
+				}
+			} else {
+				out.Setups = append(out.Setups, Setup{BeforePly: ply + 1, Position: p})
+			}
 		}
 		if pm.Text == "" {
 			continue

@@ -299,3 +299,26 @@ func TestGuessedVariantNamedInRejection(t *testing.T) {
 		t.Errorf("Cat.D1 game 16: %v by %s, %v, warnings %q", g.Variant, g.Basis, err, g.Warnings)
 	}
 }
+
+// TestNoSetups: with Options.NoSetups (the import) a /FEN/ setup after the
+// first move rejects the game (ErrMidGameSetup, at the ply it comes
+// before); one before the first move is the start position. Without it
+// both replay through their setups (validate, normalize).
+func TestNoSetups(t *testing.T) {
+	mid := "[GameType \"20\"]\n1. 32-28 19-23 /FEN \"W:W28,31:B23\"/ 2. 28x19 2-0"
+	first := "[GameType \"20\"]\n/FEN \"W:W28,31:B23\"/ 1. 28x19 *"
+	_, err := replayText(t, mid, Options{NoSetups: true})
+	var re *RejectError
+	if !errors.Is(err, ErrMidGameSetup) || !errors.As(err, &re) || re.Ply != 3 || Reason(err) != "mid-game setup" {
+		t.Errorf("mid-game setup: %v", err)
+	}
+	g, err := replayText(t, first, Options{NoSetups: true})
+	if err != nil || g.StartFEN != "W:W28,31:B23" || len(g.Setups) != 0 || g.Plies() != 1 {
+		t.Errorf("setup before the first move: start %q, %d setups, %d plies, %v", g.StartFEN, len(g.Setups), g.Plies(), err)
+	}
+	for _, text := range []string{mid, first} {
+		if g, err := replayText(t, text, Options{}); err != nil || len(g.Setups) != 1 {
+			t.Errorf("%q without NoSetups: %d setups, %v", text, len(g.Setups), err)
+		}
+	}
+}

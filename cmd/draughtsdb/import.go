@@ -31,6 +31,9 @@ workers, and load them into the database in batches, one transaction each.
 Every game read ends up in exactly one place: games (verified and stored),
 rejected_games (with its bytes as read, the reason, ply and move) or
 duplicates (the same variant, start, moves, players and date as a stored game).
+A game is stored as one start position and its moves: one with a /FEN/ setup
+after its first move is kept with the rejected games (reason "mid-game
+setup"); validate and normalize read it.
 
 A source already imported (same SHA-256 of its text) adds nothing and is
 reported; --force removes what it contributed and imports it again. An import
