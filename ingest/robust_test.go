@@ -545,3 +545,54 @@ func TestMidGameSetupKeptRejected(t *testing.T) {
 		t.Errorf("D3 start %q, want its setup", start)
 	}
 }
+
+// TestDuplicatesDifferOnlyInWhatIsLeftOut: a game is a duplicate of a
+// stored one with the same variant, start, moves, players and date only
+// when the result is the same and Event, Site and Round agree wherever
+// both give one. OCA_2.0's "Newcastle 1858" games 3, 17, 25 and 35 (the
+// same short draw in other rounds) and lidraughts games without moves
+// (other Site, other result) were dropped as duplicates.
+func TestDuplicatesDifferOnlyInWhatIsLeftOut(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.NewDB(t)
+	game := func(event, site, round, result string) string {
+		var b strings.Builder
+		for _, tag := range [][2]string{{"Event", event}, {"Site", site}, {"Round", round}} {
+			if tag[1] != "" {
+				b.WriteString("[" + tag[0] + " \"" + tag[1] + "\"]\n")
+			}
+		}
+		return b.String() + "[Date \"1858.??.??\"]\n[White \"Wyllie\"]\n[Black \"Martins\"]\n[GameType \"21\"]\n[Result \"" + result + "\"]\n\n1. 11-15 23-19 8-11 " + result + "\n\n"
+	}
+	cases := []struct {
+		name, text string
+		dup        bool
+	}{
+		{"the same", game("Newcastle 1858", "Newcastle", "3", "1/2-1/2"), true},
+		{"another round", game("Newcastle 1858", "Newcastle", "17", "1/2-1/2"), false},
+		{"no round", game("Newcastle 1858", "Newcastle", "", "1/2-1/2"), true},
+		{"no event or site", game("", "", "3", "1/2-1/2"), true},
+		{"another site", game("Newcastle 1858", "Glasgow", "3", "1/2-1/2"), false},
+		{"another event", game("Match 1858", "Newcastle", "3", "1/2-1/2"), false},
+		{"another result", game("Newcastle 1858", "Newcastle", "3", "1-0"), false},
+		{"event in other case", game("NEWCASTLE 1858", "Newcastle", "3", "1/2-1/2"), true},
+		{"unknown site", game("Newcastle 1858", "?", "3", "1/2-1/2"), true},
+	}
+	var all strings.Builder
+	all.WriteString(game("Newcastle 1858", "Newcastle", "3", "1/2-1/2"))
+	for _, c := range cases {
+		all.WriteString(c.text)
+	}
+	path := writeFile(t, filepath.Join(t.TempDir(), "newcastle.pdn"), []byte(all.String()))
+	if _, err := Import(ctx, pool, []string{path}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cases {
+		ordinal := i + 2
+		dup := count(t, pool, `SELECT count(*) FROM duplicates WHERE ordinal = `+strconv.Itoa(ordinal)+` AND of_ordinal = 1`)
+		stored := count(t, pool, `SELECT count(*) FROM games WHERE ordinal = `+strconv.Itoa(ordinal))
+		if c.dup && (dup != 1 || stored != 0) || !c.dup && (dup != 0 || stored != 1) {
+			t.Errorf("%s: %d duplicate rows, %d games; want a duplicate: %v", c.name, dup, stored, c.dup)
+		}
+	}
+}

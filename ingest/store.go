@@ -33,6 +33,7 @@ type stored struct {
 	date         string
 	white, black string // cleaned player names, "" for none
 	result       int16
+	header       dupHeader // event, site and round, as stored, for duplicates
 	movesHash    int64
 	hashes       []uint64 // the start position and after every ply
 	opening      []openings.Entry
@@ -64,6 +65,7 @@ func prepare(g *replay.Game) *stored {
 		white: c.player("white player", g.White), black: c.player("black player", g.Black),
 		result: codec.ResultCode(g.Result), movesHash: codec.MovesHash(g.Variant, g.StartFEN, moves),
 	}
+	st.header = newDupHeader(deref(event), deref(site), deref(round))
 	tags := otherTags(g, &c)
 	var startFEN *string
 	if g.StartFEN != "" {
@@ -98,7 +100,8 @@ func prepare(g *replay.Game) *stored {
 	return st
 }
 
-// dupKey is what makes two games the same game.
+// dupKey is what two games must share to be the same game: variant,
+// start and moves, players and date; sameGame then compares the rest.
 type dupKey struct {
 	variant      int16
 	movesHash    int64
@@ -106,10 +109,63 @@ type dupKey struct {
 	date         string
 }
 
+// dupHeader is a game's Event, Site and Round, "" when absent or
+// unknown (PDN's "?").
+type dupHeader struct{ event, site, round string }
+
+func newDupHeader(event, site, round string) dupHeader {
+	known := func(s string) string {
+		if s = strings.TrimSpace(s); s == "?" || s == "-" {
+			return ""
+		}
+		return s
+	}
+	return dupHeader{known(event), known(site), known(round)}
+}
+
+// dupGame is a game stored (or stored earlier in the batch) under a key.
+type dupGame struct {
+	ref    gameRef
+	result int16
+	header dupHeader
+}
+
+// sameGame reports whether a game with result and header is the stored
+// game d, their dupKey being equal: the same result, and Event, Site and
+// Round each the same (but for case) where both games give one. Games that differ there
+// are different games: the repeated short draws of a match (OCA_2.0's
+// "Newcastle 1858" games 3, 17, 25 and 35, other rounds), or lidraughts
+// games without moves (other Site, other result) were dropped as
+// duplicates. The same game from two archives that agree on the players'
+// names and the date mostly agrees on these too; where one of them leaves
+// one out, it is still found.
+func (d *dupGame) sameGame(result int16, h dupHeader) bool {
+	same := func(a, b string) bool { return a == "" || b == "" || strings.EqualFold(a, b) }
+	return d.result == result && same(d.header.event, h.event) && same(d.header.site, h.site) && same(d.header.round, h.round)
+}
+
+// findDup returns the first game (by source and ordinal) of games that is
+// the same game as one with result and header.
+func findDup(games []dupGame, result int16, h dupHeader) (gameRef, bool) {
+	var best gameRef
+	found := false
+	for i := range games {
+		if g := &games[i]; g.sameGame(result, h) && (!found || g.ref.before(best)) {
+			best, found = g.ref, true
+		}
+	}
+	return best, found
+}
+
 type gameRef struct {
 	sourceID int64
 	ordinal  int32
 }
+
+func (r gameRef) before(o gameRef) bool {
+	return r.sourceID < o.sourceID || r.sourceID == o.sourceID && r.ordinal < o.ordinal
+}
+
 
 // batchCounts is what one batch added.
 type batchCounts struct {
@@ -194,35 +250,44 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 			hashes = append(hashes, st.movesHash)
 		}
 	}
-	existing := map[dupKey]gameRef{}
+	existing := map[dupKey][]dupGame{}
 	if len(hashes) > 0 {
-		rows, err := tx.Query(ctx, `SELECT source_id, ordinal, variant, moves_hash, coalesce(white_id, 0), coalesce(black_id, 0), date
+		rows, err := tx.Query(ctx, `SELECT source_id, ordinal, variant, moves_hash, coalesce(white_id, 0), coalesce(black_id, 0), date,
+			result, coalesce(event, ''), coalesce(site, ''), coalesce(round, '')
 			FROM games WHERE moves_hash = ANY($1)`, hashes)
 		if err != nil {
 			return c, err
 		}
 		for rows.Next() {
-			var ref gameRef
+			var g dupGame
 			var k dupKey
-			if err := rows.Scan(&ref.sourceID, &ref.ordinal, &k.variant, &k.movesHash, &k.white, &k.black, &k.date); err != nil {
+			var event, site, round string
+			if err := rows.Scan(&g.ref.sourceID, &g.ref.ordinal, &k.variant, &k.movesHash, &k.white, &k.black, &k.date,
+				&g.result, &event, &site, &round); err != nil {
 				rows.Close()
 				return c, err
 			}
-			if old, ok := existing[k]; !ok || ref.sourceID < old.sourceID || ref.sourceID == old.sourceID && ref.ordinal < old.ordinal {
-				existing[k] = ref
-			}
+			g.header = newDupHeader(event, site, round)
+			existing[k] = append(existing[k], g)
 		}
 		if err := rows.Err(); err != nil {
 			return c, err
 		}
 	}
 
-	// Reserve ids for the new games: the position index refers to them.
+	// Decide each game in order (a game may be the same as one earlier in
+	// the batch), then reserve ids for the new ones: the position index
+	// refers to them.
+	dupOf := make([]gameRef, len(games))
+	isDup := make([]bool, len(games))
 	fresh := 0
-	for _, p := range games {
-		if _, dup := existing[p.key]; !dup {
-			fresh++
+	for i, p := range games {
+		if ref, ok := findDup(existing[p.key], p.st.result, p.st.header); ok {
+			dupOf[i], isDup[i] = ref, true
+			continue
 		}
+		existing[p.key] = append(existing[p.key], dupGame{ref: gameRef{sourceID, int32(p.it.Ordinal)}, result: p.st.result, header: p.st.header})
+		fresh++
 	}
 	var ids []int64
 	if fresh > 0 {
@@ -241,14 +306,14 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 	var news []*stored // the new games, in id order from ids[0]
 	var ordinals []int32
 	rows := &gameRows{buf: w.games[:0], sourceID: sourceID, ids: ids}
-	for _, p := range games {
+	for i, p := range games {
 		it, st := p.it, p.st
-		if ref, ok := existing[p.key]; ok {
+		if isDup[i] {
+			ref := dupOf[i]
 			dupRows = append(dupRows, []any{sourceID, int32(it.Ordinal), it.Offset, ref.sourceID, ref.ordinal})
 			c.duplicates++
 			continue
 		}
-		existing[p.key] = gameRef{sourceID, int32(it.Ordinal)}
 		rows.games = append(rows.games, newGame{it: it, st: st, white: p.key.white, black: p.key.black})
 		news = append(news, st)
 		ordinals = append(ordinals, int32(it.Ordinal))

@@ -60,7 +60,13 @@ func replayAll(t *testing.T) (games []game, rejected map[string]int) {
 		t.Fatal(errs)
 	}
 	rejected = map[string]int{}
-	seen := map[string]bool{} // duplicates: same variant, start, moves, players and date
+	// Duplicates: same variant, start, moves, players, date and result,
+	// and Event, Site and Round the same wherever both give one.
+	type header struct {
+		result             replay.Result
+		event, site, round string
+	}
+	seen := map[string][]header{}
 	err := ingest.ReplayGames(context.Background(), srcs, func(s *source.Source, pg *pdn.Game, g *replay.Game, err error) error {
 		if err != nil {
 			rejected[replay.Reason(err)]++
@@ -78,10 +84,18 @@ func replayAll(t *testing.T) (games []game, rejected map[string]int) {
 			gm.ownFull = append(gm.ownFull, replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, true))
 		}
 		key := strings.Join(append([]string{g.Variant.Name, g.StartFEN, gm.white, gm.black, gm.date}, gm.moves...), "|")
-		if !seen[key] {
-			seen[key] = true
-			games = append(games, gm)
+		h := header{g.Result, pg.Tag("Event"), pg.Tag("Site"), pg.Tag("Round")}
+		agree := func(a, b string) bool {
+			a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+			return a == "" || a == "?" || a == "-" || b == "" || b == "?" || b == "-" || strings.EqualFold(a, b)
 		}
+		for _, o := range seen[key] {
+			if o.result == h.result && agree(o.event, h.event) && agree(o.site, h.site) && agree(o.round, h.round) {
+				return nil
+			}
+		}
+		seen[key] = append(seen[key], h)
+		games = append(games, gm)
 		return nil
 	})
 	if err != nil {

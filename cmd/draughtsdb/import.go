@@ -30,7 +30,8 @@ workers, and load them into the database in batches, one transaction each.
 
 Every game read ends up in exactly one place: games (verified and stored),
 rejected_games (with its bytes as read, the reason, ply and move) or
-duplicates (the same variant, start, moves, players and date as a stored game).
+duplicates (the same variant, start, moves, players, date and result as a
+stored game, and the same Event, Site and Round wherever both give one).
 A game is stored as one start position and its moves: one with a /FEN/ setup
 after its first move is kept with the rejected games (reason "mid-game
 setup"); validate and normalize read it.

@@ -77,7 +77,17 @@ func replayArchive(t testing.TB) []replayed {
 			replayErr = errors.Join(errs...)
 			return
 		}
-		seen := map[string]bool{}
+		// Duplicates: same variant, start, moves, players, date and
+		// result, and Event, Site and Round the same wherever both give one.
+		type header struct {
+			result             replay.Result
+			event, site, round string
+		}
+		agree := func(a, b string) bool {
+			a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+			return a == "" || a == "?" || a == "-" || b == "" || b == "?" || b == "-" || strings.EqualFold(a, b)
+		}
+		seen := map[string][]header{}
 		r := replay.NewReplayer(replay.Options{})
 		for _, s := range srcs {
 			rd, err := s.Open()
@@ -102,8 +112,13 @@ func replayArchive(t testing.TB) []replayed {
 				for i := range g.Moves {
 					key = append(key, rules.FormatMove(&g.Moves[i], rules.Numeric, true))
 				}
-				if k := strings.Join(key, "|"); !seen[k] {
-					seen[k] = true
+				k, h := strings.Join(key, "|"), header{g.Result, pg.Tag("Event"), pg.Tag("Site"), pg.Tag("Round")}
+				dup := false
+				for _, o := range seen[k] {
+					dup = dup || o.result == h.result && agree(o.event, h.event) && agree(o.site, h.site) && agree(o.round, h.round)
+				}
+				if !dup {
+					seen[k] = append(seen[k], h)
 					replayGames = append(replayGames, rg)
 				}
 			}
