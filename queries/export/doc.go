@@ -9,7 +9,7 @@
 //		What: export.Positions, Format: export.Parquet,
 //		Filter: export.Filter{Variant: rules.International, From: "1990", MinPly: 20},
 //	})
-//	err = out.Close() // or out.Abort() after a failure: removes the partial file
+//	err = out.Close() // or out.Abort() after a failure: the file at the path stays as it was
 //
 // # What is exported
 //
