@@ -339,6 +339,47 @@ func (p *Player) abort(ctx context.Context, why string) {
 	}
 }
 
+// Finish ends a game that the caller's move last ended (plies in all,
+// counted from the start): the engine's copy of the game gets that move
+// first, as it got every other, and when the move left the engine without
+// a legal move (its loss; the caller says so with wait > 0) the engine is
+// given wait to end the game itself ("I lose", which our server and Moby
+// Dam send). Otherwise, or when it does not, End ends it with reason.
+// Without a game in progress it does nothing. A match used to end such a
+// game with GAMEEND alone: the engine's record missed the last move.
+func (p *Player) Finish(ctx context.Context, plies int, last *rules.Move, reason EndReason, wait time.Duration) error {
+	g := p.g
+	if g == nil {
+		return nil
+	}
+	if last == nil || g.ply()+1 != plies || g.pos.SideToMove() == p.engine {
+		return p.End(ctx, reason)
+	}
+	m, ok := sameLegal(&g.pos, last)
+	if !ok {
+		p.End(ctx, reason) //nolint:errcheck // the desync is the error to report
+		return fmt.Errorf("%w: our last move at ply %d is not legal in %s", ErrDesync, plies, g.pos.FEN())
+	}
+	g.play(m)
+	secs := int(time.Since(p.since).Round(time.Second) / time.Second)
+	if err := p.send(ctx, MoveOf(last, secs)); err != nil {
+		return err
+	}
+	if wait > 0 {
+		wctx, cancel := context.WithTimeout(ctx, wait)
+		msg, err := p.receive(wctx, "GAMEEND")
+		cancel()
+		if ge, ok := msg.(GameEnd); err == nil && ok {
+			p.g = nil
+			return p.send(ctx, GameEnd{Stop: ge.Stop})
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	return p.End(ctx, reason)
+}
+
 // End sends GAMEEND with reason (from our, the sender's, view: EndWin
 // when the engine lost, EndLoss when we give up) and waits for the
 // engine's acknowledgement; a move the engine sent meanwhile is dropped.

@@ -281,6 +281,60 @@ func TestServerEndsLostGame(t *testing.T) {
 	}
 }
 
+// TestPlayerFinishSendsLastMove: a game that our last move ended reaches
+// the engine whole. After a move that leaves the engine without a legal
+// move, the engine says so itself (our server: "I lose"), and Finish only
+// acknowledges; after one that ends the game by our arbiter's rule (a
+// draw here), the move goes first, then our GAMEEND. A match sent GAMEEND
+// alone: the engine's record missed the last move.
+func TestPlayerFinishSendsLastMove(t *testing.T) {
+	ctx := context.Background()
+	start, err := rules.ParseFEN(rules.International, "W:W11,17,40:B6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := start.PlainMove(40, 34)
+	if !ok {
+		t.Fatal("40-34 is not legal")
+	}
+	// With a Black man on 2 too, Black has moves after 40-34.
+	other, err := rules.ParseFEN(rules.International, "W:W11,17,40:B2,6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		start  rules.Position
+		reason EndReason
+		wait   time.Duration
+		result string
+		end    string
+	}{
+		{"lost", start, EndWin, time.Minute, "1-0", "no legal move"},
+		{"ended by us", other, EndDraw, 0, "1/2-1/2", "sent GAMEEND"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			start := c.start
+			srv := startServer(t, ServerOptions{})
+			p, _ := dial(t, srv.addr)
+			if err := p.Start(ctx, Game{Start: start, Engine: rules.Black}); err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Finish(ctx, 1, &m, c.reason, c.wait); err != nil {
+				t.Fatal(err)
+			}
+			// The engine may have answered 40-34 before our GAMEEND came.
+			r := srv.record(t)
+			if len(r.Moves) == 0 || len(r.Moves) > 2 || !r.Moves[0].SameAs(&m) || r.Result != c.result || !strings.Contains(r.End, c.end) {
+				t.Errorf("record: %d moves, %s, %q; want 40-34 first, %s, %q", len(r.Moves), r.Result, r.End, c.result, c.end)
+			}
+			if p.InGame() {
+				t.Error("the Player still has a game")
+			}
+		})
+	}
+}
+
 // TestServerRefusals: a GAMEREQ of another version is refused with code 1,
 // an unplayable position and a request during a game with code 2, each
 // with a CHAT saying why; the connection goes on.

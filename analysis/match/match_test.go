@@ -662,8 +662,15 @@ func TestDXPEngine(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	reqs := &gameReqs{}
+	var logMu sync.Mutex
+	var logged []dxp.GameRecord
+	logGame := func(r dxp.GameRecord) {
+		logMu.Lock()
+		logged = append(logged, r)
+		logMu.Unlock()
+	}
 	go func() {
-		served <- dxp.Serve(ctx, ln, eng, dxp.ServerOptions{Limit: lim, Name: "dxp server", Trace: reqs.trace})
+		served <- dxp.Serve(ctx, ln, eng, dxp.ServerOptions{Limit: lim, Name: "dxp server", Trace: reqs.trace, Log: logGame})
 	}()
 	defer func() { stop(); <-served }()
 
@@ -696,6 +703,22 @@ func TestDXPEngine(t *testing.T) {
 			t.Errorf("game %d: Black %q, want %q", i+1, g.Black, want)
 		}
 	}
+	// The engine's record of each game is the match's, to the last move
+	// (the engine's copy lacked our last move when it ended the game).
+	logMu.Lock()
+	byNumber := map[int]dxp.GameRecord{} // one connection: games 1 to 4
+	for _, r := range logged {
+		byNumber[r.Number] = r
+	}
+	for i, g := range st.games {
+		r, ok := byNumber[i+1]
+		if !ok || len(r.Moves) != len(g.Moves) {
+			t.Errorf("game %d: the DXP engine's record %+v (%v), the match's %d plies", i+1, r, ok, len(g.Moves))
+		} else if res, _ := replay.ParseResult(nil, r.Result); res != g.Result {
+			t.Errorf("game %d: the DXP engine's record %+v, the match's %d plies, %s", i+1, r, len(g.Moves), g.Result.Format(v))
+		}
+	}
+	logMu.Unlock()
 	got := reqs.get()
 	if len(got) != 4 {
 		t.Errorf("%d GAMEREQs received, want 4: %+v", len(got), got)

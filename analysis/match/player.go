@@ -350,8 +350,22 @@ func (p *dxpPlayer) Finish(ctx context.Context, g *Game) error {
 	} else if g.Result == replay.Draw {
 		reason = dxp.EndDraw
 	}
-	return p.p.End(ctx, reason)
+	// The last move, when ours, goes to the engine first; when it left
+	// the engine without a legal move, the engine may say so itself.
+	var last *rules.Move
+	wait := time.Duration(0)
+	if n := len(g.Moves); n > 0 {
+		last = &g.Moves[n-1]
+		if g.Pos.SideToMove() == p.side && g.Pos.IsLost() {
+			wait = finishWait
+		}
+	}
+	return p.p.Finish(ctx, len(g.Moves), last, reason, wait)
 }
+
+// finishWait is how long a DXP engine left without a legal move by our
+// last move is given to end the game itself before we do.
+const finishWait = 2 * time.Second
 
 // Reset connects again: after a timeout or a bad message the connection
 // is out of step with the game.
