@@ -145,11 +145,8 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 					printAnalyzeSummary(cmd.OutOrStdout(), sum)
 				}
 			}
-			if errors.Is(err, context.Canceled) {
-				return &exitError{code: 130, msg: "analyze interrupted; the evaluations stored so far are kept: run the same command again to finish"}
-			}
 			if err != nil {
-				return err
+				return interrupted(cmd.Context(), err, "analyze", "the evaluations stored so far are kept: run the same command again to finish")
 			}
 			if sum.PositionsFailed > 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("the engine failed on %d position(s) (see analysis_queue where failed)", sum.PositionsFailed)}

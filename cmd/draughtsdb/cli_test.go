@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/draughtsdb/draughtsdb/ingest"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -194,5 +196,54 @@ func TestPerftCommand(t *testing.T) {
 	if div.Variant != "russian" || div.Depth != 4 || div.Nodes != 1469 || sum != 1469 ||
 		strings.Join(fromJSON, "\n") != strings.TrimSpace(text) {
 		t.Fatalf("--divide --json: %+v\nwant the moves of\n%s", div, text)
+	}
+}
+
+// runCLIWith runs the root command with ctx, its standard output going to
+// out, and returns what it wrote on standard error.
+func runCLIWith(t *testing.T, ctx context.Context, out io.Writer, args ...string) (string, error) {
+	t.Helper()
+	cmd := newRootCommand()
+	var stderr bytes.Buffer
+	cmd.SetOut(out)
+	cmd.SetErr(&stderr)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(ctx)
+	return stderr.String(), err
+}
+
+// wantInterrupted fails unless err is exit status 130 with a message
+// saying that command was interrupted.
+func wantInterrupted(t *testing.T, err error, command string) {
+	t.Helper()
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitInterrupted || !strings.HasPrefix(ee.msg, command+" interrupted") {
+		t.Errorf("%s, interrupted: %v (%#v), want exit status 130 and %q", command, err, ee, command+" interrupted...")
+	}
+}
+
+// TestInterruptedCommandsSaySo: Ctrl-C (main cancels the context) stops
+// validate, normalize, gen and perft with exit status 130 and a message
+// saying so, as import's; validate and normalize said "context canceled"
+// and exited 1, an unreadable input's status, while gen and perft went on
+// to the end.
+func TestInterruptedCommandsSaySo(t *testing.T) {
+	isolate(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range [][]string{
+		{"validate", "--quiet", "testdata/mixed.pdn"},
+		{"validate", "--json", "testdata/mixed.pdn"},
+		{"normalize", "testdata/mixed.pdn"},
+		{"gen", "--games", "1000", "--out", filepath.Join(t.TempDir(), "g.pdn")},
+		{"perft", "--depth", "3"},
+		{"perft", "--depth", "3", "--divide"},
+	} {
+		_, err := runCLIWith(t, ctx, io.Discard, args...)
+		wantInterrupted(t, err, args[0])
+	}
+	// Any other command that stops on the cancelled context: 130 too.
+	if code := exitCode(fmt.Errorf("query: %w", context.Canceled)); code != exitInterrupted {
+		t.Errorf("exit status of a cancelled command: %d, want %d", code, exitInterrupted)
 	}
 }

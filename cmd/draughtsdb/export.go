@@ -90,7 +90,11 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 			bar.finish()
 			if err != nil {
 				dst.Abort()
-				return err
+				kept := "a file --out names is left as it was; a device or pipe has the rows written before"
+				if out == "-" {
+					kept = "standard output has the rows written before"
+				}
+				return interrupted(cmd.Context(), err, "export", kept)
 			}
 			if err := dst.Close(); err != nil {
 				return err

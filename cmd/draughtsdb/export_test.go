@@ -130,3 +130,31 @@ func TestExportCommand(t *testing.T) {
 		t.Errorf("a failed export left its file: %v", err)
 	}
 }
+
+// cancelOnWrite cancels a context at its first write, as Ctrl-C in the
+// middle of an export would.
+type cancelOnWrite struct{ cancel context.CancelFunc }
+
+func (c cancelOnWrite) Write(p []byte) (int, error) {
+	c.cancel()
+	return len(p), nil
+}
+
+// TestExportInterrupted: an export stopped by Ctrl-C says so and exits
+// with 130, as import does (it printed "context canceled", exit status 1).
+func TestExportInterrupted(t *testing.T) {
+	isolate(t)
+	url := pgtest.NewDBURL(t)
+	games := filepath.Join(t.TempDir(), "g.pdn")
+	if _, err := runCLI(t, "gen", "--games", "2000", "--out", games); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", games); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Some 200,000 rows: the first that reach standard output stop it.
+	_, err := runCLIWith(t, ctx, cancelOnWrite{cancel}, "export", "--database-url", url, "--what", "positions", "--format", "csv", "--out", "-", "--quiet")
+	wantInterrupted(t, err, "export")
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"compress/gzip"
+	"context"
 	"io"
 	"os"
 	"strings"
@@ -10,6 +11,20 @@ import (
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 )
+
+// ctxWriter writes to w until ctx is cancelled, then fails with ctx's
+// error: it stops a writer that takes no context.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
+}
 
 func newGenCommand() *cobra.Command {
 	var (
@@ -58,8 +73,9 @@ same games in the other forms replay reads.`,
 					w = zw
 				}
 			}
-			if err := synth.Write(w, synth.Options{Variant: v, Games: games, Seed: seed, Notation: n, FullPath: fullPath}); err != nil {
-				return err
+			// synth.Write takes no context: the writer stops it on Ctrl-C.
+			if err := synth.Write(ctxWriter{cmd.Context(), w}, synth.Options{Variant: v, Games: games, Seed: seed, Notation: n, FullPath: fullPath}); err != nil {
+				return interrupted(cmd.Context(), err, "gen", "the output has only the games written before")
 			}
 			if c, ok := w.(io.Closer); ok && w != cmd.OutOrStdout() {
 				return c.Close()

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -112,11 +110,8 @@ with the game where it stopped, --json lists them under "failures").`,
 					}
 				}
 			}
-			if errors.Is(err, context.Canceled) {
-				return &exitError{code: 130, msg: "import interrupted; everything committed so far is kept: run the same command again to finish it"}
-			}
 			if err != nil {
-				return err
+				return interrupted(cmd.Context(), err, "import", "everything committed so far is kept: run the same command again to finish it")
 			}
 			if sum.SourcesFailed > 0 {
 				return &exitError{code: 1, msg: failedMessage(sum)}

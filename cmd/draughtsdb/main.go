@@ -41,6 +41,26 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
+// exitInterrupted is the exit status of a command stopped by SIGINT
+// (Ctrl-C) or SIGTERM: 128 + SIGINT, as a shell reports a process killed by
+// it.
+const exitInterrupted = 130
+
+// interrupted turns the error of a command that stopped because ctx was
+// cancelled (main cancels it on SIGINT and SIGTERM) into exit status 130
+// with "WHAT interrupted; KEPT": what the command is and what became of its
+// work. Any other error, and nil, is returned as it is.
+func interrupted(ctx context.Context, err error, what, kept string) error {
+	if err == nil || !errors.Is(err, context.Canceled) && ctx.Err() == nil {
+		return err
+	}
+	msg := what + " interrupted"
+	if kept != "" {
+		msg += "; " + kept
+	}
+	return &exitError{code: exitInterrupted, msg: msg}
+}
+
 func exitCode(err error) int {
 	if err == nil {
 		return 0
@@ -51,6 +71,11 @@ func exitCode(err error) int {
 			fmt.Fprintln(os.Stderr, "draughtsdb: "+ee.msg)
 		}
 		return ee.code
+	}
+	if errors.Is(err, context.Canceled) {
+		// A command that does not say more about it (see interrupted).
+		fmt.Fprintln(os.Stderr, "draughtsdb: interrupted")
+		return exitInterrupted
 	}
 	fmt.Fprintln(os.Stderr, "draughtsdb: "+err.Error())
 	return 1

@@ -263,10 +263,7 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 			printMatchTable(out, sum, id)
 		}
 	}
-	if errors.Is(runErr, context.Canceled) {
-		return &exitError{code: 130, msg: "match interrupted; the games stored so far are kept: run the same command again to resume"}
-	}
-	return runErr
+	return interrupted(ctx, runErr, "match", "the games stored so far are kept: run the same command again to resume")
 }
 
 // matchTimeout reads match.timeout (a Go duration, 1s..24h).

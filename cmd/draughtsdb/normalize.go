@@ -34,7 +34,7 @@ rejected. Normalising the output again changes no byte.
 
 Exit status: 0 every game was written; 1 an input could not be read (or
 another error); 3 every input was read but some games were rejected and
-not written.`,
+not written; 130 interrupted (Ctrl-C).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			forced, err := variantFlag(a.cfg.Variant)
@@ -78,7 +78,7 @@ not written.`,
 				err = ferr
 			}
 			if err != nil {
-				return err
+				return interrupted(cmd.Context(), err, "normalize", "standard output has only the games written before")
 			}
 			fmt.Fprintf(errOut, "draughtsdb: %d game(s) written, %d rejected (not written), %d variation(s) left out\n", sum.Written, sum.Rejected, sum.VariationsDropped)
 			if failed += sum.SourcesFailed; failed > 0 {

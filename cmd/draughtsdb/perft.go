@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -48,13 +49,24 @@ By default moves with the same start, end and captured pieces count once
 			}
 			opts := rules.PerftOptions{Keep: keep, NoBulk: noBulk}
 			out := cmd.OutOrStdout()
+			ctx := cmd.Context()
+			// perft(d) = N, timed; a deep one can take hours, and Ctrl-C stops it.
+			perft := func(d int) (n uint64, secs float64, err error) {
+				err = untilCancelled(ctx, func() {
+					start := time.Now()
+					n = rules.Perft(v, &pos, d, opts)
+					secs = time.Since(start).Seconds()
+				})
+				return n, secs, interrupted(ctx, err, "perft", "")
+			}
 			if divide {
-				return perftDivide(out, cmd.ErrOrStderr(), v, pos, depth, opts, jsonOut)
+				return interrupted(ctx, perftDivide(ctx, out, cmd.ErrOrStderr(), v, pos, depth, opts, jsonOut), "perft", "")
 			}
 			if jsonOut {
-				start := time.Now()
-				n := rules.Perft(v, &pos, depth, opts)
-				secs := time.Since(start).Seconds()
+				n, secs, err := perft(depth)
+				if err != nil {
+					return err
+				}
 				return json.NewEncoder(out).Encode(map[string]any{
 					"variant": v.Name, "fen": pos.FEN(), "depth": depth, "nodes": n,
 					"seconds": secs, "nodes_per_second": perSecond(n, secs),
@@ -62,9 +74,10 @@ By default moves with the same start, end and captured pieces count once
 			}
 			fmt.Fprintf(out, "%s %s\n", v.Name, pos.FEN())
 			for d := 1; d <= depth; d++ {
-				start := time.Now()
-				n := rules.Perft(v, &pos, d, opts)
-				secs := time.Since(start).Seconds()
+				n, secs, err := perft(d)
+				if err != nil {
+					return err
+				}
 				fmt.Fprintf(out, "perft(%d) = %d  (%.3f s, %.0f nodes/s)\n", d, n, secs, perSecond(n, secs))
 			}
 			return nil
@@ -79,6 +92,26 @@ By default moves with the same start, end and captured pieces count once
 	f.BoolVar(&noBulk, "no-bulk", false, "play every move of the last ply instead of counting them (slower; measures make)")
 	f.BoolVar(&jsonOut, "json", false, "print one JSON object {variant, fen, depth, nodes, seconds, nodes_per_second} for the given depth; with --divide also moves: [{move, nodes}], nodes being their total")
 	return cmd
+}
+
+// untilCancelled runs f, which takes no context, and returns ctx's error
+// as soon as ctx is cancelled, without waiting for f (whose goroutine ends
+// with the process); nil when f returned first.
+func untilCancelled(ctx context.Context, f func()) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func perSecond(n uint64, secs float64) float64 {
@@ -99,10 +132,16 @@ type divideMove struct {
 // prints one JSON object instead: the root moves with their counts and
 // the total. The moves come in generation order with their full capture
 // paths (rules.Divide sorts them by their shortest text).
-func perftDivide(out, errOut io.Writer, v *rules.Variant, pos rules.Position, depth int, opts rules.PerftOptions, jsonOut bool) error {
-	start := time.Now()
-	entries := rules.Divide(v, &pos, depth, opts)
-	secs := time.Since(start).Seconds()
+func perftDivide(ctx context.Context, out, errOut io.Writer, v *rules.Variant, pos rules.Position, depth int, opts rules.PerftOptions, jsonOut bool) error {
+	var entries []rules.DivideEntry
+	var secs float64
+	if err := untilCancelled(ctx, func() {
+		start := time.Now()
+		entries = rules.Divide(v, &pos, depth, opts)
+		secs = time.Since(start).Seconds()
+	}); err != nil {
+		return err
+	}
 	slices.SortFunc(entries, func(a, b rules.DivideEntry) int { return a.Order - b.Order })
 	var total uint64
 	div := make([]divideMove, len(entries))

@@ -41,7 +41,7 @@ the same database wait.`,
 			sum, err := openings.Rebuild(cmd.Context(), pool, opts)
 			bar.finish()
 			if err != nil {
-				return err
+				return interrupted(cmd.Context(), err, "rebuild-openings", "the sources rebuilt so far are kept: run the same command again to finish")
 			}
 			out := cmd.OutOrStdout()
 			if jsonOut {

@@ -40,8 +40,8 @@ warning of an accepted game is printed too, one line each:
 (a result or date that had to be repaired, a result token that differs from
 the Result tag, ...). Nothing is written to the database.
 
-The exit status is 0 when every input was read (rejected games included), and
-1 when an input could not be read.`,
+The exit status is 0 when every input was read (rejected games included), 1
+when an input could not be read, and 130 when interrupted (Ctrl-C).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := variantFlag(a.cfg.Variant)
@@ -132,7 +132,7 @@ func runValidate(cmd *cobra.Command, paths []string, workers int, forced *rules.
 	})
 	bar.finish()
 	if err != nil {
-		return err
+		return interrupted(cmd.Context(), err, "validate", "not every game was read, and no summary is printed")
 	}
 	sum.FilesFailed += len(expandErrs)
 	if jsonOut {
