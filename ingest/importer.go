@@ -94,7 +94,7 @@ func (o *Options) check() error {
 
 // Summary is what an import did.
 type Summary struct {
-	Sources          int            `json:"sources"`
+	Sources          int            `json:"sources"` // every source, the failed ones included
 	SourcesSkipped   int            `json:"sources_skipped"` // already imported
 	SourcesResumed   int            `json:"sources_resumed"`
 	SourcesFailed    int            `json:"sources_failed"`
@@ -167,6 +167,9 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 		if errors.As(e, &se) {
 			name = se.Name
 		}
+		// A path that cannot be opened (missing, an unreadable zip) is a
+		// source that failed: Sources counts it with the others.
+		sum.Sources++
 		fail(sourceError(name, 0, e))
 	}
 	// One Go processor more than the CPUs while the import runs. The

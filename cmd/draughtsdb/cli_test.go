@@ -247,3 +247,35 @@ func TestInterruptedCommandsSaySo(t *testing.T) {
 		t.Errorf("exit status of a cancelled command: %d, want %d", code, exitInterrupted)
 	}
 }
+
+// TestFilesCountEveryInput: the files of validate's summary are every
+// input, those that could not be read included (a missing file or a bad
+// zip fails before it is read and was only counted as failed: "files: 0
+// (1 could not be read)"); normalize counts its inputs the same way.
+func TestFilesCountEveryInput(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.pdn")
+	badZip := filepath.Join(dir, "bad.zip")
+	os.WriteFile(badZip, []byte("not a zip"), 0o644)
+	args := []string{"testdata/mixed.pdn", missing, badZip}
+	out, err := runCLIStdout(t, append([]string{"validate", "--json", "--quiet"}, args...)...)
+	if exitCode(err) != 1 {
+		t.Fatalf("exit status %d (%v), want 1", exitCode(err), err)
+	}
+	var sum ingest.ValidateSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	if sum.Files != 3 || sum.FilesFailed != 2 {
+		t.Errorf("--json: files %d, files_failed %d; want 3 and 2", sum.Files, sum.FilesFailed)
+	}
+	out, _ = runCLIStdout(t, append([]string{"validate", "--quiet"}, args...)...)
+	if !strings.Contains(out, "files:     3 (2 could not be read)\n") {
+		t.Errorf("summary:\n%s", out)
+	}
+	_, stderr, _ := runCLIBoth(t, append([]string{"normalize"}, args...)...)
+	if !strings.Contains(stderr, "inputs: 3 (2 could not be read)\n") {
+		t.Errorf("normalize:\n%s", stderr)
+	}
+}

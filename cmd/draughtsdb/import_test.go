@@ -197,3 +197,35 @@ func TestOpeningDepthCheckedByConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestImportSourcesCountEveryInput: sources counts every source, those
+// that failed included: a path that cannot be opened failed before it was
+// counted (8 sources of which 2 failed printed "sources: 7 (..., 2
+// failed)").
+func TestImportSourcesCountEveryInput(t *testing.T) {
+	isolate(t)
+	url := pgtest.NewDBURL(t)
+	dir := t.TempDir()
+	notGzip := filepath.Join(dir, "corrupt.pdn.gz")
+	os.WriteFile(notGzip, []byte("\x1f\x8b\x08\x00not really gzip"), 0o644)
+	args := []string{"testdata/mixed.pdn", filepath.Join(dir, "missing.pdn"), notGzip}
+	out, err := runCLIStdout(t, append([]string{"import", "--database-url", url, "--json", "--quiet"}, args...)...)
+	if exitCode(err) != 1 {
+		t.Fatalf("exit status %d (%v), want 1", exitCode(err), err)
+	}
+	var sum struct {
+		Sources       int `json:"sources"`
+		SourcesFailed int `json:"sources_failed"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	if sum.Sources != 3 || sum.SourcesFailed != 2 {
+		t.Errorf("--json: sources %d, sources_failed %d; want 3 and 2", sum.Sources, sum.SourcesFailed)
+	}
+	// Again, as text: mixed.pdn is imported already.
+	out, _ = runCLIStdout(t, append([]string{"import", "--database-url", url, "--quiet"}, args...)...)
+	if !strings.Contains(out, "sources:    3 (1 already imported, 0 resumed, 2 failed)\n") {
+		t.Errorf("summary:\n%s", out)
+	}
+}

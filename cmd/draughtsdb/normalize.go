@@ -80,8 +80,10 @@ not written; 130 interrupted (Ctrl-C).`,
 			if err != nil {
 				return interrupted(cmd.Context(), err, "normalize", "standard output has only the games written before")
 			}
-			fmt.Fprintf(errOut, "draughtsdb: %d game(s) written, %d rejected (not written), %d variation(s) left out\n", sum.Written, sum.Rejected, sum.VariationsDropped)
-			if failed += sum.SourcesFailed; failed > 0 {
+			failed += sum.SourcesFailed
+			fmt.Fprintf(errOut, "draughtsdb: %d game(s) written, %d rejected (not written), %d variation(s) left out; inputs: %d (%d could not be read)\n",
+				sum.Written, sum.Rejected, sum.VariationsDropped, len(srcs)+len(errs), failed)
+			if failed > 0 {
 				return &exitError{code: 1, msg: fmt.Sprintf("%d input(s) could not be read", failed)}
 			}
 			if sum.Rejected > 0 {

@@ -134,6 +134,9 @@ func runValidate(cmd *cobra.Command, paths []string, workers int, forced *rules.
 	if err != nil {
 		return interrupted(cmd.Context(), err, "validate", "not every game was read, and no summary is printed")
 	}
+	// An input that could not even be opened is a file that could not be
+	// read: the total counts it, as import's sources do.
+	sum.Files += len(expandErrs)
 	sum.FilesFailed += len(expandErrs)
 	if jsonOut {
 		if err := json.NewEncoder(out).Encode(sum); err != nil {
