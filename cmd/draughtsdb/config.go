@@ -97,20 +97,35 @@ func checkConfigFile(path string) (*viper.Viper, error) {
 		return nil, fmt.Errorf("config file %s: %w", path, err)
 	}
 	known := map[string]bool{}
-	sections := map[string]bool{}
+	sections := map[string][]string{} // section -> its keys
 	for _, s := range settings {
 		known[s.key] = true
 		if sec, _, ok := strings.Cut(s.key, "."); ok {
-			sections[sec] = true
+			sections[sec] = append(sections[sec], s.key)
 		}
 	}
 	var unknown []string
+	var errs []error
 	for _, k := range fv.AllKeys() {
-		if !known[k] {
-			unknown = append(unknown, k)
+		if known[k] {
+			continue
 		}
+		if keys, ok := sections[k]; ok {
+			// A section whose keys are all commented out is null (or {}):
+			// it sets nothing. A value in its place is a mistake.
+			if m, isMap := fv.Get(k).(map[string]any); fv.Get(k) == nil || isMap && len(m) == 0 {
+				continue
+			}
+			errs = append(errs, fmt.Errorf("config file %s: key %q is a section and needs keys (%s), not a value: %s",
+				path, k, strings.Join(keys, ", "), capQuote(fmt.Sprint(fv.Get(k)))))
+			continue
+		}
+		unknown = append(unknown, k)
 	}
 	if len(unknown) == 0 {
+		if len(errs) > 0 {
+			return nil, errors.Join(errs...)
+		}
 		return fv, nil
 	}
 	sort.Strings(unknown)
@@ -121,7 +136,7 @@ func checkConfigFile(path string) (*viper.Viper, error) {
 			msgs[i] += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 	}
-	return nil, fmt.Errorf("config file %s: unknown key %s", path, strings.Join(msgs, ", "))
+	return nil, errors.Join(append(errs, fmt.Errorf("config file %s: unknown key %s", path, strings.Join(msgs, ", ")))...)
 }
 
 // suggest returns the known key closest to k, if it is close.

@@ -114,6 +114,33 @@ func TestUnknownConfigKeyIsNamed(t *testing.T) {
 	}
 }
 
+// TestEmptyConfigSectionIsAccepted: a section whose keys are all commented
+// out is null in YAML and sets nothing; it was rejected as an unknown key.
+// A section given a value is named as a section that needs keys.
+func TestEmptyConfigSectionIsAccepted(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "c.yaml")
+	if err := os.WriteFile(file, []byte("database:\n#  url: postgres://x\nimport: {}\nembedded:\n  port: 6000\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := configValue(t, "embedded.port", "--config", file); got != "6000" {
+		t.Errorf("port = %s, want 6000", got)
+	}
+	if got := configValue(t, "database.url", "--config", file); got != "" {
+		t.Errorf("database.url = %q, want the default", got)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("import: 5\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := runCLI(t, "config", "--config", bad)
+	if err == nil || strings.Contains(err.Error(), "unknown key") || !strings.Contains(err.Error(), bad) ||
+		!strings.Contains(err.Error(), `key "import" is a section and needs keys (import.batch_size, import.opening_depth)`) {
+		t.Errorf("import: 5: %v, want it named as a section that needs keys", err)
+	}
+}
+
 // The documented default file must list exactly the built-in defaults, each
 // key with a comment, so the two never drift apart.
 func TestDefaultConfigFileMatchesBuiltInDefaults(t *testing.T) {
