@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"os"
 	"sort"
 	"strconv"
@@ -217,6 +218,7 @@ const maxLoss = annotate.MaxLoss
 
 // Lease bounds: below a second, workers would spend their time renewing
 // and taking over each other's claims; a day is far beyond any batch.
+// match.timeout has the same.
 const (
 	minLease = time.Second
 	maxLease = 24 * time.Hour
@@ -243,6 +245,7 @@ var (
 	ErrNotDuration  = errors.New("not a duration")
 	ErrOutOfRange   = errors.New("out of range")
 	ErrUnknownValue = errors.New("unknown value")
+	ErrNotAddress   = errors.New("not an address")
 )
 
 // SettingError is a configuration value draughtsdb cannot use. It names
@@ -251,7 +254,7 @@ type SettingError struct {
 	Key    string // the setting: workers, analysis.mistake
 	Source string // --workers, DRAUGHTSDB_WORKERS, "config file PATH" or "built-in default"
 	Value  string // the value as given
-	Err    error  // ErrNotInteger, ErrNotDuration, ErrOutOfRange or ErrUnknownValue
+	Err    error  // ErrNotInteger, ErrNotDuration, ErrOutOfRange, ErrUnknownValue or ErrNotAddress
 	Want   string // what is accepted
 }
 
@@ -329,12 +332,21 @@ func checkValues(v *viper.Viper, src sources) error {
 			bad("variant", ErrUnknownValue, "empty (per game) or one of "+strings.Join(names, ", "))
 		}
 	}
-	lease := fmt.Sprint(v.Get("analysis.lease"))
-	leaseWant := "a duration from 1s to 24h (60s, 2m)"
-	if d, err := time.ParseDuration(strings.TrimSpace(lease)); err != nil {
-		bad("analysis.lease", ErrNotDuration, leaseWant)
-	} else if d < minLease || d > maxLease {
-		bad("analysis.lease", ErrOutOfRange, leaseWant)
+	for _, d := range []struct{ key, want string }{
+		{"analysis.lease", "a duration from 1s to 24h (60s, 2m)"},
+		{"match.timeout", "a duration from 1s to 24h (30s, 2m)"},
+	} {
+		if x, err := time.ParseDuration(strings.TrimSpace(fmt.Sprint(v.Get(d.key)))); err != nil {
+			bad(d.key, ErrNotDuration, d.want)
+		} else if x < minLease || x > maxLease {
+			bad(d.key, ErrOutOfRange, d.want)
+		}
+	}
+	for _, key := range []string{"serve.listen", "dxp.listen"} {
+		if _, _, err := net.SplitHostPort(strings.TrimSpace(fmt.Sprint(v.Get(key)))); err != nil {
+			_, port, _ := strings.Cut(settingDefault(key).(string), ":")
+			bad(key, ErrNotAddress, fmt.Sprintf("HOST:PORT (127.0.0.1:%s, :%s)", port, port))
+		}
 	}
 	// The classes nest: every blunder is a mistake's worth of loss, every
 	// mistake an inaccuracy's.

@@ -303,6 +303,41 @@ func TestBadValueNamesWhereItCameFrom(t *testing.T) {
 	}
 }
 
+// TestTimeoutAndListenChecked: match.timeout, serve.listen and dxp.listen
+// are checked with the other settings, wherever they come from: a config
+// file with match: {timeout: abc} passed `config`, and match's error then
+// named --timeout and DRAUGHTSDB_MATCH_TIMEOUT, which nobody had set.
+func TestTimeoutAndListenChecked(t *testing.T) {
+	isolate(t)
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(file, []byte("match:\n  timeout: abc\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	se, err := settingError(t, "--config", file)
+	if se.Key != "match.timeout" || se.Source != "config file "+file || !errors.Is(err, ErrNotDuration) ||
+		!strings.Contains(err.Error(), file+`: match.timeout: "abc"`) {
+		t.Errorf("file: %v (%+v)", err, se)
+	}
+	_, err = runCLI(t, "match", "--config", file, "--engine", "builtin", "--engine", "builtin")
+	if !errors.As(err, &se) || se.Key != "match.timeout" || strings.Contains(err.Error(), "DRAUGHTSDB_MATCH_TIMEOUT") {
+		t.Errorf("match: %v", err)
+	}
+	t.Setenv("DRAUGHTSDB_MATCH_TIMEOUT", "25h")
+	if se, err = settingError(t); se.Source != "DRAUGHTSDB_MATCH_TIMEOUT" || !errors.Is(err, ErrOutOfRange) {
+		t.Errorf("env: %v", err)
+	}
+	os.Unsetenv("DRAUGHTSDB_MATCH_TIMEOUT")
+	t.Setenv("DRAUGHTSDB_SERVE_LISTEN", "8080")
+	if se, err = settingError(t); se.Key != "serve.listen" || se.Source != "DRAUGHTSDB_SERVE_LISTEN" || !errors.Is(err, ErrNotAddress) {
+		t.Errorf("serve.listen: %v", err)
+	}
+	os.Unsetenv("DRAUGHTSDB_SERVE_LISTEN")
+	_, err = runCLI(t, "dxp", "--listen", "nowhere")
+	if !errors.As(err, &se) || se.Key != "dxp.listen" || se.Source != "--listen" || !errors.Is(err, ErrNotAddress) {
+		t.Errorf("dxp --listen nowhere: %v", err)
+	}
+}
+
 // TestWorkersBounded: workers is 0 (one per CPU) to MaxWorkers; a million
 // used to start a million goroutines.
 func TestWorkersBounded(t *testing.T) {

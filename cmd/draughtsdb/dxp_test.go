@@ -272,7 +272,7 @@ func TestDXPListenSetting(t *testing.T) {
 		t.Errorf("stop: %v", err)
 	}
 	t.Setenv("DRAUGHTSDB_DXP_LISTEN", "nowhere")
-	if _, err := runCLI(t, "dxp", "--depth", "1"); err == nil || !strings.Contains(err.Error(), `dxp.listen "nowhere"`) {
+	if _, err := runCLI(t, "dxp", "--depth", "1"); err == nil || !strings.Contains(err.Error(), `DRAUGHTSDB_DXP_LISTEN="nowhere" (setting dxp.listen)`) {
 		t.Errorf("dxp.listen from the environment not used: %v", err)
 	}
 }

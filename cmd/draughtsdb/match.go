@@ -266,11 +266,12 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 	return interrupted(ctx, runErr, "match", "the games stored so far are kept: run the same command again to resume")
 }
 
-// matchTimeout reads match.timeout (a Go duration, 1s..24h).
+// matchTimeout reads match.timeout (a Go duration, 1s..24h; checkValues
+// has checked it and named where a bad value came from).
 func matchTimeout(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	if err != nil || d < time.Second || d > 24*time.Hour {
-		return 0, fmt.Errorf("match.timeout (--timeout, DRAUGHTSDB_MATCH_TIMEOUT) %q: want a duration from 1s to 24h (30s, 2m)", pdn.Clip(s, 40))
+		return 0, fmt.Errorf("match.timeout %q: want a duration from 1s to 24h (30s, 2m)", pdn.Clip(s, 40)) // checkValues checked it
 	}
 	return d, nil
 }

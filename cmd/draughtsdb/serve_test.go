@@ -136,12 +136,13 @@ func TestServeListenSetting(t *testing.T) {
 	if got := configValue(t, "serve.listen"); got != "127.0.0.1:8080" {
 		t.Errorf("default serve.listen = %s", got)
 	}
-	t.Setenv("DRAUGHTSDB_SERVE_LISTEN", "localhost")
-	if got := configValue(t, "serve.listen"); got != "localhost" {
+	t.Setenv("DRAUGHTSDB_SERVE_LISTEN", "localhost:0")
+	if got := configValue(t, "serve.listen"); got != "localhost:0" {
 		t.Errorf("serve.listen from the environment = %s", got)
 	}
+	t.Setenv("DRAUGHTSDB_SERVE_LISTEN", "localhost")
 	_, err := runCLI(t, "serve", "--database-url", "postgres://nobody@127.0.0.1:1/none")
-	if err == nil || !strings.Contains(err.Error(), `serve.listen "localhost": want HOST:PORT`) {
+	if err == nil || !strings.Contains(err.Error(), `DRAUGHTSDB_SERVE_LISTEN="localhost" (setting serve.listen): not an address; want HOST:PORT`) {
 		t.Errorf("err = %v", err)
 	}
 	_, err = runCLI(t, "serve", "--listen", "127.0.0.1:99999", "--database-url", "postgres://nobody@127.0.0.1:1/none")

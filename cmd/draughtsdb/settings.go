@@ -68,6 +68,16 @@ type Config struct {
 	} `mapstructure:"dxp"`
 }
 
+// settingDefault returns key's built-in default.
+func settingDefault(key string) any {
+	for _, s := range settings {
+		if s.key == key {
+			return s.def
+		}
+	}
+	panic("no setting " + key)
+}
+
 func settingHelp(key string) string {
 	for _, s := range settings {
 		if s.key == key {
