@@ -279,3 +279,26 @@ func TestFilesCountEveryInput(t *testing.T) {
 		t.Errorf("normalize:\n%s", stderr)
 	}
 }
+
+// TestUnknownSubcommandIsAnError: "db stpo" printed db's help and exited
+// 0; like an unknown command of draughtsdb itself it is an error (exit
+// status 1) naming it, for every command that groups subcommands.
+func TestUnknownSubcommandIsAnError(t *testing.T) {
+	isolate(t)
+	for _, c := range newRootCommand().Commands() {
+		if !c.HasSubCommands() || c.Name() == "help" {
+			continue
+		}
+		_, err := runCLI(t, c.Name(), "stpo")
+		if want := `unknown command "stpo" for "draughtsdb ` + c.Name() + `"`; err == nil || !strings.HasPrefix(err.Error(), want) || exitCode(err) != 1 {
+			t.Errorf("%s stpo: %v, want %s and exit status 1", c.Name(), err, want)
+		}
+	}
+	if _, err := runCLI(t, "db", "stpo"); err == nil || !strings.Contains(err.Error(), "Did you mean this?\n\tstop") {
+		t.Errorf("db stpo: %v, want stop suggested", err)
+	}
+	// db alone still prints its help.
+	if out, err := runCLI(t, "db"); err != nil || !strings.Contains(out, "Available Commands:") {
+		t.Errorf("db: %v\n%s", err, out)
+	}
+}

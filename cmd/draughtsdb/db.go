@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
 
 	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -22,6 +24,9 @@ directory (--data-dir, embedded.data_dir) and starts it whenever a command
 needs it; these commands start, stop and inspect it by hand. With a database
 URL (--database-url, DRAUGHTSDB_DATABASE_URL) they work on that server, and
 start/stop only report that the server is not draughtsdb's to manage.`,
+		// Without these, "db stpo" printed the help and exited 0.
+		Args: subcommandArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	db.AddCommand(
 		&cobra.Command{
@@ -64,6 +69,23 @@ start/stop only report that the server is not draughtsdb's to manage.`,
 		newRebuildOpeningsCommand(a),
 	)
 	return db
+}
+
+// subcommandArgs is the Args of a command that only groups subcommands:
+// an argument that names none is an unknown command, as for draughtsdb
+// itself (cobra checks that only for the root).
+func subcommandArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2 // cobra's default for the root
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+	}
+	return errors.New(msg)
 }
 
 func (a *app) dbStart(ctx context.Context, w io.Writer) error {
