@@ -81,7 +81,7 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 			var v *rules.Variant
 			if variant != "" {
 				var err error
-				if v, err = rules.VariantByName(variant); err != nil {
+				if v, err = flagVariant("--variant", variant); err != nil {
 					return err
 				}
 			}

@@ -251,7 +251,7 @@ var (
 // SettingError is a configuration value draughtsdb cannot use. It names
 // where the value came from, so that the user knows what to fix.
 type SettingError struct {
-	Key    string // the setting: workers, analysis.mistake
+	Key    string // the setting: workers, analysis.mistake; "" for a flag that sets none
 	Source string // --workers, DRAUGHTSDB_WORKERS, "config file PATH" or "built-in default"
 	Value  string // the value as given
 	Err    error  // ErrNotInteger, ErrNotDuration, ErrOutOfRange, ErrUnknownValue or ErrNotAddress
@@ -260,9 +260,12 @@ type SettingError struct {
 
 func (e *SettingError) Error() string {
 	var where string
-	if strings.HasPrefix(e.Source, "--") || strings.HasPrefix(e.Source, "DRAUGHTSDB_") {
+	switch {
+	case e.Key == "": // a command's own flag, no setting
+		where = fmt.Sprintf("%s=%s", e.Source, capQuote(e.Value))
+	case strings.HasPrefix(e.Source, "--") || strings.HasPrefix(e.Source, "DRAUGHTSDB_"):
 		where = fmt.Sprintf("%s=%s (setting %s)", e.Source, capQuote(e.Value), e.Key)
-	} else {
+	default:
 		where = fmt.Sprintf("%s: %s: %s", e.Source, e.Key, capQuote(e.Value))
 	}
 	return fmt.Sprintf("%s: %v; want %s", where, e.Err, e.Want)
@@ -325,11 +328,7 @@ func checkValues(v *viper.Viper, src sources) error {
 	}
 	if name := strings.TrimSpace(fmt.Sprint(v.Get("variant"))); name != "" {
 		if _, err := rules.VariantByName(name); err != nil {
-			var names []string
-			for _, vr := range rules.Variants() {
-				names = append(names, vr.Name)
-			}
-			bad("variant", ErrUnknownValue, "empty (per game) or one of "+strings.Join(names, ", "))
+			bad("variant", ErrUnknownValue, "empty (per game) or "+variantWant())
 		}
 	}
 	for _, d := range []struct{ key, want string }{
@@ -366,6 +365,26 @@ func checkValues(v *viper.Viper, src sources) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// variantWant lists the variant names, for an error.
+func variantWant() string {
+	var names []string
+	for _, v := range rules.Variants() {
+		names = append(names, v.Name)
+	}
+	return "one of " + strings.Join(names, ", ")
+}
+
+// flagVariant returns the variant named by a command's own flag (perft's
+// --variant, query's --param variant), or an error that names the flag
+// and lists the variants, as a bad variant setting's does.
+func flagVariant(flag, name string) (*rules.Variant, error) {
+	v, err := rules.VariantByName(name)
+	if err != nil {
+		return nil, &SettingError{Source: flag, Value: name, Err: ErrUnknownValue, Want: variantWant()}
+	}
+	return v, nil
 }
 
 // firstSet returns the first of keys whose value the user gave (not a

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/queries/export"
-	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -57,7 +56,7 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 				o.Format = formatFromName(out)
 			}
 			if variant != "" {
-				v, err := rules.VariantByName(variant)
+				v, err := flagVariant("--variant", variant)
 				if err != nil {
 					return err
 				}

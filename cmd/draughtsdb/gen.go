@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/ingest/synth"
-	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 )
 
@@ -51,7 +50,7 @@ only when another legal move shares them; --notation and --full-path write the
 same games in the other forms replay reads.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			v, err := rules.VariantByName(variant)
+			v, err := flagVariant("--variant", variant)
 			if err != nil {
 				return err
 			}

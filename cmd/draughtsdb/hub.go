@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
@@ -37,6 +38,11 @@ pos line count for Frisian's limit on moving one king.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := hub.VariantByName(variant); err != nil {
+				_, err := flagVariant("--variant", variant)
+				var se *SettingError
+				if errors.As(err, &se) {
+					se.Want += ", or Scan's normal, bt, losing"
+				}
 				return err
 			}
 			if ttSize < hub.MinTTSizeMB || ttSize > hub.MaxTTSizeMB {

@@ -139,9 +139,9 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 	if variant == "" {
 		variant = "russian"
 	}
-	v, err := rules.VariantByName(variant)
+	v, err := flagVariant("--variant", variant) // the setting is checked already
 	if err != nil {
-		return fmt.Errorf("--variant: %w", err)
+		return err
 	}
 	if f.moveTimeMS > 0 && cmd.Flags().Changed("depth") {
 		return errors.New("give --depth or --movetime, not both")

@@ -11,7 +11,6 @@ import (
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/queries"
 	"github.com/draughtsdb/draughtsdb/replay"
-	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 )
 
@@ -50,7 +49,7 @@ no game has a result), and name, eval and eval_count when present.`,
 			if variant == "" {
 				variant = "russian"
 			}
-			v, err := rules.VariantByName(variant)
+			v, err := flagVariant("--variant", variant) // the setting is checked already
 			if err != nil {
 				return err
 			}

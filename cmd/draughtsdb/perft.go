@@ -34,7 +34,7 @@ By default moves with the same start, end and captured pieces count once
 ("drop"); --keep-duplicates counts every capture order ("keep").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			v, err := rules.VariantByName(variant)
+			v, err := flagVariant("--variant", variant)
 			if err != nil {
 				return err
 			}

@@ -116,7 +116,7 @@ func positionParams(q *queries.Query, values map[string]string) error {
 	if name == "" {
 		name = "russian"
 	}
-	v, err := rules.VariantByName(name)
+	v, err := flagVariant("--param variant", name)
 	if err != nil {
 		return err
 	}

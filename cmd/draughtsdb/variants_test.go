@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,6 +112,33 @@ func TestPerftGenHubEveryVariant(t *testing.T) {
 			if _, err := hub.ParseMove(&start, move); err != nil {
 				t.Errorf("hub --variant %s: %s: %v", name, move, err)
 			}
+		}
+	}
+}
+
+// TestBadVariantFlagIsNamed: every command's own --variant names the flag
+// and lists the variants when it names none, as the variant setting does
+// (perft, gen, hub, openings, export, analyze and match gave the bare
+// `rules: unknown variant: "foo"`).
+func TestBadVariantFlagIsNamed(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{
+		{"perft"}, {"gen"}, {"hub"}, {"openings"}, {"export", "--out", "-"}, {"analyze"},
+		{"match", "--engine", "builtin", "--engine", "builtin"},
+		{"query", "opening_tree", "--param", "moves=32-28"},
+	} {
+		flag := "--variant"
+		if args[0] == "query" {
+			flag = "--param variant"
+			args = append(args, "--param", "variant=foo")
+		} else {
+			args = append(args, "--variant", "foo")
+		}
+		_, err := runCLI(t, args...)
+		var se *SettingError
+		if !errors.As(err, &se) || se.Source != flag || !errors.Is(err, ErrUnknownValue) ||
+			!strings.HasPrefix(err.Error(), flag+`="foo": unknown value; want one of russian, international,`) {
+			t.Errorf("%s: %v, want an error naming %s and the variants", args[0], err, flag)
 		}
 	}
 }
