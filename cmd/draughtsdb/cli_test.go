@@ -302,3 +302,15 @@ func TestUnknownSubcommandIsAnError(t *testing.T) {
 		t.Errorf("db: %v\n%s", err, out)
 	}
 }
+
+// TestGenRejectsNegativeCount: gen --games -1 wrote nothing and exited 0.
+func TestGenRejectsNegativeCount(t *testing.T) {
+	isolate(t)
+	out := filepath.Join(t.TempDir(), "g.pdn")
+	if _, err := runCLI(t, "gen", "--games", "-1", "--out", out); err == nil || !strings.Contains(err.Error(), "--games -1") {
+		t.Errorf("gen --games -1: %v, want an error naming --games", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("gen --games -1 created %s", out)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -53,6 +54,10 @@ same games in the other forms replay reads.`,
 			v, err := flagVariant("--variant", variant)
 			if err != nil {
 				return err
+			}
+			// A negative count wrote nothing and exited 0.
+			if games < 0 {
+				return fmt.Errorf("--games %d: want 0 or more", games)
 			}
 			n, err := synth.ParseNotation(notation)
 			if err != nil {
