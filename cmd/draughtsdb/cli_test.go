@@ -314,3 +314,23 @@ func TestGenRejectsNegativeCount(t *testing.T) {
 		t.Errorf("gen --games -1 created %s", out)
 	}
 }
+
+// failingWriter fails every write, as standard output on a full disk.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestOutputWriteErrorFails: a command whose standard output cannot be
+// written exits 1 naming the error; version, config, perft, validate's
+// summary (and db status, the import summary) ignored it and exited 0.
+func TestOutputWriteErrorFails(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{
+		{"version"}, {"config"}, {"perft", "--depth", "2"}, {"validate", "--quiet", "testdata/mixed.pdn"}, {"db"},
+	} {
+		_, err := runCLIWith(t, context.Background(), failingWriter{}, args...)
+		if err == nil || !strings.Contains(err.Error(), "standard output: no space left on device") || exitCode(err) != 1 {
+			t.Errorf("%v: %v, want the write error and exit status 1", args, err)
+		}
+	}
+}

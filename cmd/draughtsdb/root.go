@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -16,8 +17,27 @@ type app struct {
 	cfg        *Config
 }
 
+// outWriter writes to w and keeps the first error; after it, every write
+// fails with it.
+type outWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.w.Write(p)
+	if err != nil {
+		o.err = err
+	}
+	return n, err
+}
+
 func newRootCommand() *cobra.Command {
 	a := &app{}
+	var out *outWriter
 	root := &cobra.Command{
 		Use:   "draughtsdb",
 		Short: "Index, verify and analyse draughts game collections in PostgreSQL",
@@ -41,12 +61,25 @@ that names the variable, flag or config file that holds it.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			// Every command writes its standard output through out, which
+			// keeps the first write error for PersistentPostRunE.
+			out = &outWriter{w: cmd.OutOrStdout()}
+			cmd.Root().SetOut(out)
 			for _, w := range envWarnings(os.Environ()) {
 				fmt.Fprintln(cmd.ErrOrStderr(), "draughtsdb: "+w)
 			}
 			cfg, _, err := loadConfig(cmd, a.configFile)
 			a.cfg = cfg
 			return err
+		},
+		// A command that succeeded but could not write its output (a full
+		// disk, a closed pipe) fails: version, config, perft, db status
+		// and the summaries exited 0 with their output lost.
+		PersistentPostRunE: func(*cobra.Command, []string) error {
+			if out != nil && out.err != nil {
+				return fmt.Errorf("standard output: %w", out.err)
+			}
+			return nil
 		},
 	}
 	pf := root.PersistentFlags()
