@@ -116,7 +116,7 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 	f := cmd.Flags()
 	f.StringVar(&o.What, "what", "games", "what to export: "+strings.Join(export.Whats, ", "))
 	f.StringVar(&o.Format, "format", "", "output format: "+strings.Join(export.Formats, ", ")+"; empty: from the --out extension, else csv")
-	f.StringVar(&out, "out", "", "output file (.gz: gzip-compressed), or - for standard output")
+	f.StringVar(&out, "out", "", "output file (.gz: gzip-compressed), written under a temporary name next to it and renamed when complete (a failed or interrupted export leaves what was there); a device or pipe is written in place; - for standard output")
 	f.StringVar(&variant, "variant", "", "only this variant ("+variantList()+")")
 	f.StringArrayVar(&o.Filter.Events, "event", nil, "only games whose Event matches this case-insensitive LIKE pattern (% any run, _ one character); repeat for several")
 	f.StringArrayVar(&o.Filter.Players, "player", nil, "only games with a White or Black player matching this case-insensitive LIKE pattern; repeat for several")
