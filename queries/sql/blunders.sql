@@ -22,11 +22,13 @@
 WITH a AS (
     SELECT m.game_id, m.ply, m.setting, m.loss, m.class,
            g.variant, g.moves, g.white_id, g.black_id,
-           -- the side to move at the start: the FEN's, else Black in English, White elsewhere
+           -- the side to move at the start: the FEN's, else the variant's
+           -- first mover (Black in English, Pool and Thai)
            CASE WHEN g.start_fen IS NOT NULL THEN upper(left(ltrim(g.start_fen, '"'), 1))
-                WHEN g.variant = 21 THEN 'B' ELSE 'W' END AS first
+                WHEN v.first_to_move = 'black' THEN 'B' ELSE 'W' END AS first
     FROM move_annotations m
     JOIN games g ON g.id = m.game_id
+    LEFT JOIN draughtsdb_variants v ON v.id = g.variant
     WHERE m.engine = :'engine'
       AND (:'setting' = '' OR m.setting = :'setting')
       AND m.class IN ('blunder', 'mistake', 'inaccuracy')
