@@ -313,7 +313,8 @@ func matchJSON(s *match.Summary, event, key string, v *rules.Variant, sourceID i
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil
 		}
-		return math.Round(x*1e4) / 1e4
+		// + 0 makes a negative zero (an even score's Elo) plain 0, not -0.
+		return math.Round(x*1e4)/1e4 + 0
 	}
 	lo, hi := st.Interval()
 	return map[string]any{

@@ -565,3 +565,16 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestMatchJSONEvenScore: an even score's Elo is 0 in --json, not -0
+// (math.Round of a negative zero kept its sign).
+func TestMatchJSONEvenScore(t *testing.T) {
+	s := &match.Summary{Stats: match.Stats{Wins: 1, Losses: 1, Draws: 2}}
+	b, err := json.Marshal(matchJSON(s, "e", "k", rules.International, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"elo":0,`) {
+		t.Errorf("%s", b)
+	}
+}
