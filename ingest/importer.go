@@ -94,7 +94,7 @@ func (o *Options) check() error {
 
 // Summary is what an import did.
 type Summary struct {
-	Sources          int            `json:"sources"` // every source, the failed ones included
+	Sources          int            `json:"sources"`         // every source, the failed ones included
 	SourcesSkipped   int            `json:"sources_skipped"` // already imported
 	SourcesResumed   int            `json:"sources_resumed"`
 	SourcesFailed    int            `json:"sources_failed"`

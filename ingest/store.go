@@ -166,7 +166,6 @@ func (r gameRef) before(o gameRef) bool {
 	return r.sourceID < o.sourceID || r.sourceID == o.sourceID && r.ordinal < o.ordinal
 }
 
-
 // batchCounts is what one batch added.
 type batchCounts struct {
 	imported, duplicates, rejected int
