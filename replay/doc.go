@@ -142,6 +142,12 @@
 // breakthrough (where material does not mean winning) leave it rejected,
 // and so does a move after which the game replays under several readings.
 //
+// Frisian's limit on moving one king (rules.KingMoveCounter: not a 4th
+// plain move in a row of the same king while its side has men) is a rule
+// of the game, which the replay keeps: such a move is illegal, and a side
+// whose every legal move it forbids has no move and has lost, as
+// lidraughts plays it.
+//
 // # Normalisation
 //
 // A Game holds the moves (rules.Move: start, end, path, captured set) and

@@ -36,6 +36,9 @@ type Replayer struct {
 	track        *boardHints  // see replayAs
 	cands        []rules.Move // the moves an ambiguous text fits (see ambiguous)
 	tracked      boardHints   // Replay's hints, kept here so they do not escape
+	// kingsBlocked: at the end of the game being replayed, Frisian's king
+	// move limit forbids every legal move (rules.KingMoveCounter.Blocked).
+	kingsBlocked bool
 	// alt and found are scratch games for replayOthers, allocated on its
 	// first use.
 	alt, found *Game
@@ -226,9 +229,13 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	out.Start = pos
 
 	ply := 0
+	// Frisian's limit on moving one king (rules.KingMoveCounter) is a
+	// rule of the game, not of a position: the replay keeps its count.
+	var kings rules.KingMoveCounter
 	for i := 0; i < len(pg.Moves); i++ {
 		pm := &pg.Moves[i]
 		if setup := pm.Setup(); setup != "" {
+			kings = rules.KingMoveCounter{} // a set-up position has no history
 			if r.opts.NoSetups && ply > 0 {
 				return &RejectError{Err: ErrMidGameSetup, Ply: ply + 1, Text: pm.Text, FEN: pos.FEN(), Variant: v.Name,
 					Detail: fmt.Sprintf("/FEN %q/ before ply %d: the database stores a game from one start position, so it is kept here (validate and normalize read it)", quote(setup), ply+1)}
@@ -276,6 +283,19 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 				return err
 			}
 		}
+		if v.KingMoveLimit > 0 {
+			if !kings.Allowed(&pos, &m) {
+				r.legal = kings.Filter(&pos, pos.LegalMoves(r.legal[:0]))
+				legal := r.legalList(&pos, 12)
+				if len(r.legal) == 0 {
+					legal = "none: " + pos.SideToMove().String() + " has no move the game allows, and has lost"
+				}
+				return r.rejectAmong(ErrIllegalMove, &pos, r.legal, ply, text,
+					fmt.Sprintf("the king on %s may not move a %s time in a row: %s allows %d while its side has men as well as kings (legal: %s)",
+						sqName(v.Board, v, m.From()), nth(v.KingMoveLimit+1), v.Name, v.KingMoveLimit, legal))
+			}
+			kings.Update(&pos, &m)
+		}
 		i = last
 		pos.Play(&m)
 		out.Moves = append(out.Moves, m)
@@ -283,6 +303,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 		out.Tokens = append(out.Tokens, token)
 	}
 	out.Final = pos
+	r.kingsBlocked = v.KingMoveLimit > 0 && kings.Blocked(&pos)
 	r.finishResult(pg, out)
 	out.White, out.Black = Players(pg, v)
 	date, ok := CleanDate(pg.Tag("Date"))
@@ -335,7 +356,7 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 
 // checkFinal compares a result with the final position (see CheckFinal).
 func (r *Replayer) checkFinal(v *rules.Variant, final *rules.Position, res Result, written string) (Result, bool, string) {
-	return checkFinal(v, final, res, written)
+	return checkFinalBlocked(v, final, r.kingsBlocked, res, written)
 }
 
 // CheckFinal compares a game's result with its final position. When the
@@ -351,8 +372,18 @@ func CheckFinal(v *rules.Variant, final *rules.Position, res Result, written str
 }
 
 func checkFinal(v *rules.Variant, final *rules.Position, res Result, written string) (Result, bool, string) {
+	return checkFinalBlocked(v, final, false, res, written)
+}
+
+// checkFinalBlocked is checkFinal for a game whose king move limit may
+// have left the side to move without a move the game allows (blocked).
+func checkFinalBlocked(v *rules.Variant, final *rules.Position, blocked bool, res Result, written string) (Result, bool, string) {
 	var decided Result
-	switch final.Outcome() {
+	outcome := final.Outcome()
+	if blocked && outcome == rules.Undecided {
+		outcome = map[rules.Color]rules.Outcome{rules.White: rules.BlackWins, rules.Black: rules.WhiteWins}[final.SideToMove()]
+	}
+	switch outcome {
 	case rules.WhiteWins:
 		decided = WhiteWins
 	case rules.BlackWins:
@@ -361,6 +392,9 @@ func checkFinal(v *rules.Variant, final *rules.Position, res Result, written str
 		return res, false, ""
 	}
 	why := fmt.Sprintf("%s has no legal move", final.SideToMove())
+	if blocked {
+		why += fmt.Sprintf(" (its only moves are a %s move in a row of one king, which %s forbids)", nth(v.KingMoveLimit+1), v.Name)
+	}
 	switch v.Win {
 	case rules.WinWhenNoMove:
 		why += fmt.Sprintf(", which wins in %s", v.Name)
@@ -381,8 +415,12 @@ func checkFinal(v *rules.Variant, final *rules.Position, res Result, written str
 
 // reject builds a RejectError with the position and the legal moves there.
 func (r *Replayer) reject(reason error, pos *rules.Position, ply int, text, detail string) error {
+	return r.rejectAmong(reason, pos, pos.LegalMoves(nil), ply, text, detail)
+}
+
+// rejectAmong is reject with the moves the game allows there given.
+func (r *Replayer) rejectAmong(reason error, pos *rules.Position, legal []rules.Move, ply int, text, detail string) error {
 	v := pos.Variant()
-	legal := pos.LegalMoves(nil)
 	names := make([]string, len(legal))
 	for i := range legal {
 		names[i] = rules.MoveText(legal, &legal[i], v.DefaultNotation)
@@ -456,4 +494,19 @@ func (r *Replayer) trackHop(hop *moveText) bool {
 		r.track.addParsed(hop, false)
 	}
 	return false
+}
+
+// nth writes n as an English ordinal: 1st, 2nd, 3rd, 4th, ...
+func nth(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return fmt.Sprintf("%dth", n)
+	case n%10 == 1:
+		return fmt.Sprintf("%dst", n)
+	case n%10 == 2:
+		return fmt.Sprintf("%dnd", n)
+	case n%10 == 3:
+		return fmt.Sprintf("%drd", n)
+	}
+	return fmt.Sprintf("%dth", n)
 }

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -320,5 +321,54 @@ func TestNoSetups(t *testing.T) {
 		if g, err := replayText(t, text, Options{}); err != nil || len(g.Setups) != 1 {
 			t.Errorf("%q without NoSetups: %d setups, %v", text, len(g.Setups), err)
 		}
+	}
+}
+
+// TestFrisianKingMoveLimit: in Frisian a side with men and kings may not
+// move the same king more than 3 times in a row unless it captures
+// (rules.KingMoveCounter; dctl's Frisian rules, lidraughts, mindsports).
+// The replay did not keep the count and accepted a 4th move.
+func TestFrisianKingMoveLimit(t *testing.T) {
+	const moves = "1. 1-7 5-10 2. 7-1 10-15 3. 1-7 15-20 4. 7-1 20-25 *"
+	for _, c := range []struct {
+		name, fen, moves string
+		rejectPly        int
+	}{
+		{"a 4th move of one king", "W:W46,K1:B5", moves, 7},
+		{"another king moves 4th", "W:W46,K1,K2:B5", "1. 1-7 5-10 2. 7-1 10-15 3. 1-7 15-20 4. 2-8 20-25 5. 7-1 *", 0},
+		{"only kings", "W:WK1:B5", moves, 0},
+		{"a setup starts a new count", "W:W46,K1:B5", "1. 1-7 5-10 2. 7-1 10-15 3. 1-7 15-20 /FEN \"W:W46,K7:B20\"/ 4. 7-1 20-25 *", 0},
+	} {
+		for _, gt := range []string{"40", "97"} { // Frisian, Frysk!
+			if c.rejectPly < 0 {
+				continue
+			}
+			_, err := replayText(t, "[GameType \""+gt+"\"]\n[FEN \""+c.fen+"\"]\n"+c.moves, Options{})
+			var re *RejectError
+			switch {
+			case c.rejectPly == 0 && err != nil:
+				t.Errorf("%s (%s): %v", c.name, gt, err)
+			case c.rejectPly > 0 && (!errors.As(err, &re) || re.Ply != c.rejectPly || !errors.Is(err, ErrIllegalMove) ||
+				!strings.Contains(err.Error(), "may not move a 4th time in a row") || !slices.Equal(re.Legal, []string{"46-41"})):
+				t.Errorf("%s (%s): %v, want illegal at ply %d with 46-41 the only legal move", c.name, gt, err, c.rejectPly)
+			}
+		}
+	}
+}
+
+// TestFrisianKingMoveLimitBlocks: when the limit forbids every legal move
+// (White's man on 46 is blocked, its king has moved 3 times), White has no
+// move the game allows and has lost, as lidraughts plays it: an unknown
+// result is completed, and a 4th king move is illegal with no legal move.
+func TestFrisianKingMoveLimitBlocks(t *testing.T) {
+	const head = "[GameType \"40\"]\n[FEN \"W:W46,K50:B5,37,41\"]\n"
+	g, err := replayText(t, head+"1. 50-44 5-10 2. 44-50 10-15 3. 50-44 15-20 *", Options{})
+	if err != nil || g.Result != BlackWins || !g.Decided || len(g.Warnings) != 1 ||
+		!strings.Contains(g.Warnings[0], "White has no legal move (its only moves are a 4th move in a row of one king, which frisian forbids)") {
+		t.Errorf("blocked: %v, decided %v, warnings %q, %v", g.Result, g.Decided, g.Warnings, err)
+	}
+	_, err = replayText(t, head+"1. 50-44 5-10 2. 44-50 10-15 3. 50-44 15-20 4. 44-50 *", Options{})
+	if err == nil || !strings.Contains(err.Error(), "(legal: none: White has no move the game allows, and has lost)") {
+		t.Errorf("a 4th move when blocked: %v", err)
 	}
 }

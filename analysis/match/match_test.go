@@ -812,3 +812,29 @@ func TestCancelWithEnginesThatAnswer(t *testing.T) {
 		t.Fatalf("%v: %d games stored, %d played", err, len(st.games), sum.Played)
 	}
 }
+
+// TestAdjudicateKingMoveLimitBlocked: a Frisian side whose only moves are
+// a 4th move in a row of one king has no move the game allows, and loses
+// (as replay and lidraughts have it); the game went on to an illegal move.
+func TestAdjudicateKingMoveLimitBlocked(t *testing.T) {
+	start, err := rules.ParseFEN(rules.Frisian, "W:W46,K50:B5,37,41")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGame(1, &Opening{Start: start, Pos: start})
+	for _, text := range []string{"50-44", "5-10", "44-50", "10-15", "50-44", "15-20"} {
+		if r, why, over := g.adjudicate(0); over {
+			t.Fatalf("before %s: %v %s", text, r, why)
+		}
+		var from, to int
+		fmt.Sscanf(text, "%d-%d", &from, &to)
+		m, ok := g.Pos.PlainMove(from, to)
+		if !ok {
+			t.Fatalf("%s is not legal in %s", text, g.Pos.FEN())
+		}
+		g.play(m)
+	}
+	if r, why, over := g.adjudicate(0); !over || r != replay.BlackWins || why != NoLegalMove {
+		t.Errorf("blocked: %v %s %v, want a Black win, no legal move", r, why, over)
+	}
+}

@@ -66,7 +66,8 @@
 // rules.Position.LegalMoves does not apply because it depends on the
 // moves before, is applied along every line from Options.KingMoves (the
 // game's rules.KingMoveCounter before the root; nil: a fresh one), so the
-// best move and the PV never move a king a fourth time in a row. The
+// best move and the PV never move a king a fourth time in a row; a side
+// whose every move it forbids has no move and has lost (lidraughts' rule). The
 // transposition table does not key on it: a position reached with another
 // count may reuse a score (an approximation, like most of a search).
 //

@@ -299,9 +299,9 @@ func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, no
 }
 
 // legalMoves generates the moves of pos at ply into buf: its legal moves,
-// less those the variant's king move limit forbids on this line (unless it
-// forbids them all: then the limit gives way, as the generator of
-// synthetic games has it).
+// less those the variant's king move limit forbids on this line. When it
+// forbids them all the side has no move and loses, as lidraughts plays it
+// (and replay and the generator of synthetic games).
 func (s *searcher) legalMoves(pos *rules.Position, ply int, buf []rules.Move) []rules.Move {
 	moves := pos.LegalMoves(buf)
 	if !s.limit || len(moves) == 0 || moves[0].IsCapture() {
@@ -314,7 +314,7 @@ func (s *searcher) legalMoves(pos *rules.Position, ply int, buf []rules.Move) []
 			n++
 		}
 	}
-	if n == 0 || n == len(moves) {
+	if n == len(moves) {
 		return moves
 	}
 	return k.Filter(pos, moves)

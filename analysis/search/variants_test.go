@@ -145,6 +145,27 @@ func TestKingMoveLimit(t *testing.T) {
 	}
 }
 
+// TestKingMoveLimitBlocked: when the limit forbids every legal move
+// (White's man on 46 blocked by 41 and 37, its king moved three times in a
+// row), White has no move and has lost, as lidraughts (and replay) have it;
+// the search gave way and moved the king a fourth time.
+func TestKingMoveLimitBlocked(t *testing.T) {
+	pos := mustFEN(t, rules.Frisian, "W:W46,K50:B5,37,41")
+	var k rules.KingMoveCounter
+	for _, text := range []string{"50-44", "5-10", "44-50", "10-15", "50-44", "15-20"} {
+		m := find(t, &pos, text)
+		k.Update(&pos, &m)
+		pos.Play(&m)
+	}
+	if !k.Blocked(&pos) {
+		t.Fatalf("%s: not blocked: the position tests nothing", pos.FEN())
+	}
+	r := Search(pos, Options{Depth: 3, KingMoves: &k}, nil)
+	if len(r.PV) != 0 || r.Score != -Win {
+		t.Errorf("blocked: score %d, PV %d moves; want a loss and no move", r.Score, len(r.PV))
+	}
+}
+
 // TestWeightsPerVariant: every variant's king is worth more than a man
 // (breakthrough aside, where a king ends the game), the five first
 // variants keep the weights their stored evaluations were made with, and

@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
@@ -145,19 +144,25 @@ func game(opts Options, i int, legal *[]rules.Move, keepMoves bool) (*pdn.Game, 
 	var kings rules.KingMoveCounter // Frisian's limit on moving one king
 	for ply := 0; ; ply++ {
 		*legal = pos.LegalMoves((*legal)[:0])
+		blocked := false
 		if v.KingMoveLimit > 0 {
-			allowed := kings.Filter(&pos, slices.Clone(*legal))
-			// Only the limit forbids every move (a side whose one movable
-			// piece is the king it moved three times): no game we know of
-			// says what then, so the limit gives way.
-			if len(allowed) > 0 {
-				*legal = append((*legal)[:0], allowed...)
-			}
+			// When the limit forbids every move (a side whose one movable
+			// piece is the king it moved three times), the side has no
+			// move and loses, as lidraughts plays it.
+			blocked = kings.Blocked(&pos)
+			*legal = kings.Filter(&pos, *legal)
 		}
 		// The variant's Win rule decides (no legal move loses, or wins in
 		// antidraughts; the first king wins in breakthrough).
 		if len(*legal) == 0 || v.Win == rules.FirstKingWins {
-			if o := pos.Outcome(); o != rules.Undecided {
+			o := pos.Outcome()
+			if blocked {
+				o = rules.WhiteWins
+				if pos.SideToMove() == rules.White {
+					o = rules.BlackWins
+				}
+			}
+			if o != rules.Undecided {
 				result = winFor(v, rules.White)
 				if o == rules.BlackWins {
 					result = winFor(v, rules.Black)

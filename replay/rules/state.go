@@ -100,6 +100,18 @@ func (k *KingMoveCounter) Allowed(p *Position, m *Move) bool {
 		!hasMenAndKings(p, c)
 }
 
+// Blocked reports whether the limit forbids every legal move of p: the
+// side's only moves are another plain move of the king it moved the limit
+// times. It has no move, and loses, as lidraughts plays it (its Actor
+// lists no plain move of that king, whatever else the side can do).
+func (k *KingMoveCounter) Blocked(p *Position) bool {
+	if p.v.KingMoveLimit == 0 || k.sq[p.side] == 0 || k.count[p.side] < p.v.KingMoveLimit {
+		return false
+	}
+	moves := p.LegalMoves(nil)
+	return len(moves) > 0 && len(k.Filter(p, moves)) == 0
+}
+
 // Filter removes from moves (legal moves of p) those the limit forbids and
 // returns the shortened slice.
 func (k *KingMoveCounter) Filter(p *Position, moves []Move) []Move {
