@@ -271,13 +271,13 @@ func (c *Cluster) Status(ctx context.Context) (Status, error) {
 }
 
 // runningPID reads postmaster.pid and checks that the process it names is
-// alive and is a postgres server.
+// alive and is this cluster's server (see isServerOf).
 func (c *Cluster) runningPID() (int, bool) {
 	pid, ok := c.pidFromFile()
 	if !ok {
 		return 0, false
 	}
-	return pid, isPostgresProcess(pid)
+	return pid, isServerOf(pid, c.pgdata())
 }
 
 func (c *Cluster) pidFromFile() (int, bool) {
@@ -296,19 +296,88 @@ func (c *Cluster) pidFromFile() (int, bool) {
 func isPostgresProcess(pid int) bool {
 	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
 	if err != nil {
-		// No /proc (not Linux) or no permission: fall back to "it exists".
-		if _, statErr := os.Stat("/proc/self"); statErr != nil || os.IsPermission(err) {
+		if _, statErr := os.Stat("/proc/self"); statErr != nil {
+			return processExists(pid) // no /proc (not Linux)
+		}
+		if !os.IsPermission(err) {
+			return false
+		}
+		// Another user's process: its command line is readable.
+		args, ok := cmdline(pid)
+		if !ok {
 			return processExists(pid)
 		}
-		return false
+		return len(args) > 0 && strings.HasPrefix(filepath.Base(args[0]), "postgres")
 	}
 	return strings.HasPrefix(filepath.Base(exe), "postgres")
 }
 
-// removeStaleLocks deletes a postmaster.pid whose server is gone, and the
-// socket lock files next to it, so a crashed cluster starts again.
+// isServerOf reports whether pid is a live postgres process serving the
+// data directory pgdata. A postmaster.pid can name another cluster's
+// server: its pid was reused after a crash or reboot, or the data
+// directory was copied from a running cluster. Believing it, Stop shut
+// that other cluster down and Status called this one running. Every
+// postgres process works in its data directory (the postmaster changes
+// into it before it writes postmaster.pid), so on Linux /proc/PID/cwd
+// names it; when that cannot be read (another user's process, as
+// non-root), the -D of its command line does. When neither tells (no
+// /proc, or no -D), it trusts the pid file, as the server itself does.
+func isServerOf(pid int, pgdata string) bool {
+	if !isPostgresProcess(pid) {
+		return false
+	}
+	if _, err := os.Stat("/proc/self"); err != nil {
+		return true // not Linux: cannot tell more
+	}
+	dir, err := os.Stat(pgdata)
+	if err != nil {
+		return false
+	}
+	cwd, err := os.Stat(fmt.Sprintf("/proc/%d/cwd", pid))
+	if err == nil {
+		return os.SameFile(cwd, dir)
+	}
+	if !os.IsPermission(err) {
+		return false // gone meanwhile
+	}
+	args, _ := cmdline(pid)
+	for i, a := range args {
+		d := ""
+		switch {
+		case a == "-D" && i+1 < len(args):
+			d = args[i+1]
+		case strings.HasPrefix(a, "-D") && len(a) > 2:
+			d = a[2:]
+		default:
+			continue
+		}
+		if !filepath.IsAbs(d) {
+			return true // relative to a directory we cannot read
+		}
+		st, err := os.Stat(d)
+		return err == nil && os.SameFile(st, dir)
+	}
+	return true
+}
+
+// cmdline returns the arguments of process pid (Linux).
+func cmdline(pid int) ([]string, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || len(b) == 0 {
+		return nil, false
+	}
+	return strings.Split(strings.TrimRight(string(b), "\x00"), "\x00"), true
+}
+
+// removeStaleLocks deletes a postmaster.pid that names no server of this
+// data directory (a crash left it, and its pid is gone or now another
+// process's, even another cluster's server), and the socket lock files
+// next to it, so the cluster starts again: the server would refuse while
+// the pid it names is alive. A server that does run in the directory
+// keeps its pid file; the server also checks, on start, that no process
+// still uses the directory's shared memory.
 func (c *Cluster) removeStaleLocks() {
-	if pid, ok := c.pidFromFile(); ok && !isPostgresProcess(pid) {
+	if pid, ok := c.pidFromFile(); ok && !isServerOf(pid, c.pgdata()) {
 		_ = os.Remove(filepath.Join(c.pgdata(), "postmaster.pid"))
 		locks, _ := filepath.Glob(filepath.Join(c.socketDir(), ".s.PGSQL.*.lock"))
 		for _, l := range locks {

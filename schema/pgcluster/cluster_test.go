@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 func newTestCluster(t *testing.T) *Cluster {
@@ -78,5 +82,61 @@ func TestStartTwiceStopAndRecoverFromKill(t *testing.T) {
 func TestFindBinDirRejectsDirWithoutServer(t *testing.T) {
 	if _, err := FindBinDir(t.TempDir()); !errors.Is(err, ErrNoServer) {
 		t.Fatalf("err = %v, want ErrNoServer", err)
+	}
+}
+
+// TestStalePIDFileNamingAnotherCluster: a postmaster.pid left by a crash
+// whose pid now belongs to another cluster's server. Stop used to shut
+// that other cluster down (pg_ctl signals the pid in the file), Status
+// called this one running, and Start failed.
+func TestStalePIDFileNamingAnotherCluster(t *testing.T) {
+	ctx := context.Background()
+	c1, c2 := newTestCluster(t), newTestCluster(t)
+	if _, err := c1.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c1.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c2.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st2, err := c2.Status(ctx)
+	if err != nil || !st2.Running {
+		t.Fatalf("c2: %+v, %v", st2, err)
+	}
+	// c2's pid file with c1's directory in it, as the crash would leave it.
+	b, err := os.ReadFile(filepath.Join(c2.pgdata(), "postmaster.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := strings.ReplaceAll(string(b), c2.pgdata(), c1.pgdata())
+	if err := os.WriteFile(filepath.Join(c1.pgdata(), "postmaster.pid"), []byte(stale), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	if st, _ := c1.Status(ctx); st.Running {
+		t.Fatalf("c1 status says running (pid %d is c2's server)", st.PID)
+	}
+	if stopped, err := c1.Stop(ctx); err != nil || stopped {
+		t.Fatalf("c1 stop must be a no-op: stopped=%v err=%v", stopped, err)
+	}
+	if st, _ := c2.Status(ctx); !st.Running || st.PID != st2.PID {
+		t.Fatalf("c2 after stopping c1: %+v (was pid %d)", st, st2.PID)
+	}
+	if started, err := c1.Start(ctx); err != nil || !started {
+		t.Fatalf("c1 start: started=%v err=%v", started, err)
+	}
+	for _, c := range []*Cluster{c1, c2} {
+		conn, err := pgx.Connect(ctx, c.URL())
+		if err != nil {
+			t.Fatalf("%s: %v", c.DataDir(), err)
+		}
+		var dir string
+		err = conn.QueryRow(ctx, "SHOW data_directory").Scan(&dir)
+		conn.Close(ctx)
+		if err != nil || dir != c.pgdata() {
+			t.Fatalf("%s: server of %q (%v)", c.DataDir(), dir, err)
+		}
 	}
 }

@@ -41,5 +41,9 @@
 //
 // A postmaster.pid left behind by a crash (kill -9) is handled by the server
 // itself on the next start (it checks whether that process still lives); Start
-// retries for a few seconds while the dead server's backends drain away.
+// retries for a few seconds while the dead server's backends drain away. A
+// pid file whose pid now belongs to another process, even another cluster's
+// server, is stale: a server counts as running only if it works in this data
+// directory (on Linux, /proc/PID/cwd or its -D), so Status reports "not
+// running", Stop does nothing and Start removes the file.
 package pgcluster
