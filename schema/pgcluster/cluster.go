@@ -104,10 +104,16 @@ func (c *Cluster) urlFor(db string) string {
 	q.Set("host", c.socketDir())
 	q.Set("port", strconv.Itoa(c.cfg.Port))
 	q.Set("sslmode", "disable")
-	u := &url.URL{Scheme: "postgres", User: url.User(c.cfg.User), Path: "/" + db, RawQuery: q.Encode()}
+	// Encode writes a space as '+', which pgx and libpq take literally in
+	// host (a data directory "/tmp/my data" became the socket directory
+	// "/tmp/my+data/run"): a space must be %20. A '+' of the value itself is
+	// %2B by then, so every '+' left is a space.
+	raw := strings.ReplaceAll(q.Encode(), "+", "%20")
 	// Slashes need no escaping in a query value; unescaped, the socket path
 	// stays readable for people who copy the URL into psql.
-	return strings.ReplaceAll(u.String(), "%2F", "/")
+	raw = strings.ReplaceAll(raw, "%2F", "/")
+	u := &url.URL{Scheme: "postgres", User: url.User(c.cfg.User), Path: "/" + db, RawQuery: raw}
+	return u.String()
 }
 
 // Initialized reports whether initdb has run in the data directory.

@@ -15,7 +15,14 @@ import (
 
 func newTestCluster(t *testing.T) *Cluster {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "draughtsdb-pgcluster-")
+	return newTestClusterNamed(t, "draughtsdb-pgcluster-")
+}
+
+// newTestClusterNamed is newTestCluster in a directory named by pattern
+// (as os.MkdirTemp takes it).
+func newTestClusterNamed(t *testing.T, pattern string) *Cluster {
+	t.Helper()
+	dir, err := os.MkdirTemp("", pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,6 +144,37 @@ func TestStalePIDFileNamingAnotherCluster(t *testing.T) {
 		conn.Close(ctx)
 		if err != nil || dir != c.pgdata() {
 			t.Fatalf("%s: server of %q (%v)", c.DataDir(), dir, err)
+		}
+	}
+}
+
+// TestOddDataDirNames: the URL names the socket directory in its host
+// parameter, where a space written as '+' (as url.Values.Encode does) is
+// read as a '+': Start failed to connect to "my+data/run" after starting
+// the server, and so did every command.
+func TestOddDataDirNames(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"my data-", "o'dd #%&+é=?-"} {
+		c := newTestClusterNamed(t, name)
+		cfg, err := pgx.ParseConfig(c.URL())
+		if err != nil || cfg.Host != c.socketDir() {
+			t.Fatalf("URL %s: host %q, want %q (%v)", c.URL(), cfg.Host, c.socketDir(), err)
+		}
+		if _, err := c.Start(ctx); err != nil {
+			t.Fatalf("start in %q: %v", c.DataDir(), err)
+		}
+		conn, err := pgx.Connect(ctx, c.URL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dir string
+		err = conn.QueryRow(ctx, "SHOW data_directory").Scan(&dir)
+		conn.Close(ctx)
+		if err != nil || dir != c.pgdata() {
+			t.Fatalf("connected to the server of %q, want %q (%v)", dir, c.pgdata(), err)
+		}
+		if _, err := c.Stop(ctx); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
