@@ -241,6 +241,17 @@ func TestBrowser(t *testing.T) {
 	if v := value("#variant"); v != "international" || !slices.Equal(list, wantList) {
 		t.Errorf("English game %d with %s selected: moves %q, want %q", english, v, list, wantList)
 	}
+	// Its result names the winner by colour: English "1-0" is Black's
+	// win, which "White – Black 1-0" did not say.
+	if res, ok := replay.ParseResult(rules.English, eg.Result); ok {
+		want := eg.Result + " (draw)"
+		if w, decisive := res.Winner(); decisive {
+			want = eg.Result + " (" + strings.ToLower(w.String()) + " wins)"
+		}
+		if title := text("#game-title"); !strings.HasSuffix(title, want) {
+			t.Errorf("English game %d: title %q, want it to end %q", english, title, want)
+		}
+	}
 	must(chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.CSS("#variant"), "russian"),
 		chromedp.Evaluate[chromedp.Void](`document.getElementById('variant').dispatchEvent(new Event('change'))`),

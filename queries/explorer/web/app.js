@@ -303,6 +303,20 @@
     return v ? v.first_to_move : 'white';
   }
 
+  // resultLabel writes a result with its winner by colour: the first
+  // number of a PDN result is the first mover's, so English "0-1" under
+  // White | Black columns read as a Black win when White won.
+  function resultLabel(result, variant) {
+    const m = /^(\d+(?:\/\d+)?)-(\d+(?:\/\d+)?)$/.exec(result || '');
+    if (!m) return result || '';
+    const num = (x) => x.includes('/') ? Number(x.split('/')[0]) / Number(x.split('/')[1]) : Number(x);
+    const a = num(m[1]), b = num(m[2]);
+    if (a === b) return result + (a === 0 ? ' (both lose)' : ' (draw)');
+    const first = firstMover(variant);
+    const second = first === 'white' ? 'black' : 'white';
+    return result + ' (' + (a > b ? first : second) + ' wins)';
+  }
+
   // fillMoveList writes moves (texts) of variant (a name: the line's is the
   // selected one, an open game's its own, whatever is selected) with their
   // numbers into ol; side moves first; current is the 1-based ply shown
@@ -438,7 +452,7 @@
       if (g.id === state.game) tr.classList.add('open');
       td(tr, g.white || '?');
       td(tr, g.black || '?');
-      td(tr, g.result);
+      td(tr, resultLabel(g.result, g.variant));
       td(tr, g.date);
       td(tr, g.event || '');
       td(tr, String(g.plies), 'num');
@@ -521,7 +535,7 @@
     saveURL();
     const v = variants[game.variant];
     const g = game;
-    $('game-title').textContent = (g.white || '?') + ' – ' + (g.black || '?') + '  ' + g.result;
+    $('game-title').textContent = (g.white || '?') + ' – ' + (g.black || '?') + '  ' + resultLabel(g.result, g.variant);
     $('game-meta').textContent = [g.event, g.date, g.plies + ' plies', '#' + g.id].filter(Boolean).join(' · ');
     const fen = state.gply === 0 ? g.start_fen : g.moves[state.gply - 1].fen;
     const last = state.gply === 0 ? [] : [g.moves[state.gply - 1].from, g.moves[state.gply - 1].to];
