@@ -219,11 +219,105 @@ func printMigrations(ctx context.Context, w io.Writer, pool *pgxpool.Pool) error
 	return nil
 }
 
-// redact hides the password of a URL for printing.
+// redacted is what redact prints in place of a password.
+const redacted = "xxxxx"
+
+// redact hides the password of a database URL for printing (db start,
+// stop and status, config). It takes both forms pgx and libpq accept: a
+// URL (postgres://user:password@host/db?password=...), where it hides the
+// password of the user info and of every password parameter (any case),
+// and keyword/value (host=h password=secret or password='a secret'),
+// printed as written with the password's value hidden. Anything else is
+// not echoed at all: it may be a password typed in the wrong place.
 func redact(s string) string {
+	if scheme, _, ok := strings.Cut(s, "://"); ok && scheme != "" && !strings.ContainsAny(scheme, " \t\n=") {
+		return redactURL(s)
+	}
+	if out, ok := redactKeywordValue(s); ok {
+		return out
+	}
+	return "(unparsable database URL)"
+}
+
+func redactURL(s string) string {
 	u, err := url.Parse(s)
 	if err != nil {
-		return "(unparsable URL)"
+		return "(unparsable database URL)"
 	}
+	if u.RawQuery != "" {
+		params := strings.Split(u.RawQuery, "&")
+		for i, p := range params {
+			k, _, _ := strings.Cut(p, "=")
+			if key, err := url.QueryUnescape(k); err != nil || strings.EqualFold(key, "password") {
+				params[i] = k + "=" + redacted
+			}
+		}
+		u.RawQuery = strings.Join(params, "&")
+	}
+	u.Fragment, u.RawFragment = "", "" // unused; a '#' in a password starts one
 	return u.Redacted()
+}
+
+// redactKeywordValue hides the value of the password keyword of a
+// keyword/value connection string, parsed as libpq does (keyword = value,
+// a value in single quotes or with backslash escapes); false when s is
+// not one.
+func redactKeywordValue(s string) (string, bool) {
+	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+	var b strings.Builder
+	i, pairs := 0, 0
+	for {
+		start := i
+		for i < len(s) && space(s[i]) {
+			i++
+		}
+		b.WriteString(s[start:i])
+		if i == len(s) {
+			break
+		}
+		k := i
+		for i < len(s) && !space(s[i]) && s[i] != '=' {
+			i++
+		}
+		key := s[k:i]
+		for i < len(s) && space(s[i]) {
+			i++
+		}
+		if key == "" || i == len(s) || s[i] != '=' {
+			return "", false
+		}
+		i++
+		for i < len(s) && space(s[i]) {
+			i++
+		}
+		b.WriteString(s[k:i])
+		v := i
+		if i < len(s) && s[i] == '\'' {
+			for i++; ; i++ {
+				if i >= len(s) {
+					return "", false // unterminated quote
+				}
+				if s[i] == '\\' {
+					i++
+				} else if s[i] == '\'' {
+					i++
+					break
+				}
+			}
+		} else {
+			for ; i < len(s) && !space(s[i]); i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+			i = min(i, len(s))
+		}
+		if strings.EqualFold(key, "password") {
+			b.WriteString(redacted)
+		} else {
+			b.WriteString(s[v:i])
+		}
+		pairs++
+	}
+	return b.String(), pairs > 0
 }
