@@ -133,3 +133,69 @@ func TestEmbeddedMigrationsBackfill(t *testing.T) {
 		t.Fatalf("%d rows without checksum (err %v)", missing, err)
 	}
 }
+
+// TestNewerSchemaIsRefused: a database migrated by a newer draughtsdb
+// (a version after the last file) was used anyway ("not ours to judge"):
+// an older binary then failed halfway through an import. Apply refuses it
+// with a *SchemaNewerError, before it applies or records anything.
+func TestNewerSchemaIsRefused(t *testing.T) {
+	ctx := context.Background()
+	pool := newPool(t)
+	v3 := load(t, map[string]string{"0001_a.sql": "CREATE TABLE a (x int)", "0002_b.sql": "CREATE TABLE b (x int)",
+		"0003_c.sql": "CREATE TABLE c (x int)"})
+	if _, err := schema.Apply(ctx, pool, v3[:1]); err != nil {
+		t.Fatal(err)
+	}
+	// A newer draughtsdb applied 2 and 3; this one knows 1 and 2, and 1's
+	// checksum was never recorded (a row of a draughtsdb before checksums).
+	if _, err := pool.Exec(ctx, `UPDATE draughtsdb_migrations SET checksum = NULL;
+		CREATE TABLE c (x int);
+		INSERT INTO draughtsdb_migrations (version, name, checksum) VALUES (3, 'c', 'x')`); err != nil {
+		t.Fatal(err)
+	}
+	applied, err := schema.Apply(ctx, pool, v3[:2])
+	var newer *schema.SchemaNewerError
+	if !errors.Is(err, schema.ErrSchemaNewer) || !errors.As(err, &newer) || newer.Version != 3 || newer.Known != 2 || len(applied) != 0 {
+		t.Fatalf("applied %v, err %v; want a SchemaNewerError at version 3 of 2", applied, err)
+	}
+	if want := "the database's schema is at version 3, newer than this draughtsdb knows (2): use a newer draughtsdb"; err.Error() != want {
+		t.Fatalf("message %q, want %q", err, want)
+	}
+	var b, backfilled bool
+	if err := pool.QueryRow(ctx, `SELECT to_regclass('b') IS NOT NULL,
+		(SELECT checksum IS NOT NULL FROM draughtsdb_migrations WHERE version = 1)`).Scan(&b, &backfilled); err != nil || b || backfilled {
+		t.Fatalf("changed a newer database: 0002 applied %v, checksum recorded %v (%v)", b, backfilled, err)
+	}
+	all, err := schema.AppliedMigrations(ctx, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.CheckNotNewer(all, v3[:2]); !errors.Is(err, schema.ErrSchemaNewer) {
+		t.Fatalf("CheckNotNewer: %v", err)
+	}
+	if err := schema.CheckNotNewer(all, v3); err != nil {
+		t.Fatalf("CheckNotNewer with every file: %v", err)
+	}
+}
+
+// TestEmbeddedMigrationsRefuseNewerSchema: Migrate, which every command
+// that opens the database runs, refuses one a newer draughtsdb migrated.
+func TestEmbeddedMigrationsRefuseNewerSchema(t *testing.T) {
+	ctx := context.Background()
+	pool := newPool(t)
+	ms, err := schema.Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := schema.Migrate(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	next := ms[len(ms)-1].Version + 1
+	if _, err := pool.Exec(ctx, "INSERT INTO draughtsdb_migrations (version, name, checksum) VALUES ($1, 'future', 'x')", next); err != nil {
+		t.Fatal(err)
+	}
+	var newer *schema.SchemaNewerError
+	if _, err := schema.Migrate(ctx, pool); !errors.As(err, &newer) || newer.Version != next || newer.Known != next-1 {
+		t.Fatalf("Migrate: %v, want a SchemaNewerError at version %d", err, next)
+	}
+}

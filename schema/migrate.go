@@ -30,6 +30,43 @@ var ErrBadMigrationName = errors.New("migration file name must be NNNN_name.sql"
 // ErrMigrationChanged is matched by a *ChangedMigrationError.
 var ErrMigrationChanged = errors.New("an applied migration has changed")
 
+// ErrSchemaNewer is matched by a *SchemaNewerError.
+var ErrSchemaNewer = errors.New("the database's schema is newer than this draughtsdb")
+
+// SchemaNewerError says that the database holds migrations this draughtsdb
+// does not have: a newer draughtsdb migrated it. Its tables may have
+// changed in ways this version does not know (an older draughtsdb failed
+// halfway through an import and left a half-made source behind), so
+// Migrate, and with it every command that opens the database, refuses it.
+type SchemaNewerError struct {
+	Version int // the newest migration applied
+	Known   int // the newest migration this draughtsdb has
+}
+
+func (e *SchemaNewerError) Error() string {
+	return fmt.Sprintf("the database's schema is at version %d, newer than this draughtsdb knows (%d): use a newer draughtsdb",
+		e.Version, e.Known)
+}
+
+func (e *SchemaNewerError) Unwrap() error { return ErrSchemaNewer }
+
+// CheckNotNewer returns a *SchemaNewerError when applied holds a migration
+// after the last of ms (ms as CheckSequence accepts them), else nil.
+func CheckNotNewer(applied []Applied, ms []Migration) error {
+	known := 0
+	if len(ms) > 0 {
+		known = ms[len(ms)-1].Version
+	}
+	newest := 0
+	for _, a := range applied {
+		newest = max(newest, a.Version)
+	}
+	if newest > known {
+		return &SchemaNewerError{Version: newest, Known: known}
+	}
+	return nil
+}
+
 // Migration is one embedded SQL file.
 type Migration struct {
 	Version int
@@ -138,8 +175,9 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) ([]Migration, error) {
 // any fs.FS). First it compares every applied migration with its file:
 // rows recorded without a checksum (by a draughtsdb before checksums) get
 // the file's; a recorded checksum or name that differs from the file's
-// stops everything with a *ChangedMigrationError, before anything is
-// applied.
+// stops everything with a *ChangedMigrationError, and a migration after the
+// last file (applied by a newer draughtsdb) with a *SchemaNewerError, before
+// anything is applied or changed.
 func Apply(ctx context.Context, pool *pgxpool.Pool, ms []Migration) ([]Migration, error) {
 	if err := CheckSequence(ms); err != nil {
 		return nil, err
@@ -193,6 +231,9 @@ func verifyApplied(ctx context.Context, conn *pgx.Conn, ms []Migration) (map[int
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckNotNewer(applied, ms); err != nil {
+		return nil, err
+	}
 	files := make(map[int]Migration, len(ms))
 	for _, m := range ms {
 		files[m.Version] = m
@@ -203,7 +244,9 @@ func verifyApplied(ctx context.Context, conn *pgx.Conn, ms []Migration) (map[int
 		done[a.Version] = true
 		m, ok := files[a.Version]
 		if !ok {
-			continue // applied by a newer draughtsdb: not ours to judge
+			// Not after the last file (CheckNotNewer): version 0 or less,
+			// which no draughtsdb writes.
+			return nil, fmt.Errorf("draughtsdb_migrations records version %d (%s), which no migration has", a.Version, a.Name)
 		}
 		switch {
 		case a.Name != m.Name || a.Checksum != "" && a.Checksum != m.Checksum():

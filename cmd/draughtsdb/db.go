@@ -44,8 +44,12 @@ start/stop only report that the server is not draughtsdb's to manage.`,
 		&cobra.Command{
 			Use:   "status",
 			Short: "Say whether the database runs, where, which server version, and which migrations are applied",
-			Args:  cobra.NoArgs,
-			RunE:  func(cmd *cobra.Command, _ []string) error { return a.dbStatus(cmd.Context(), cmd.OutOrStdout()) },
+			Long: `Say whether the database runs, where, which server version, and which
+migrations are applied. A database migrated by a newer draughtsdb, which
+every other command refuses, is reported all the same (its newer migrations
+listed last), and then status fails (exit status 1) with the same message.`,
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error { return a.dbStatus(cmd.Context(), cmd.OutOrStdout()) },
 		},
 		&cobra.Command{
 			Use:   "url",
@@ -197,6 +201,10 @@ func (a *app) dbMigrate(ctx context.Context, w io.Writer) error {
 	return printMigrations(ctx, w, pool)
 }
 
+// printMigrations lists the migrations and which are applied. A database
+// migrated by a newer draughtsdb gets its report too, the migrations this
+// draughtsdb does not know listed after its own, and then the
+// *schema.SchemaNewerError every other command fails with.
 func printMigrations(ctx context.Context, w io.Writer, pool *pgxpool.Pool) error {
 	all, err := schema.Migrations()
 	if err != nil {
@@ -206,17 +214,35 @@ func printMigrations(ctx context.Context, w io.Writer, pool *pgxpool.Pool) error
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "migrations: %d applied, %d pending\n", len(applied), len(all)-len(applied))
+	at := make(map[int]schema.Applied, len(applied))
+	for _, ap := range applied {
+		at[ap.Version] = ap
+	}
+	known := 0
+	for _, m := range all {
+		if _, ok := at[m.Version]; ok {
+			known++
+		}
+	}
+	newer := len(applied) - known
+	fmt.Fprintf(w, "migrations: %d applied, %d pending", known, len(all)-known)
+	if newer > 0 {
+		fmt.Fprintf(w, ", %d more applied by a newer draughtsdb", newer)
+	}
+	fmt.Fprintln(w)
 	for _, m := range all {
 		state := "pending"
-		for _, ap := range applied {
-			if ap.Version == m.Version {
-				state = "applied " + ap.AppliedAt.Format("2006-01-02 15:04:05")
-			}
+		if ap, ok := at[m.Version]; ok {
+			state = "applied " + ap.AppliedAt.Format("2006-01-02 15:04:05")
 		}
 		fmt.Fprintf(w, "  %04d_%-24s %s\n", m.Version, m.Name, state)
 	}
-	return nil
+	for _, ap := range applied {
+		if len(all) == 0 || ap.Version > all[len(all)-1].Version {
+			fmt.Fprintf(w, "  %04d_%-24s applied %s by a newer draughtsdb\n", ap.Version, ap.Name, ap.AppliedAt.Format("2006-01-02 15:04:05"))
+		}
+	}
+	return schema.CheckNotNewer(applied, all)
 }
 
 // redacted is what redact prints in place of a password.

@@ -1,8 +1,15 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/draughtsdb/draughtsdb/schema"
+	"github.com/draughtsdb/draughtsdb/schema/pgtest"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // TestRedact: redact used url.URL.Redacted, which hides only the password
@@ -57,5 +64,54 @@ func TestDatabaseURLPasswordNotPrinted(t *testing.T) {
 	}
 	if got := configValue(t, "database.url", "--database-url", "host=h user=u password=s3cret"); got != "host=h user=u password=xxxxx" {
 		t.Errorf("config: database.url: %s", got)
+	}
+}
+
+// TestNewerSchemaRefused: a database a newer draughtsdb migrated was used
+// by every command (db status said "13 applied, -1 pending"). Commands that
+// open it now fail with schema.ErrSchemaNewer; db status reports it
+// without negative counts, listing the unknown migration, then fails too.
+func TestNewerSchemaRefused(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	url := pgtest.NewDBURL(t)
+	if _, err := runCLI(t, "db", "migrate", "--database-url", url); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := schema.Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := len(ms)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if _, err := pool.Exec(ctx, "INSERT INTO draughtsdb_migrations (version, name, checksum) VALUES ($1, 'future', 'x')", known+1); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("the database's schema is at version %d, newer than this draughtsdb knows (%d): use a newer draughtsdb", known+1, known)
+	for _, args := range [][]string{{"db", "migrate"}, {"db", "start"}, {"openings"}, {"import", "--quiet", "../../ingest/sample/oca-english-200.pdn"}} {
+		_, err := runCLI(t, append(args, "--database-url", url)...)
+		if !errors.Is(err, schema.ErrSchemaNewer) || err.Error() != want {
+			t.Errorf("%v: err %v, want %q", args, err, want)
+		}
+	}
+	var sources int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM sources").Scan(&sources); err != nil || sources != 0 {
+		t.Errorf("import made %d sources (%v)", sources, err)
+	}
+	out, err := runCLI(t, "db", "status", "--database-url", url)
+	if !errors.Is(err, schema.ErrSchemaNewer) {
+		t.Errorf("db status: err %v, want ErrSchemaNewer", err)
+	}
+	for _, line := range []string{
+		fmt.Sprintf("migrations: %d applied, 0 pending, 1 more applied by a newer draughtsdb\n", known),
+		fmt.Sprintf("  %04d_future ", known+1),
+	} {
+		if !strings.Contains(out, line) {
+			t.Errorf("db status does not say %q:\n%s", line, out)
+		}
 	}
 }
