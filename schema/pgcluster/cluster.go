@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -122,8 +123,55 @@ func (c *Cluster) Initialized() bool {
 	return err == nil
 }
 
+// lockFile is the file, in the data directory, whose flock serialises
+// Init and Start across processes.
+func (c *Cluster) lockFile() string { return filepath.Join(c.cfg.DataDir, "start.lock") }
+
+// lock creates the data directory if needed and takes the lock of Init and
+// Start, waiting for another process (or goroutine) that holds it: two
+// commands starting a new data directory at once ran initdb together, and
+// one removed the pgdata the other's initdb was filling. The returned
+// function releases it.
+func (c *Cluster) lock(ctx context.Context) (unlock func(), err error) {
+	if _, err := os.Stat(c.cfg.DataDir); errors.Is(err, fs.ErrNotExist) {
+		if err := c.makeDirs(); err != nil {
+			return nil, err
+		}
+	}
+	f, err := os.OpenFile(c.lockFile(), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		ok, err := tryLock(f)
+		if ok {
+			return func() { f.Close() }, nil // closing releases the lock
+		}
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", c.lockFile(), err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
 // Init creates the cluster (initdb). It fails if one exists already.
 func (c *Cluster) Init(ctx context.Context) error {
+	unlock, err := c.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return c.init(ctx)
+}
+
+// init is Init under the lock.
+func (c *Cluster) init(ctx context.Context) error {
 	if c.Initialized() {
 		return fmt.Errorf("pgcluster: %s is initialised already", c.pgdata())
 	}
@@ -133,7 +181,9 @@ func (c *Cluster) Init(ctx context.Context) error {
 	if err := c.checkReachable(); err != nil {
 		return err
 	}
-	_ = os.RemoveAll(c.pgdata()) // a half-made pgdata from an interrupted initdb
+	// A half-made pgdata from an interrupted initdb: no other process's
+	// initdb can be filling it while we hold the lock.
+	_ = os.RemoveAll(c.pgdata())
 	// TCP needs the password (scram-sha-256); the Unix socket, in a
 	// directory only the server user (and root) can enter, is trusted.
 	if _, err := c.newPassword(); err != nil {
@@ -201,10 +251,17 @@ func (c *Cluster) writeSettings() error {
 
 // Start initialises the cluster if needed, starts the server unless it is
 // running, and creates the database. It reports whether it started the
-// server (false: it was running already).
+// server (false: it was running already). Concurrent Starts of one data
+// directory, in any processes, take turns (a lock file in it): the first
+// creates and starts the cluster, the others find it running.
 func (c *Cluster) Start(ctx context.Context) (started bool, err error) {
+	unlock, err := c.lock(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
 	if !c.Initialized() {
-		if err := c.Init(ctx); err != nil {
+		if err := c.init(ctx); err != nil {
 			return false, err
 		}
 	}

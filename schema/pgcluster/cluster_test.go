@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -176,5 +177,49 @@ func TestOddDataDirNames(t *testing.T) {
 		if _, err := c.Stop(ctx); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestConcurrentFirstStarts: two starts of one new data directory at once
+// both succeed, one creating the cluster and the other using it. Before,
+// both ran initdb, one removing the pgdata the other was filling: the
+// second failed with initdb's "could not create directory" or "exists but
+// is not empty", sometimes both did.
+func TestConcurrentFirstStarts(t *testing.T) {
+	ctx := context.Background()
+	base := newTestCluster(t) // for its directory and cleanup
+	cs := make([]*Cluster, 3)
+	for i := range cs {
+		c, err := New(base.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs[i] = c
+	}
+	errs := make([]error, len(cs))
+	started := make([]bool, len(cs))
+	var wg sync.WaitGroup
+	for i, c := range cs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			started[i], errs[i] = c.Start(ctx)
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("start %d: %v", i, err)
+		}
+		if started[i] {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d starts started the server, want 1", n)
+	}
+	if st, err := base.Status(ctx); err != nil || !st.Running {
+		t.Fatalf("status: %+v, %v", st, err)
 	}
 }

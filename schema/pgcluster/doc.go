@@ -12,6 +12,7 @@
 //	D/run/         the Unix socket directory (.s.PGSQL.<port>)
 //	D/password     the superuser's password for TCP, mode 0600
 //	D/server.log   the server's log
+//	D/start.lock   flocked by Init and Start: concurrent starts take turns
 //
 // Missing parents of D are created too; as root, with mode 0711, so that
 // the server user can pass through them.
