@@ -42,9 +42,11 @@
 // capture paths, leading zeros (01-07), move numbers "1." "1..." "1. ..."
 // and glued "1.32-28", "-" or "--" for an unknown move (so "1. - -" is two
 // unknown moves), "%" line comments
-// at the start of a line, strengths in parentheses "(!?)", a literal "\n"
-// between tags (some web exports), CRLF/LF/CR line ends. Comments are
-// returned with their whitespace folded to single spaces.
+// at the start of a line, ";" comments to the end of the line (PDN 1.0,
+// after PGN; returned as comments), tag values over several lines (their
+// line breaks read as spaces), strengths in parentheses "(!?)", a literal
+// "\n" between tags (some web exports), CRLF/LF/CR line ends. Comments
+// are returned with their whitespace folded to single spaces.
 //
 // # Encodings and hostile bytes
 //

@@ -611,7 +611,7 @@ func (lx *lexer) scanMovetext() {
 // bol tells whether only blanks precede it on its line.
 func (lx *lexer) isLayout(c byte, bol bool) bool {
 	switch c {
-	case '{', '}', ']', '"':
+	case '{', '}', ']', '"', ';':
 		return true
 	case '%':
 		return bol // elsewhere a '%' is an unexpected word
@@ -624,7 +624,7 @@ func (lx *lexer) isLayout(c byte, bol bool) bool {
 }
 
 // scanLayout consumes the layout that isLayout found at lx.r: a {comment}
-// (a token), a % line comment, a literal "\n" that some web exports write
+// or a ; comment to the end of the line (tokens), a % line comment, a literal "\n" that some web exports write
 // between tags (skipped like a blank), a byte order mark (files
 // concatenated), or a stray '}', ']' or '"' (a defect: comments do not
 // nest, and brackets and quotes belong in tags).
@@ -632,6 +632,15 @@ func (lx *lexer) scanLayout(c byte, line, col int32) {
 	switch c {
 	case '{':
 		lx.scanComment(line, col)
+	case ';':
+		// A comment to the end of the line (PDN 1.0, after PGN; older
+		// programs' archives write them).
+		lx.r++
+		s := lx.pos()
+		for (lx.r < lx.w || lx.fill()) && lx.buf[lx.r] != '\n' && lx.buf[lx.r] != '\r' {
+			lx.r++
+		}
+		lx.emit(token{kind: tkComment, off: lx.rel(s), n: int32(lx.pos() - s), line: line, col: col})
 	case '}', ']', '"':
 		lx.rep.fail(ErrUnexpectedToken, line, col, strayReason(c))
 		lx.r++
@@ -848,8 +857,19 @@ func (lx *lexer) scanTag(line, col int32) {
 			break
 		}
 		if c == '\n' || c == '\r' {
-			bad("tag value is not closed by '\"' on its line")
-			return
+			// PDN's strings may span lines (PDN 3.0's STRING token;
+			// CheckerBoard reads them so): a value closed on a later line,
+			// by '"' and ']', goes on; its line breaks read as spaces
+			// (builder.tagValue). One never closed stays a defect of its
+			// line, so that the next tags are read.
+			if !lx.tagValueContinues() {
+				bad("tag value is not closed by '\"' on its line")
+				return
+			}
+			esc = true
+			lx.newline()
+			lx.bol = false
+			continue
 		}
 		if c == '\\' && lx.ensure(2) && (lx.buf[lx.r+1] == '"' || lx.buf[lx.r+1] == '\\') {
 			esc = true
@@ -878,6 +898,38 @@ func (lx *lexer) scanTag(line, col int32) {
 	}
 	lx.emit(token{kind: tkTagName, off: lx.rel(ns), n: int32(ne - ns), line: line, col: col})
 	lx.emit(token{kind: tkTagValue, esc: esc, off: lx.rel(vs), n: int32(ve - vs), line: line, col: col})
+}
+
+// maxTagContinuation bounds tagValueContinues' look ahead.
+const maxTagContinuation = 4096
+
+// tagValueContinues reports whether the tag value whose line ends at lx.r
+// is closed later, by '"' then ']', before a line that starts with '['
+// (the next tag) and within maxTagContinuation bytes.
+func (lx *lexer) tagValueContinues() bool {
+	bol := false
+	for k := 0; k < maxTagContinuation && lx.ensure(k+1); k++ {
+		c := lx.buf[lx.r+k]
+		switch {
+		case c == '\n' || c == '\r':
+			bol = true
+		case bol && isBlank(c):
+		case bol && c == '[':
+			return false
+		case c == '\\':
+			bol = false
+			k++
+		case c == '"':
+			k++
+			for lx.ensure(k+1) && isSpace(lx.buf[lx.r+k]) {
+				k++
+			}
+			return lx.ensure(k+1) && lx.buf[lx.r+k] == ']'
+		default:
+			bol = false
+		}
+	}
+	return false
 }
 
 func isNameByte(c byte) bool {

@@ -233,6 +233,11 @@ func (b *builder) tagValue(t token) string {
 	v := b.text(t)
 	if t.esc {
 		v = unescape(v)
+		if strings.ContainsAny(v, "\r\n") {
+			// A value written over several lines: each line break, with
+			// the blanks around it, is one space.
+			v = strings.Join(strings.Fields(strings.NewReplacer("\r", "\n").Replace(v)), " ")
+		}
 	}
 	return v
 }

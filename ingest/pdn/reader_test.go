@@ -226,3 +226,41 @@ func TestCommentAfterResult(t *testing.T) {
 		t.Errorf("an open comment after the result: %d games, %d good, errors %v", len(res.games), res.good, res.errs)
 	}
 }
+
+// TestTagValueOverLines: a tag value may span lines (PDN 3.0's STRING;
+// CheckerBoard reads it so): it is one value, its line breaks read as
+// spaces. It split the game in two, the second without its Event tag. A
+// value never closed is still a defect of its line, and the next game's
+// tags read.
+func TestTagValueOverLines(t *testing.T) {
+	in := "[Event \"line one\nline two\"]\n[Site \"a\\\"b\r\n c\"]\n[Result \"*\"]\n1. 32-28 19-23 *\n\n" +
+		"[Event \"never closed\n[Event \"next\"]\n1. 32-28 *\n"
+	res := readAll(t, strings.NewReader(in), "lines.pdn")
+	if len(res.games) != 2 || res.good != 1 || len(res.errs) != 1 || !errors.Is(res.errs[0], ErrBadTag) {
+		t.Fatalf("%d games, %d good, errors %v", len(res.games), res.good, res.errs)
+	}
+	g := res.games[0]
+	if g.Tag("Event") != "line one line two" || g.Tag("Site") != "a\"b c" || len(g.Moves) != 2 {
+		t.Errorf("game 1: Event %q, Site %q, %d moves", g.Tag("Event"), g.Tag("Site"), len(g.Moves))
+	}
+	if g := res.games[1]; g.Tag("Event") != "next" || g.Line != 8 {
+		t.Errorf("game 2: Event %q on line %d", g.Tag("Event"), g.Line)
+	}
+}
+
+// TestSemicolonComment: ';' starts a comment to the end of the line (PDN
+// 1.0, after PGN); it rejected the game as an unexpected ';'.
+func TestSemicolonComment(t *testing.T) {
+	in := "[Event \"semi\"] ; about the event\n[Result \"*\"]\n1. 32-28 19-23 ; a rest-of-line comment\n2. 28x19 14x23 *\n"
+	res := readAll(t, strings.NewReader(in), "semi.pdn")
+	if len(res.games) != 1 || res.good != 1 {
+		t.Fatalf("%d games, %d good, errors %v", len(res.games), res.good, res.errs)
+	}
+	g := res.games[0]
+	if len(g.Moves) != 4 || len(g.Comments) != 1 || g.Comments[0] != "about the event" {
+		t.Fatalf("%d moves, comments before them %q", len(g.Moves), g.Comments)
+	}
+	if c := g.Moves[1].Comments(); len(c) != 1 || c[0] != "a rest-of-line comment" {
+		t.Errorf("comments after 19-23: %q", c)
+	}
+}
