@@ -281,20 +281,31 @@ func (c *Cluster) Start(ctx context.Context) (started bool, err error) {
 	c.removeStaleLocks()
 	// After a kill -9 the old server's backends may still hold its shared
 	// memory for a moment; the new server refuses to start until they exit.
+	// That alone is worth waiting for: any other failure (the port taken,
+	// pgdata unwritable) fails the same way every time, and was retried
+	// for 15 s with the same error.
 	deadline := time.Now().Add(15 * time.Second)
 	for {
+		from := c.logSize()
 		_, err = c.run(ctx, "pg_ctl", "start", "-D", c.pgdata(), "-l", c.logFile(), "-w", "-t", "60", "-s")
-		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+		if err == nil {
 			break
+		}
+		log := c.logSince(from)
+		if !strings.Contains(log, shmemInUse) || time.Now().After(deadline) || ctx.Err() != nil {
+			return false, fmt.Errorf("%w\n%s", err, c.logReason(log, 15))
 		}
 		time.Sleep(500 * time.Millisecond)
 		c.removeStaleLocks()
 	}
-	if err != nil {
-		return false, fmt.Errorf("%w\n%s", err, c.logTail(15))
-	}
 	return true, c.afterStart(ctx, false)
 }
+
+// shmemInUse is in the server's refusal to start while processes of a
+// killed server still hold its shared memory ("pre-existing shared memory
+// block (key %lu, ID %lu) is still in use"); initdb makes the server's
+// messages English (--locale=C).
+const shmemInUse = "pre-existing shared memory block"
 
 // Stop shuts the server down ("fast" mode: sessions are ended, work is
 // rolled back, the data is flushed). Stopping a stopped cluster is a no-op.
@@ -505,13 +516,35 @@ func (c *Cluster) run(ctx context.Context, prog string, args ...string) ([]byte,
 	return out.Bytes(), nil
 }
 
-// logTail returns the last n lines of the server log, for error messages.
-func (c *Cluster) logTail(n int) string {
+// logSize is the size of the server log (0 when there is none).
+func (c *Cluster) logSize() int64 {
+	st, err := os.Stat(c.logFile())
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// logSince returns what the server log gained after offset from (all of
+// it if it shrank).
+func (c *Cluster) logSince(from int64) string {
 	b, err := os.ReadFile(c.logFile())
 	if err != nil {
 		return ""
 	}
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if from > int64(len(b)) {
+		from = 0
+	}
+	return string(b[from:])
+}
+
+// logReason returns the last n lines of log (the server's words for one
+// failed start), for error messages.
+func (c *Cluster) logReason(log string, n int) string {
+	if strings.TrimSpace(log) == "" {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}

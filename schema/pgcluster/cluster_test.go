@@ -3,8 +3,10 @@ package pgcluster
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -221,5 +223,30 @@ func TestConcurrentFirstStarts(t *testing.T) {
 	}
 	if st, err := base.Status(ctx); err != nil || !st.Running {
 		t.Fatalf("status: %+v, %v", st, err)
+	}
+}
+
+// TestPermanentStartFailureIsNotRetried: Start retries only while a killed
+// server's processes still hold its shared memory. A start that fails for
+// good (here the TCP port is taken) was retried for 15 s, failing the
+// same way every time; now it fails at once with the server's reason.
+func TestPermanentStartFailureIsNotRetried(t *testing.T) {
+	ctx := context.Background()
+	c, _ := newTCPCluster(t)
+	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(c.cfg.Port)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	_, err = c.Start(ctx)
+	if err == nil || !strings.Contains(err.Error(), "could not create any TCP/IP sockets") {
+		t.Fatalf("start on a taken port: %v", err)
+	}
+	b, err := os.ReadFile(c.logFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "could not create any TCP/IP sockets"); n != 1 {
+		t.Fatalf("the server was started %d times, want 1:\n%s", n, b)
 	}
 }
