@@ -63,10 +63,19 @@ func (g *Game) ToPDN(n rules.Notation) *pdn.Game {
 			side = p.SideToMove()
 			setup++
 		}
+		numbered := side == v.FirstToMove || i == 0 || m.Note != nil
+		if numbered && i < len(g.Tokens) {
+			// The numbers as written (a game from a position, "23...
+			// 19-23", or a record whose setups jump): counted from 1 they
+			// were lost, and after a setup two moves got one number.
+			if w := g.PDN.Moves[g.Tokens[i]].Number; w > 0 {
+				number = int(w)
+			}
+		}
 		switch {
 		case side == v.FirstToMove:
 			m.Number = int32(number)
-		case i == 0 || m.Note != nil:
+		case numbered:
 			m.Number, m.Black = int32(number), true
 		}
 		if i < len(g.Tokens) {

@@ -268,3 +268,25 @@ func TestNormalizeEveryVariantReadsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeKeepsMoveNumbers: the numbers written before the moves stay
+// (pdn.Writer's promise, "the move numbers as read"): a game from a
+// position at move 23, and a record whose setup jumps to move 19, were
+// renumbered from 1 (the latter giving two moves one number).
+func TestNormalizeKeepsMoveNumbers(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"[GameType \"20\"]\n[FEN \"B:W31-50:B1-20\"]\n23... 19-23 24. 32-28 23x32 25. 37x28 *\n", "23... 19-23 24. 32-28 23x32 25. 37x28 *"},
+		{"[GameType \"20\"]\n1. 32-28 19-23 /FEN \"W:W31-50:B1-20\"/ 19. 32-28 19-23 20. 28x19 14x23 *\n", "1. 32-28 19-23 /FEN \"W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20\"/ 19. 32-28 19-23 20. 28x19 14x23 *"},
+		{"[GameType \"20\"]\n32-28 19-23 28x19 14x23 *\n", "1. 32-28 19-23 2. 28x19 14x23 *"},
+	} {
+		out, _ := normalizeAll(t, []byte(c.in), rules.Numeric)
+		got := strings.Join(strings.Fields(string(out[bytes.Index(out, []byte("\n\n"))+2:])), " ")
+		if got != c.want {
+			t.Errorf("%q:\n got %q\nwant %q", c.in, got, c.want)
+		}
+		again, _ := normalizeAll(t, out, rules.Numeric)
+		if !bytes.Equal(again, out) {
+			t.Errorf("%q: normalizing again changed it:\n%s", c.in, again)
+		}
+	}
+}
