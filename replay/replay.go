@@ -305,6 +305,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	out.Final = pos
 	r.kingsBlocked = v.KingMoveLimit > 0 && kings.Blocked(&pos)
 	r.finishResult(pg, out)
+	out.Warnings = repeatedTags(pg, out.Warnings)
 	out.White, out.Black = Players(pg, v)
 	date, ok := CleanDate(pg.Tag("Date"))
 	switch {
@@ -315,6 +316,24 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	}
 	out.Date = date
 	return nil
+}
+
+// repeatedTags warns of a tag given again with another value: the first
+// is the game's (pdn.Game.Tag), and normalize and the database keep only
+// it (the PDN standard's own example repeats Event).
+func repeatedTags(pg *pdn.Game, dst []string) []string {
+	for i := 1; i < len(pg.Tags); i++ {
+		t := &pg.Tags[i]
+		for j := 0; j < i; j++ {
+			if f := &pg.Tags[j]; f.Name == t.Name {
+				if f.Value != t.Value {
+					dst = append(dst, fmt.Sprintf("%s %s given again as %q; the first, %q, is kept", warnRepeatedTag, t.Name, quote(t.Value), quote(f.Value)))
+				}
+				break
+			}
+		}
+	}
+	return dst
 }
 
 // readerWarnings turns what the PDN reader noticed (a result token that

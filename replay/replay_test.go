@@ -372,3 +372,16 @@ func TestFrisianKingMoveLimitBlocks(t *testing.T) {
 		t.Errorf("a 4th move when blocked: %v", err)
 	}
 }
+
+// TestRepeatedTagWarned: a tag given again with another value is said
+// (the PDN standard's own checkers example repeats Event); normalize and
+// the database keep the first, and dropped the second silently.
+func TestRepeatedTagWarned(t *testing.T) {
+	g, err := replayText(t, "[Event \"A\"]\n[Event \"This is an 8x8 draughts game\"]\n[Site \"s\"]\n[Site \"s\"]\n[GameType \"21\"]\n1. 11-15 *", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Warnings) != 1 || WarningKind(g.Warnings[0]) != warnRepeatedTag || !strings.Contains(g.Warnings[0], `Event given again as "This is an 8x8 draughts game"; the first, "A", is kept`) {
+		t.Errorf("warnings %q", g.Warnings)
+	}
+}

@@ -7,6 +7,7 @@ import "strings"
 // PDN reader (ingest/pdn); a text with none of these phrases is "other".
 var warningKinds = []struct{ kind, phrase string }{
 	{warnResultFromToken, warnResultFromToken},
+	{warnRepeatedTag, warnRepeatedTag},
 	{"result completed from the final position", "completed from the final position"},
 	{"result contradicts the final position", "contradicts the final position"},
 	{"result not understood", "is not a game result"},
@@ -26,6 +27,9 @@ var warningKinds = []struct{ kind, phrase string }{
 // warnResultFromToken starts the warning of a game whose result token,
 // not its Result tag, agrees with the final position (and is stored).
 const warnResultFromToken = "result taken from the result token"
+
+// warnRepeatedTag starts the warning of a tag given twice (repeatedTags).
+const warnRepeatedTag = "tag repeated:"
 
 // WarningKind classifies a game warning (Game.Warnings) for counting.
 func WarningKind(w string) string {
