@@ -216,6 +216,9 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	pos := v.StartPosition()
 	if fen := strings.TrimSpace(pg.Tag("FEN")); fen != "" {
 		p, err := parseFEN(v, fen)
+		if err != nil && unknownSide(fen) {
+			p, err = r.unknownSideFEN(pg, v, fen, out)
+		}
 		if err != nil {
 			return &RejectError{Err: ErrBadFEN, Detail: fmt.Sprintf("FEN tag %q: %v", quote(fen), err), Variant: v.Name, underlie: err}
 		}
@@ -316,6 +319,54 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	}
 	out.Date = date
 	return nil
+}
+
+// unknownSide reports whether fen gives "?" for the side to move, which
+// PDN 3.0 allows ("we allow ? to denote an unknown color"; its own test
+// suite's fen.pdn has one).
+func unknownSide(fen string) bool {
+	f := strings.TrimLeft(strings.Trim(fen, "\" "), " ")
+	return strings.HasPrefix(f, "?")
+}
+
+// unknownSideFEN reads a FEN whose side to move is "?": the side whose
+// legal moves include the game's first move, or, when its first move does
+// not tell (no move, or both sides could play it), the variant's first
+// mover; a warning says which.
+func (r *Replayer) unknownSideFEN(pg *pdn.Game, v *rules.Variant, fen string, out *Game) (rules.Position, error) {
+	rest := strings.TrimLeft(strings.Trim(fen, "\" "), " ")[1:]
+	var cand [2]rules.Position
+	for c, side := range []string{"W", "B"} {
+		p, err := parseFEN(v, side+rest)
+		if err != nil {
+			return p, err
+		}
+		cand[c] = p
+	}
+	text := ""
+	for i := range pg.Moves {
+		if pg.Moves[i].Setup() != "" {
+			break
+		}
+		if pg.Moves[i].Text != "" && pg.Moves[i].Text != pdn.UnknownMove {
+			text, _ = moveTextAt(pg, i)
+			break
+		}
+	}
+	var fits []rules.Color
+	if text != "" && parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
+		for c := range cand {
+			if _, err := r.resolve(&cand[c], 1, text); err == nil {
+				fits = append(fits, rules.Color(c))
+			}
+		}
+	}
+	side, why := v.FirstToMove, "the variant's first mover: the first move does not tell"
+	if len(fits) == 1 {
+		side, why = fits[0], fmt.Sprintf("the first move, %s, is %s's", quote(text), fits[0])
+	}
+	out.Warnings = append(out.Warnings, fmt.Sprintf("FEN side to move \"?\" read as %s (%s)", side, why))
+	return cand[side], nil
 }
 
 // repeatedTags warns of a tag given again with another value: the first

@@ -385,3 +385,28 @@ func TestRepeatedTagWarned(t *testing.T) {
 		t.Errorf("warnings %q", g.Warnings)
 	}
 }
+
+// TestFENUnknownSide: PDN 3.0 allows "?" for the side to move of a FEN
+// (its test suite's games/succeed/fen.pdn); the side is the one whose
+// legal moves include the game's first move, else the variant's first
+// mover, with a warning. Such games were rejected as an invalid FEN.
+func TestFENUnknownSide(t *testing.T) {
+	for _, c := range []struct {
+		moves string
+		want  rules.Color
+		why   string
+	}{
+		{"1... 20-25 *", rules.Black, "the first move, 20-25, is Black's"},
+		{"1. 31-26 *", rules.White, "the first move, 31-26, is White's"},
+		{"*", rules.White, "the first move does not tell"},
+	} {
+		g, err := replayText(t, "[GameType \"20\"]\n[FEN \"?:W31,32:B19,20\"]\n"+c.moves, Options{})
+		if err != nil || g.Start.SideToMove() != c.want || len(g.Warnings) != 1 ||
+			WarningKind(g.Warnings[0]) != "FEN side to move unknown" || !strings.Contains(g.Warnings[0], c.why) {
+			t.Errorf("%s: %v to move, warnings %q, %v", c.moves, g.Start.SideToMove(), g.Warnings, err)
+		}
+	}
+	if _, err := replayText(t, "[GameType \"20\"]\n[FEN \"?:W31,32:B99\"]\n*", Options{}); !errors.Is(err, ErrBadFEN) {
+		t.Errorf("a bad square with side '?': %v", err)
+	}
+}

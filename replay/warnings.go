@@ -8,6 +8,7 @@ import "strings"
 var warningKinds = []struct{ kind, phrase string }{
 	{warnResultFromToken, warnResultFromToken},
 	{warnRepeatedTag, warnRepeatedTag},
+	{"FEN side to move unknown", `FEN side to move "?" read as`},
 	{"result completed from the final position", "completed from the final position"},
 	{"result contradicts the final position", "contradicts the final position"},
 	{"result not understood", "is not a game result"},
