@@ -211,7 +211,10 @@ func TestReaderRoleOnceAcrossDatabases(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	c, err := pgcluster.New(pgcluster.Config{DataDir: dir, Port: 5433,
+	if err := os.Chmod(dir, 0o711); err != nil { // the server user passes through
+		t.Fatal(err)
+	}
+	c, err := pgcluster.New(pgcluster.Config{DataDir: filepath.Join(dir, "data"), Port: 5433,
 		Settings: map[string]string{"fsync": "off", "shared_buffers": "32MB"}})
 	if err != nil {
 		t.Fatal(err)

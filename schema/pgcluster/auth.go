@@ -21,12 +21,17 @@ import (
 // an older cluster at the same moment (an advisory lock in the server).
 const passwordLockKey int64 = 0x6472617567687470
 
-// makeDirs creates the data and socket directories (mode 0700, handed to
-// the server user) and any missing parent. As root the server runs as
-// another user, who must be able to pass through every parent: the parents
-// draughtsdb creates itself (XDG_DATA_HOME that does not exist yet, say) get
-// mode 0711, search without listing. Existing parents are left as they are
-// (checkReachable explains one that is closed).
+// makeDirs creates the data directory, any missing parent, and, once
+// checkReachable accepts them, pgdata and the socket directory in it (mode
+// 0700, handed to the server user). As root the server runs as another
+// user, who must be able to pass through every parent: the parents
+// draughtsdb creates itself (XDG_DATA_HOME that does not exist yet, say)
+// get mode 0711, search without listing. A data directory or parent that
+// exists already keeps its owner and mode (checkReachable explains one the
+// server user cannot enter); --data-dir naming an existing directory made
+// it drwx------ postgres:postgres. The server user needs no write
+// permission in the data directory: pgdata, the socket directory and the
+// log file (ensureLogFile) are made for it.
 func (c *Cluster) makeDirs() error {
 	var missing []string
 	for d := filepath.Dir(c.cfg.DataDir); ; d = filepath.Dir(d) {
@@ -58,18 +63,84 @@ func (c *Cluster) makeDirs() error {
 			return err
 		}
 	}
-	for _, dir := range []string{c.cfg.DataDir, c.socketDir()} {
+	if err := c.makeDataDir(); err != nil {
+		return err
+	}
+	if err := c.checkReachable(); err != nil {
+		return err // before making anything in a directory that is not ours
+	}
+	for _, dir := range []string{c.pgdata(), c.socketDir()} {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return err
 		}
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return err
-		}
-		if err := c.runAs.chown(dir); err != nil {
+		if err := c.own(dir, 0o700); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// makeDataDir creates the data directory, unless it exists, with mode 0700
+// and the server user's. It appears whole: it is made under a temporary
+// name and renamed, so that another process starting the same data
+// directory never finds it root's before it is handed over, and takes it
+// for a directory that existed (which it must leave alone, and which the
+// server user cannot enter).
+func (c *Cluster) makeDataDir() error {
+	dir := c.cfg.DataDir
+	st, err := os.Stat(dir)
+	if err == nil {
+		if !st.IsDir() {
+			return fmt.Errorf("data directory %s: not a directory", dir)
+		}
+		return nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-")
+	if err != nil {
+		return err
+	}
+	if err := c.own(tmp, 0o700); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.Remove(tmp)
+		// Made meanwhile by another process (and not empty: renaming a
+		// directory replaces an empty one).
+		if st, serr := os.Stat(dir); serr == nil && st.IsDir() {
+			return nil
+		}
+		return err
+	}
+	return nil
+}
+
+// own gives path mode and hands it to the server user.
+func (c *Cluster) own(path string, mode fs.FileMode) error {
+	if err := os.Chmod(path, mode); err != nil { // past the umask
+		return err
+	}
+	return c.runAs.chown(path)
+}
+
+// ensureLogFile creates the server log (mode 0600, the server user's)
+// unless it exists: pg_ctl, run as the server user, appends to it, and
+// may not be allowed to create files in a data directory that existed.
+func (c *Cluster) ensureLogFile() error {
+	f, err := os.OpenFile(c.logFile(), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return c.own(c.logFile(), 0o600)
 }
 
 // newPassword makes a random password and writes it to PasswordFile.

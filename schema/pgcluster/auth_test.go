@@ -245,3 +245,61 @@ func TestRootCreatesReachableParents(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestExistingDataDirKeepsOwnerAndMode: --data-dir naming a directory that
+// exists used it with its owner and mode changed (as root: drwx------
+// postgres:postgres). Now only what draughtsdb creates in it (pgdata, the
+// socket directory) gets the server user and mode 0700; as root, a
+// directory the server user cannot enter is refused, named, unchanged.
+func TestExistingDataDirKeepsOwnerAndMode(t *testing.T) {
+	ctx := context.Background()
+	base := newTestCluster(t).DataDir() // made by Start below; its parent is passable
+	if err := os.Mkdir(base, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	newAt := func(dir string, mode os.FileMode) *Cluster {
+		t.Helper()
+		if err := os.Mkdir(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, mode); err != nil { // past the umask
+			t.Fatal(err)
+		}
+		c, err := New(Config{DataDir: dir, Settings: map[string]string{"fsync": "off"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.StopImmediate(context.Background()) })
+		return c
+	}
+	c := newAt(filepath.Join(base, "existing"), 0o755)
+	if _, err := c.Start(ctx); err != nil {
+		t.Fatalf("start in an existing directory: %v", err)
+	}
+	st, err := os.Stat(c.DataDir())
+	if err != nil || st.Mode().Perm() != 0o755 || !ownedBy(st, uint32(os.Geteuid())) {
+		t.Errorf("existing data dir after start: %v (%v); want drwxr-xr-x, owner unchanged", st.Mode(), err)
+	}
+	for _, dir := range []string{c.pgdata(), c.socketDir()} {
+		st, err := os.Stat(dir)
+		if err != nil || st.Mode().Perm() != 0o700 || (c.runAs != nil && !ownedBy(st, c.runAs.uid)) {
+			t.Errorf("%s: %v (%v); want 0700, the server user's", dir, st.Mode(), err)
+		}
+	}
+	if err := connectTCP(ctx, c.URL()); err != nil {
+		t.Fatal(err)
+	}
+
+	if os.Geteuid() != 0 {
+		return // the rest is root's: the server runs as another user
+	}
+	closed := newAt(filepath.Join(base, "closed"), 0o700)
+	_, err = closed.Start(ctx)
+	if err == nil || !strings.Contains(err.Error(), "data directory "+closed.DataDir()+": ") ||
+		!strings.Contains(err.Error(), "cannot enter it") {
+		t.Errorf("start in a directory closed to the server user: %v", err)
+	}
+	if st, err := os.Stat(closed.DataDir()); err != nil || st.Mode().Perm() != 0o700 || !ownedBy(st, 0) {
+		t.Errorf("closed data dir after start: %v (%v); want drwx------ root's", st.Mode(), err)
+	}
+}

@@ -137,6 +137,8 @@ func (c *Cluster) lock(ctx context.Context) (unlock func(), err error) {
 		if err := c.makeDirs(); err != nil {
 			return nil, err
 		}
+	} else if err := c.checkReachable(); err != nil {
+		return nil, err
 	}
 	f, err := os.OpenFile(c.lockFile(), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
@@ -175,15 +177,13 @@ func (c *Cluster) init(ctx context.Context) error {
 	if c.Initialized() {
 		return fmt.Errorf("pgcluster: %s is initialised already", c.pgdata())
 	}
+	// A half-made pgdata from an interrupted initdb: no other process's
+	// initdb can be filling it while we hold the lock. makeDirs makes it
+	// anew, empty, for initdb.
+	_ = os.RemoveAll(c.pgdata())
 	if err := c.makeDirs(); err != nil {
 		return err
 	}
-	if err := c.checkReachable(); err != nil {
-		return err
-	}
-	// A half-made pgdata from an interrupted initdb: no other process's
-	// initdb can be filling it while we hold the lock.
-	_ = os.RemoveAll(c.pgdata())
 	// TCP needs the password (scram-sha-256); the Unix socket, in a
 	// directory only the server user (and root) can enter, is trusted.
 	if _, err := c.newPassword(); err != nil {
@@ -276,6 +276,9 @@ func (c *Cluster) Start(ctx context.Context) (started bool, err error) {
 		return false, c.afterStart(ctx, hbaChanged)
 	}
 	if err := c.writeSettings(); err != nil {
+		return false, err
+	}
+	if err := c.ensureLogFile(); err != nil {
 		return false, err
 	}
 	c.removeStaleLocks()
@@ -552,18 +555,26 @@ func (c *Cluster) logReason(log string, n int) string {
 }
 
 // checkReachable verifies that the server user can enter the data
-// directory: a root-owned home such as /root (mode 0700) is closed to the
-// postgres user, and the server would fail with a less helpful message.
+// directory and every parent: a root-owned home such as /root (mode 0700)
+// is closed to the postgres user, and so is an existing data directory
+// of root's that draughtsdb leaves as it is; the server would fail with a
+// less helpful message.
 func (c *Cluster) checkReachable() error {
 	if c.runAs == nil {
 		return nil
 	}
-	for dir := filepath.Dir(c.cfg.DataDir); ; dir = filepath.Dir(dir) {
+	for dir := c.cfg.DataDir; ; dir = filepath.Dir(dir) {
 		st, err := os.Stat(dir)
 		if err != nil {
 			return err
 		}
-		if st.Mode().Perm()&0o001 == 0 && !ownedBy(st, c.runAs.uid) {
+		if !canEnter(st, c.runAs.uid, c.runAs.gid) {
+			if dir == c.cfg.DataDir {
+				return fmt.Errorf("data directory %s: the server runs as the %q user, which cannot enter it (mode %04o); "+
+					"draughtsdb leaves the owner and mode of a directory that exists alone: let that user in "+
+					"(chmod o+x %s, or hand it over: chown %s %s), or choose a data directory that does not exist yet",
+					dir, c.runAs.name, st.Mode().Perm(), dir, c.runAs.name, dir)
+			}
 			return fmt.Errorf("data directory %s: the server runs as the %q user, which cannot enter %s (mode %04o); "+
 				"choose a data directory outside it (for example /var/lib/draughtsdb)", c.cfg.DataDir, c.runAs.name, dir, st.Mode().Perm())
 		}

@@ -25,12 +25,18 @@ func newTestCluster(t *testing.T) *Cluster {
 // (as os.MkdirTemp takes it).
 func newTestClusterNamed(t *testing.T, pattern string) *Cluster {
 	t.Helper()
-	dir, err := os.MkdirTemp("", pattern)
+	base, err := os.MkdirTemp("", pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	c, err := New(Config{DataDir: dir, Settings: map[string]string{"fsync": "off"}})
+	t.Cleanup(func() { os.RemoveAll(base) })
+	// The data directory does not exist yet: draughtsdb leaves an existing
+	// one's owner and mode alone, so root's 0700 from MkdirTemp would keep
+	// the server user out. Its parent lets that user pass (0711).
+	if err := os.Chmod(base, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(Config{DataDir: filepath.Join(base, "data"), Settings: map[string]string{"fsync": "off"}})
 	if errors.Is(err, ErrNoServer) && os.Getenv("CI") != "true" {
 		t.Skip(err)
 	}

@@ -15,7 +15,9 @@
 //	D/start.lock   flocked by Init and Start: concurrent starts take turns
 //
 // Missing parents of D are created too; as root, with mode 0711, so that
-// the server user can pass through them.
+// the server user can pass through them. D itself, when draughtsdb creates
+// it, is mode 0700 and the server user's; a D that exists keeps its owner
+// and mode (as root, Start refuses one the server user cannot enter).
 //
 // The server listens on the Unix socket only, unless ListenAddresses is set.
 // The socket is trusted ("trust"): its directory is private (0700) to the

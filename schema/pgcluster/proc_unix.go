@@ -18,6 +18,23 @@ func ownedBy(st fs.FileInfo, uid uint32) bool {
 	return ok && sys.Uid == uid
 }
 
+// canEnter reports whether the user uid, of group gid (and no other
+// group: server programs run without supplementary groups), may search
+// the directory st.
+func canEnter(st fs.FileInfo, uid, gid uint32) bool {
+	perm := st.Mode().Perm()
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	switch {
+	case !ok:
+		return perm&0o001 != 0
+	case sys.Uid == uid:
+		return perm&0o100 != 0
+	case sys.Gid == gid:
+		return perm&0o010 != 0
+	}
+	return perm&0o001 != 0
+}
+
 // tryLock takes an exclusive flock on f without waiting; false when
 // another holds it. The lock belongs to the open file: another open of the
 // same file, even in this process, waits for it.

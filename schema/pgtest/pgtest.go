@@ -25,6 +25,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -70,13 +71,18 @@ func run(m *testing.M) int {
 
 func setup() (string, error) {
 	// A directory of our own (not t.TempDir, which is 0700 under a root-only
-	// parent) that the postgres user can be given when we run as root.
+	// parent) that the postgres user can pass through when we run as root;
+	// the data directory in it does not exist yet, so that pgcluster makes
+	// it the server user's (it leaves an existing directory alone).
 	dir, err := os.MkdirTemp("", "draughtsdb-pgtest-")
 	if err != nil {
 		return "", err
 	}
+	if err := os.Chmod(dir, 0o711); err != nil {
+		return dir, err
+	}
 	c, err := pgcluster.New(pgcluster.Config{
-		DataDir:  dir,
+		DataDir:  filepath.Join(dir, "data"),
 		Database: templateDB,
 		Settings: map[string]string{
 			"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
