@@ -854,6 +854,9 @@ func testFilters(t *testing.T, pool *pgxpool.Pool) {
 			{Options{What: Evaluations, Format: CSV, Filter: Filter{Players: []string{"x"}}}, "--what evaluations takes --variant"},
 			{Options{What: Rejected, Format: CSV, Filter: Filter{MinPly: 3}}, "--what rejected takes no filter"},
 			{Options{What: Games, Format: CSV, Filter: Filter{From: "May 1990"}}, `--from "May 1990"`},
+			// Compared as text, these bounded nothing meant (a prefix).
+			{Options{What: Games, Format: CSV, Filter: Filter{From: "1995.13"}}, `--from "1995.13": month 13 is not 01-12`},
+			{Options{What: Games, Format: CSV, Filter: Filter{To: "1995-02-32"}}, `--to "1995-02-32": day 32 is not 01-31`},
 			{Options{What: Games, Format: CSV, Distinct: true}, "--distinct is for --what positions"},
 		}
 		for _, b := range bad {
