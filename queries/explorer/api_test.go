@@ -603,6 +603,7 @@ func TestAPI(t *testing.T) {
 			{"/api/openings", url.Values{"color": {"white"}}, 400, "color needs player"},
 			{"/api/openings", url.Values{"player": {"X"}, "color": {"red"}}, 400, "want white or black"},
 			{"/api/openings", url.Values{"from": {"yesterday"}}, 400, "want YYYY"},
+			{"/api/games", url.Values{"to": {"1995.13"}}, 400, "month 13 is not 01-12"},
 			{"/api/openings", url.Values{"event": {"a\x00b"}}, 400, "control character"},
 			{"/api/openings", url.Values{"event": {"\xff"}}, 400, "not valid UTF-8"},
 			{"/api/games", url.Values{"limit": {"0"}}, 400, "from 1 to 100"},

@@ -6,13 +6,13 @@ import (
 	"encoding/binary"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/draughtsdb/draughtsdb/queries"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
@@ -183,8 +183,6 @@ type filter struct {
 
 func (f *filter) empty() bool { return *f == filter{} }
 
-var datePattern = regexp.MustCompile(`^\d{4}([./-]\d{2}([./-]\d{2})?)?$`)
-
 func filterParam(rq *request) (*filter, error) {
 	f := &filter{
 		Player: strings.Join(strings.Fields(rq.get("player")), " "),
@@ -213,10 +211,11 @@ func filterParam(rq *request) (*filter, error) {
 		if s == "" {
 			continue
 		}
-		if !datePattern.MatchString(s) {
-			return nil, badRequest("%s %s: want YYYY, YYYY.MM or YYYY.MM.DD", d.name, quote(s))
+		v, err := queries.DateBound(s)
+		if err != nil {
+			return nil, badRequest("%s %s: %v", d.name, quote(s), err)
 		}
-		*d.v = strings.NewReplacer("-", ".", "/", ".").Replace(s)
+		*d.v = v
 	}
 	return f, nil
 }

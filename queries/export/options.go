@@ -2,11 +2,10 @@ package export
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/draughtsdb/draughtsdb/queries"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
@@ -100,28 +99,14 @@ func (f *Filter) onlyVariant() bool {
 	return g.empty()
 }
 
-var datePattern = regexp.MustCompile(`^\d{4}([./-]\d{2}([./-]\d{2})?)?$`)
-
 // normDate checks a --from/--to date and writes it as games.date does.
 func normDate(flag, s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
-	if !datePattern.MatchString(s) {
-		return "", fmt.Errorf("--%s %q: want YYYY, YYYY.MM or YYYY.MM.DD", flag, s)
-	}
-	d := strings.NewReplacer("-", ".", "/", ".").Replace(s)
-	// A month or day out of range compared as text would bound nothing a
-	// user meant ("1995.13" read as a prefix).
-	if len(d) >= 7 {
-		if m, _ := strconv.Atoi(d[5:7]); m < 1 || m > 12 {
-			return "", fmt.Errorf("--%s %q: month %s is not 01-12", flag, s, d[5:7])
-		}
-	}
-	if len(d) == 10 {
-		if day, _ := strconv.Atoi(d[8:10]); day < 1 || day > 31 {
-			return "", fmt.Errorf("--%s %q: day %s is not 01-31", flag, s, d[8:10])
-		}
+	d, err := queries.DateBound(s)
+	if err != nil {
+		return "", fmt.Errorf("--%s %q: %w", flag, s, err)
 	}
 	return d, nil
 }
