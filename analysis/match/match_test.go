@@ -703,8 +703,22 @@ func TestDXPEngine(t *testing.T) {
 			t.Errorf("game %d: Black %q, want %q", i+1, g.Black, want)
 		}
 	}
+	got := reqs.get()
+	if len(got) != 4 {
+		t.Errorf("%d GAMEREQs received, want 4: %+v", len(got), got)
+	}
+	for i, req := range got {
+		if req.Minutes != 2 || req.Moves != 0 || req.Follower != map[bool]rules.Color{true: rules.Black, false: rules.White}[i%2 == 0] {
+			t.Errorf("GAMEREQ %d at depth 2: %d minutes, %d moves, follower %s; want 2 minutes, 0 moves, the follower B's colour", i+1, req.Minutes, req.Moves, req.Follower)
+		}
+	}
+	stop()
+	<-served
+	served <- nil // for the deferred wait
 	// The engine's record of each game is the match's, to the last move
-	// (the engine's copy lacked our last move when it ended the game).
+	// (the engine's copy lacked our last move when it ended the game). The
+	// server logs a game once it has our acknowledgement of its GAMEEND,
+	// which may come after Run returns: read the log once it has stopped.
 	logMu.Lock()
 	byNumber := map[int]dxp.GameRecord{} // one connection: games 1 to 4
 	for _, r := range logged {
@@ -719,18 +733,7 @@ func TestDXPEngine(t *testing.T) {
 		}
 	}
 	logMu.Unlock()
-	got := reqs.get()
-	if len(got) != 4 {
-		t.Errorf("%d GAMEREQs received, want 4: %+v", len(got), got)
-	}
-	for i, req := range got {
-		if req.Minutes != 2 || req.Moves != 0 || req.Follower != map[bool]rules.Color{true: rules.Black, false: rules.White}[i%2 == 0] {
-			t.Errorf("GAMEREQ %d at depth 2: %d minutes, %d moves, follower %s; want 2 minutes, 0 moves, the follower B's colour", i+1, req.Minutes, req.Moves, req.Follower)
-		}
-	}
-	stop()
-	<-served
-	served <- nil // for the deferred wait
+
 	st = &memStore{}
 	_, err = Run(bg, Options{Variant: v, Openings: bs[:1], A: a, B: b, Key: "k", Store: st})
 	if !errors.Is(err, ErrEngineLost) || len(st.games) != 1 || st.games[0].Reason != Crash && st.games[0].Reason != EngineError {
