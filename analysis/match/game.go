@@ -146,15 +146,9 @@ func (g *Game) legal(m *rules.Move) (rules.Move, bool) {
 // the move limit (maxPlies plies played by the engines).
 func (g *Game) adjudicate(maxPlies int) (replay.Result, Reason, bool) {
 	v := g.Pos.Variant()
-	if g.KingMoves.Blocked(&g.Pos) {
-		// Frisian: the side's only moves are a 4th move in a row of one
-		// king; it has no move the game allows, and loses.
-		if g.Pos.SideToMove() == rules.White {
-			return replay.BlackWins, NoLegalMove, true
-		}
-		return replay.WhiteWins, NoLegalMove, true
-	}
-	switch g.Pos.Outcome() {
+	// Frisian: a side whose only moves are a 4th move in a row of one king
+	// has no move the game allows, and loses (KingMoves.Outcome).
+	switch g.KingMoves.Outcome(&g.Pos) {
 	case rules.WhiteWins:
 		return replay.WhiteWins, winReason(&g.Pos), true
 	case rules.BlackWins:

@@ -144,25 +144,16 @@ func game(opts Options, i int, legal *[]rules.Move, keepMoves bool) (*pdn.Game, 
 	var kings rules.KingMoveCounter // Frisian's limit on moving one king
 	for ply := 0; ; ply++ {
 		*legal = pos.LegalMoves((*legal)[:0])
-		blocked := false
 		if v.KingMoveLimit > 0 {
 			// When the limit forbids every move (a side whose one movable
 			// piece is the king it moved three times), the side has no
-			// move and loses, as lidraughts plays it.
-			blocked = kings.Blocked(&pos)
+			// move and loses, as lidraughts plays it (kings.Outcome).
 			*legal = kings.Filter(&pos, *legal)
 		}
 		// The variant's Win rule decides (no legal move loses, or wins in
 		// antidraughts; the first king wins in breakthrough).
 		if len(*legal) == 0 || v.Win == rules.FirstKingWins {
-			o := pos.Outcome()
-			if blocked {
-				o = rules.WhiteWins
-				if pos.SideToMove() == rules.White {
-					o = rules.BlackWins
-				}
-			}
-			if o != rules.Undecided {
+			if o := kings.Outcome(&pos); o != rules.Undecided {
 				result = winFor(v, rules.White)
 				if o == rules.BlackWins {
 					result = winFor(v, rules.Black)

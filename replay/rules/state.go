@@ -112,6 +112,15 @@ func (k *KingMoveCounter) Blocked(p *Position) bool {
 	return len(moves) > 0 && len(k.Filter(p, moves)) == 0
 }
 
+// Outcome is p.Outcome() in a game with this history: a side whose every
+// legal move the limit forbids (Blocked) has no move and has lost.
+func (k *KingMoveCounter) Outcome(p *Position) Outcome {
+	if o := p.Outcome(); o != Undecided || !k.Blocked(p) {
+		return o
+	}
+	return winner(p.side.Opponent())
+}
+
 // Filter removes from moves (legal moves of p) those the limit forbids and
 // returns the shortened slice.
 func (k *KingMoveCounter) Filter(p *Position, moves []Move) []Move {
