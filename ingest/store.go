@@ -124,19 +124,37 @@ func newDupHeader(event, site, round string) dupHeader {
 }
 
 // dupGame is a game stored (or stored earlier in the batch) under a key.
+// The games of one key are a list through next (an index into dupGames,
+// -1 at its end): one slice for the batch, not one per key.
 type dupGame struct {
 	ref    gameRef
 	result int16
 	header dupHeader
+	next   int32
+}
+
+// dupGames are the games a batch's games may be duplicates of, by key.
+type dupGames struct {
+	first map[dupKey]int32
+	games []dupGame
+}
+
+func (d *dupGames) add(k dupKey, g dupGame) {
+	g.next = -1
+	if i, ok := d.first[k]; ok {
+		g.next = i
+	}
+	d.first[k] = int32(len(d.games))
+	d.games = append(d.games, g)
 }
 
 // sameGame reports whether a game with result and header is the stored
 // game d, their dupKey being equal: the same result, and Event, Site and
-// Round each the same (but for case) where both games give one. Games that differ there
-// are different games: the repeated short draws of a match (OCA_2.0's
-// "Newcastle 1858" games 3, 17, 25 and 35, other rounds), or lidraughts
-// games without moves (other Site, other result) were dropped as
-// duplicates. The same game from two archives that agree on the players'
+// Round each the same (but for case) where both games give one. Games
+// that differ there are different games: the repeated short draws of a
+// match (OCA_2.0's "Newcastle 1858" games 3, 17, 25 and 35, other
+// rounds), or lidraughts games without moves (other Site, other result)
+// were dropped as duplicates. The same game from two archives that agree on the players'
 // names and the date mostly agrees on these too; where one of them leaves
 // one out, it is still found.
 func (d *dupGame) sameGame(result int16, h dupHeader) bool {
@@ -144,15 +162,17 @@ func (d *dupGame) sameGame(result int16, h dupHeader) bool {
 	return d.result == result && same(d.header.event, h.event) && same(d.header.site, h.site) && same(d.header.round, h.round)
 }
 
-// findDup returns the first game (by source and ordinal) of games that is
-// the same game as one with result and header.
-func findDup(games []dupGame, result int16, h dupHeader) (gameRef, bool) {
+// find returns the first game (by source and ordinal) under k that is the
+// same game as one with result and header.
+func (d *dupGames) find(k dupKey, result int16, h dupHeader) (gameRef, bool) {
 	var best gameRef
 	found := false
-	for i := range games {
-		if g := &games[i]; g.sameGame(result, h) && (!found || g.ref.before(best)) {
+	i, ok := d.first[k]
+	for ok && i >= 0 {
+		if g := &d.games[i]; g.sameGame(result, h) && (!found || g.ref.before(best)) {
 			best, found = g.ref, true
 		}
+		i = d.games[i].next
 	}
 	return best, found
 }
@@ -249,7 +269,7 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 			hashes = append(hashes, st.movesHash)
 		}
 	}
-	existing := map[dupKey][]dupGame{}
+	existing := dupGames{first: map[dupKey]int32{}}
 	if len(hashes) > 0 {
 		rows, err := tx.Query(ctx, `SELECT source_id, ordinal, variant, moves_hash, coalesce(white_id, 0), coalesce(black_id, 0), date,
 			result, coalesce(event, ''), coalesce(site, ''), coalesce(round, '')
@@ -267,7 +287,7 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 				return c, err
 			}
 			g.header = newDupHeader(event, site, round)
-			existing[k] = append(existing[k], g)
+			existing.add(k, g)
 		}
 		if err := rows.Err(); err != nil {
 			return c, err
@@ -277,15 +297,14 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 	// Decide each game in order (a game may be the same as one earlier in
 	// the batch), then reserve ids for the new ones: the position index
 	// refers to them.
-	dupOf := make([]gameRef, len(games))
-	isDup := make([]bool, len(games))
+	dupOf := make([]gameRef, len(games)) // sourceID 0 (no source has it): not a duplicate
 	fresh := 0
 	for i, p := range games {
-		if ref, ok := findDup(existing[p.key], p.st.result, p.st.header); ok {
-			dupOf[i], isDup[i] = ref, true
+		if ref, ok := existing.find(p.key, p.st.result, p.st.header); ok {
+			dupOf[i] = ref
 			continue
 		}
-		existing[p.key] = append(existing[p.key], dupGame{ref: gameRef{sourceID, int32(p.it.Ordinal)}, result: p.st.result, header: p.st.header})
+		existing.add(p.key, dupGame{ref: gameRef{sourceID, int32(p.it.Ordinal)}, result: p.st.result, header: p.st.header})
 		fresh++
 	}
 	var ids []int64
@@ -307,8 +326,7 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 	rows := &gameRows{buf: w.games[:0], sourceID: sourceID, ids: ids}
 	for i, p := range games {
 		it, st := p.it, p.st
-		if isDup[i] {
-			ref := dupOf[i]
+		if ref := dupOf[i]; ref.sourceID != 0 {
 			dupRows = append(dupRows, []any{sourceID, int32(it.Ordinal), it.Offset, ref.sourceID, ref.ordinal})
 			c.duplicates++
 			continue
