@@ -159,19 +159,17 @@ func parseFEN(v *rules.Variant, s string) (rules.Position, error) {
 // range between two of them keeps its squares (its ends swap). Anything it
 // does not read as a square is left for rules.ParseFEN to judge.
 func rotateFENSquares(b *rules.Board, s string) string {
-	rotate := func(tok string) (string, bool) {
-		q, pre := strings.TrimSpace(tok), ""
-		if q != "" && (q[0] == 'K' || q[0] == 'k') {
-			pre, q = "K", strings.TrimSpace(q[1:])
-		}
-		if q == "" || isDigit(q[0]) {
-			return tok, false
+	// rotate returns the number of the square algebraic name q names from
+	// the far side; ok is false for anything else (numbers stay as they are).
+	rotate := func(q string) (string, bool) {
+		if q = strings.TrimSpace(q); q == "" || isDigit(q[0]) {
+			return q, false
 		}
 		sq, err := b.ParseSquare(q)
 		if err != nil {
-			return tok, false
+			return q, false
 		}
-		return pre + strconv.Itoa(b.Squares()+1-sq), true
+		return strconv.Itoa(b.Squares() + 1 - sq), true
 	}
 	fields := strings.Split(s, ":")
 	for i := 1; i < len(fields); i++ {
@@ -181,21 +179,21 @@ func rotateFENSquares(b *rules.Board, s string) string {
 		}
 		toks := strings.Split(f[1:], ",")
 		for j, tok := range toks {
-			tok = strings.TrimRight(strings.TrimSpace(tok), ".")
-			lo, hi, isRange := strings.Cut(tok, "-")
+			t, king := strings.TrimRight(strings.TrimSpace(tok), "."), ""
+			if t != "" && (t[0] == 'K' || t[0] == 'k') {
+				t, king = t[1:], "K"
+			}
+			lo, hi, isRange := strings.Cut(t, "-")
+			rlo, okLo := rotate(lo)
 			if !isRange {
-				toks[j], _ = rotate(tok)
+				toks[j] = king + rlo
 				continue
 			}
-			rlo, okLo := rotate(lo)
-			rhi, okHi := rotate(hi)
+			rhi, okHi := rotate(strings.TrimLeft(strings.TrimSpace(hi), "Kk"))
 			if okLo && okHi {
-				rlo, rhi = rhi, rlo
-				if strings.HasPrefix(rlo, "K") != strings.HasPrefix(strings.TrimSpace(lo), "K") {
-					rlo, rhi = "K"+strings.TrimPrefix(rlo, "K"), strings.TrimPrefix(rhi, "K")
-				}
+				rlo, rhi = rhi, rlo // the range keeps its squares: its ends swap
 			}
-			toks[j] = rlo + "-" + rhi
+			toks[j] = king + rlo + "-" + rhi
 		}
 		fields[i] = f[:1] + strings.Join(toks, ",")
 	}

@@ -36,9 +36,9 @@ type Replayer struct {
 	track        *boardHints  // see replayAs
 	cands        []rules.Move // the moves an ambiguous text fits (see ambiguous)
 	tracked      boardHints   // Replay's hints, kept here so they do not escape
-	// kingsBlocked: at the end of the game being replayed, Frisian's king
-	// move limit forbids every legal move (rules.KingMoveCounter.Blocked).
-	kingsBlocked bool
+	// kings is the king move limit's count at the end of the game being
+	// replayed (Frisian: rules.KingMoveCounter), for its outcome.
+	kings rules.KingMoveCounter
 	// alt and found are scratch games for replayOthers, allocated on its
 	// first use.
 	alt, found *Game
@@ -223,11 +223,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 			return &RejectError{Err: ErrBadFEN, Detail: fmt.Sprintf("FEN tag %q: %v", quote(fen), err), Variant: v.Name, underlie: err}
 		}
 		pos = p
-		// A FEN of the initial position is the initial position: the game
-		// must hash and compare like one written without the tag.
-		if start := v.StartPosition(); p.Hash() != start.Hash() || p.FEN() != start.FEN() {
-			out.StartFEN = p.FEN()
-		}
+		out.StartFEN = startFEN(v, &p)
 	}
 	out.Start = pos
 
@@ -250,10 +246,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 			pos = p
 			if r.opts.NoSetups {
 				// Before the first move a setup is the start position.
-				out.Start, out.StartFEN = p, ""
-				if start := v.StartPosition(); p.Hash() != start.Hash() || p.FEN() != start.FEN() {
-					out.StartFEN = p.FEN()
-				}
+				out.Start, out.StartFEN = p, startFEN(v, &p)
 			} else {
 				out.Setups = append(out.Setups, Setup{BeforePly: ply + 1, Position: p})
 			}
@@ -306,7 +299,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 		out.Tokens = append(out.Tokens, token)
 	}
 	out.Final = pos
-	r.kingsBlocked = v.KingMoveLimit > 0 && kings.Blocked(&pos)
+	r.kings = kings
 	r.finishResult(pg, out)
 	out.Warnings = repeatedTags(pg, out.Warnings)
 	out.White, out.Black = Players(pg, v)
@@ -321,20 +314,27 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	return nil
 }
 
+// startFEN is the Game.StartFEN of a game that starts at p: "" for the
+// variant's initial position, which a FEN of it is (the game must hash and
+// compare like one written without the tag).
+func startFEN(v *rules.Variant, p *rules.Position) string {
+	if start := v.StartPosition(); p.Hash() == start.Hash() && p.FEN() == start.FEN() {
+		return ""
+	}
+	return p.FEN()
+}
+
 // unknownSide reports whether fen gives "?" for the side to move, which
 // PDN 3.0 allows ("we allow ? to denote an unknown color"; its own test
 // suite's fen.pdn has one).
-func unknownSide(fen string) bool {
-	f := strings.TrimLeft(strings.Trim(fen, "\" "), " ")
-	return strings.HasPrefix(f, "?")
-}
+func unknownSide(fen string) bool { return strings.HasPrefix(strings.Trim(fen, "\" "), "?") }
 
 // unknownSideFEN reads a FEN whose side to move is "?": the side whose
 // legal moves include the game's first move, or, when its first move does
 // not tell (no move, or both sides could play it), the variant's first
 // mover; a warning says which.
 func (r *Replayer) unknownSideFEN(pg *pdn.Game, v *rules.Variant, fen string, out *Game) (rules.Position, error) {
-	rest := strings.TrimLeft(strings.Trim(fen, "\" "), " ")[1:]
+	rest := strings.Trim(fen, "\" ")[1:]
 	var cand [2]rules.Position
 	for c, side := range []string{"W", "B"} {
 		p, err := parseFEN(v, side+rest)
@@ -426,7 +426,7 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 
 // checkFinal compares a result with the final position (see CheckFinal).
 func (r *Replayer) checkFinal(v *rules.Variant, final *rules.Position, res Result, written string) (Result, bool, string) {
-	return checkFinalBlocked(v, final, r.kingsBlocked, res, written)
+	return checkFinalAfter(v, final, &r.kings, res, written)
 }
 
 // CheckFinal compares a game's result with its final position. When the
@@ -442,17 +442,16 @@ func CheckFinal(v *rules.Variant, final *rules.Position, res Result, written str
 }
 
 func checkFinal(v *rules.Variant, final *rules.Position, res Result, written string) (Result, bool, string) {
-	return checkFinalBlocked(v, final, false, res, written)
+	return checkFinalAfter(v, final, &rules.KingMoveCounter{}, res, written)
 }
 
-// checkFinalBlocked is checkFinal for a game whose king move limit may
-// have left the side to move without a move the game allows (blocked).
-func checkFinalBlocked(v *rules.Variant, final *rules.Position, blocked bool, res Result, written string) (Result, bool, string) {
+// checkFinalAfter is checkFinal for a game whose king move limit's count
+// at the end is kings: it may leave the side to move no move the game
+// allows (rules.KingMoveCounter.Outcome).
+func checkFinalAfter(v *rules.Variant, final *rules.Position, kings *rules.KingMoveCounter, res Result, written string) (Result, bool, string) {
 	var decided Result
-	outcome := final.Outcome()
-	if blocked && outcome == rules.Undecided {
-		outcome = map[rules.Color]rules.Outcome{rules.White: rules.BlackWins, rules.Black: rules.WhiteWins}[final.SideToMove()]
-	}
+	outcome := kings.Outcome(final)
+	blocked := outcome != final.Outcome()
 	switch outcome {
 	case rules.WhiteWins:
 		decided = WhiteWins
