@@ -368,13 +368,7 @@ func checkValues(v *viper.Viper, src sources) error {
 }
 
 // variantWant lists the variant names, for an error.
-func variantWant() string {
-	var names []string
-	for _, v := range rules.Variants() {
-		names = append(names, v.Name)
-	}
-	return "one of " + strings.Join(names, ", ")
-}
+func variantWant() string { return "one of " + variantNames(nil, "or") }
 
 // flagVariant returns the variant named by a command's own flag (perft's
 // --variant, query's --param variant), or an error that names the flag

@@ -51,13 +51,18 @@ By default moves with the same start, end and captured pieces count once
 			out := cmd.OutOrStdout()
 			ctx := cmd.Context()
 			// perft(d) = N, timed; a deep one can take hours, and Ctrl-C stops it.
-			perft := func(d int) (n uint64, secs float64, err error) {
-				err = untilCancelled(ctx, func() {
+			perft := func(d int) (uint64, float64, error) {
+				var n uint64
+				var secs float64
+				if err := untilCancelled(ctx, func() {
 					start := time.Now()
 					n = rules.Perft(v, &pos, d, opts)
 					secs = time.Since(start).Seconds()
-				})
-				return n, secs, interrupted(ctx, err, "perft", "")
+				}); err != nil {
+					// The count goes on writing n: leave it alone.
+					return 0, 0, interrupted(ctx, err, "perft", "")
+				}
+				return n, secs, nil
 			}
 			if divide {
 				return interrupted(ctx, perftDivide(ctx, out, cmd.ErrOrStderr(), v, pos, depth, opts, jsonOut), "perft", "")
