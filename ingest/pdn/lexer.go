@@ -53,7 +53,7 @@ const (
 type token struct {
 	kind      tokKind
 	black     bool
-	esc       bool // tag value holds backslash escapes
+	esc       bool // tag value holds backslash escapes or line breaks (builder.tagValue)
 	num       int32
 	off, n    int32 // relative to the game start
 	line, col int32
@@ -624,10 +624,11 @@ func (lx *lexer) isLayout(c byte, bol bool) bool {
 }
 
 // scanLayout consumes the layout that isLayout found at lx.r: a {comment}
-// or a ; comment to the end of the line (tokens), a % line comment, a literal "\n" that some web exports write
-// between tags (skipped like a blank), a byte order mark (files
-// concatenated), or a stray '}', ']' or '"' (a defect: comments do not
-// nest, and brackets and quotes belong in tags).
+// or a ; comment to the end of the line (tokens), a % line comment, a
+// literal "\n" that some web exports write between tags (skipped like a
+// blank), a byte order mark (files concatenated), or a stray '}', ']' or
+// '"' (a defect: comments do not nest, and brackets and quotes belong in
+// tags).
 func (lx *lexer) scanLayout(c byte, line, col int32) {
 	switch c {
 	case '{':

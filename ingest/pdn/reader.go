@@ -234,9 +234,9 @@ func (b *builder) tagValue(t token) string {
 	if t.esc {
 		v = unescape(v)
 		if strings.ContainsAny(v, "\r\n") {
-			// A value written over several lines: each line break, with
-			// the blanks around it, is one space.
-			v = strings.Join(strings.Fields(strings.NewReplacer("\r", "\n").Replace(v)), " ")
+			// A value written over several lines: its whitespace folds to
+			// single spaces, as a comment's does.
+			v = strings.Join(strings.Fields(v), " ")
 		}
 	}
 	return v
