@@ -19,7 +19,7 @@ import (
 // position index rows are encoded likewise (positionRows). The formats are
 // PostgreSQL's send/recv formats: big-endian integers, text and bytea as
 // their bytes, jsonb as version 1 and the JSON text, arrays as in
-// array_send (TestCopyRowsReadBack checks each against the database).
+// array_send (a test checks each against the database).
 
 // copyHeader starts a binary COPY stream: the signature, flags and the
 // length of the header extension.

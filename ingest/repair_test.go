@@ -13,14 +13,8 @@ import (
 )
 
 // repairDir holds the files of TestMigration0006RepairsOldDatabases and
-// f6de099.sql.gz, the database that draughtsdb at commit f6de099 (before
-// results followed the first mover) built from them:
-//
-//	draughtsdb import testdata/repair0006/   # the f6de099 binary
-//	pg_dump --no-owner --no-privileges --inserts --rows-per-insert=200 \
-//	        --exclude-table-data=opening_names "$(draughtsdb db url)" | grep -v '^\\'
-//
-// (the grep drops pg_dump's psql-only \restrict lines).
+// before0006.sql.gz, the database that a draughtsdb from before migration
+// 0006 (results by the first mover) built from them; its README says how.
 //
 // english.pdn is 200 OCA games plus two OCA games that end with Black unable
 // to move, one written "*" (the old version completed it from the final
@@ -63,12 +57,12 @@ func gameFacts(t *testing.T, pool *pgxpool.Pool, openings bool) []string {
 	return out
 }
 
-// restoreOld loads the f6de099 dump into a new database without
+// restoreOld loads the dump from before 0006 into a new database without
 // migrations and returns a pool on it.
 func restoreOld(t *testing.T) *pgxpool.Pool {
 	t.Helper()
 	ctx := context.Background()
-	dump := readGz(t, repairDir+"/f6de099.sql.gz")
+	dump := readGz(t, repairDir+"/before0006.sql.gz")
 	url := pgtest.NewEmptyDBURL(t)
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
@@ -76,7 +70,7 @@ func restoreOld(t *testing.T) *pgxpool.Pool {
 	}
 	// The dump empties search_path for its session: a connection of its own.
 	if _, err := conn.Exec(ctx, string(dump)); err != nil {
-		t.Fatalf("restore the f6de099 dump: %v", err)
+		t.Fatalf("restore the dump from before 0006: %v", err)
 	}
 	conn.Close(ctx)
 	pool, err := pgxpool.New(ctx, url)

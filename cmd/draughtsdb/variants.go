@@ -8,8 +8,8 @@ import (
 
 // variantList names every variant rules plays, in its order, for help
 // texts ("russian, international, ..., frisian or frysk"): a variant added
-// to rules is offered by every command without an edit here
-// (TestEveryVariantFlagNamesEveryVariant).
+// to rules is offered by every command without an edit here (a test checks
+// every command's help).
 func variantList() string { return variantNames(nil, "or") }
 
 // variantNames names the variants rules plays that keep passes (nil: all),

@@ -109,8 +109,8 @@ func bitEight(i int) bbEight           { return bb64(1) << (uint(i) & 63) }
 func bitTen(i int) bbTen               { return bb64(1) << (uint(i) & 63) }
 func bitTwelve(i int) bbTwelve         { return bb128{}.with(i) }
 
-// Per-size board masks as constants (checked against the Board tables by
-// TestBoardMaskConstants) so that the generators need no loads through
+// Per-size board masks as constants (a test checks them against the Board
+// tables) so that the generators need no loads through
 // Position.v.
 func validEight() bbEight   { return 0x7fbfdfeff }
 func validTen() bbTen       { return 0x3ff7feffdffbff }
@@ -121,7 +121,7 @@ func validTwelve() bbTwelve { return bb128{0xfff7ffbffdffefff, 0x1ffe} }
 // odd internal row would wrap onto the last square of the row above
 // (bits 4, 15, 26, 37, 48), a step right from the last square of an even
 // row onto the first square of the row below (bits 5, 16, 27, 38, 49).
-// Checked against the board by TestBoardMaskConstants.
+// A test checks them against the board.
 func orthoWTen() bbTen { return validTen() &^ 0x1002004008010 }
 func orthoETen() bbTen { return validTen() &^ 0x2004008010020 }
 

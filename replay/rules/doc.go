@@ -92,9 +92,9 @@
 //     capture one step. Precedence (6.6-6.9): the most pieces; then a
 //     capture with a king over one with a man; then the most kings; then
 //     the capture that meets a king first. Equal captures are free
-//     (6.10). Numeric. TestDCTLLegalMoves checks dctl's 16 positions for
-//     these articles exactly; TestRealGames replays the 53 games of the
-//     2005 Italian championship and the 186 Czech championship games.
+//     (6.10). Numeric. The tests check dctl's 16 positions for these
+//     articles exactly and replay the 53 games of the 2005 Italian
+//     championship and the 186 Czech championship games.
 //   - Thai (31, Board8x8Reversed, Black first; dctl's thai.hpp: 2 rows of
 //     8 men, flying kings, men capture forwards only, is_land_behind_piece,
 //     is_passing_capture): a jumped piece leaves the board at once, so a
@@ -105,7 +105,7 @@
 //     left seen from Black, who moves first: 1 = g1, so White's men start
 //     on 1-8). Numeric. dctl's Thai perft starts from initial(2), which is
 //     2 empty rows between the sides, i.e. 12 men each, not the 8 of a real
-//     game: TestPerft uses that start (see perftStartOverride).
+//     game: the perft test uses that start (see perftStartOverride).
 //   - Killer (no PDN GameType; mindsports.nl's killer draughts rules, dctl's
 //     killer.hpp is_halt_behind_king): International, except that a king
 //     whose capture ends by jumping a king must stop on the square directly
@@ -221,8 +221,8 @@
 // movegen_ten_frisian.go (Frisian, Frysk: its Ortho blocks, eight
 // directions); Turkish's generator, turkish.go, is written by hand. Each
 // generated file starts with a "Code generated ... DO NOT EDIT."
-// header. TestGeneratedUpToDate renders the template with the same
-// function (movegen.Render) and compares. Variant.gen picks the generator
+// header. A test renders the template with the same function
+// (movegen.Render) and compares. Variant.gen picks the generator
 // (its board's, unless Thai or orthogonal captures). The other traits are
 // read at run time, packed where the capture search reads them (genRules,
 // one 8-byte copy per search): precedence, king precedence, men not taking
@@ -245,7 +245,7 @@
 // Canadian, English), so their stored hashes never change, and a key from
 // the variant's name for every later one, so equal boards of two variants
 // never share a hash (Russian and Brazilian still do, as stored).
-// TestZobristGolden pins hashes per variant.
+// A golden test pins hashes per variant.
 //
 // # Game state
 //
@@ -271,54 +271,9 @@
 // are played without the Zobrist hash (playTo*, into the position stack):
 // perft never reads a hash, and Play keeps hashing for everyone else.
 //
-// Measured speed, go test -bench Perft on a shared 2-core Xeon (best of six
-// alternating runs of the old and new code, medians within 5%), leaf nodes
-// per second:
-//
-//	                                 before   now
-//	International perft(9), bulk        94M   263M
-//	International perft(8), no bulk     38M    99M
-//	Russian perft(10), bulk             68M   164M
-//	Russian perft(9), no bulk           33M    81M
-//	Canadian perft(7), bulk             95M   218M
-//
-// Callgrind instruction counts fell by 47% (International bulk) and 34%
-// (no bulk); the rest of the gain is from removing store-forwarding stalls.
-// Where the time goes now (International perft(9) bulk, pprof): leaf
-// counting 54% (of which the capture search 27%), interior generation 25%,
-// playing moves 10%, the perft loop itself 10%.
-//
-// With the later variants (same machine, go test -bench Perft, best of
-// three), leaf nodes per second, before and after they were added:
-//
-//	International perft(9), bulk      306M  310M
-//	International perft(8), no bulk   122M  120M
-//	Russian perft(10), bulk           205M  205M
-//	Russian perft(9), no bulk          97M   98M
-//	Canadian perft(7), bulk           262M  263M
-//	Pool, Czech, Spanish, Italian perft(10)   207M-209M (8x8, as Russian)
-//	Killer perft(9)                           308M (as International)
-//	Thai perft(10), 8 men each                519M
-//	Turkish perft(8), keep                    194M (540M with turkish.go's bulk counting, below)
-//	Frisian perft(9)                          143M (288M with perft_frisian.go, below)
-//
-// Every variant against the one it is measured by (issue #16: no slower
-// per leaf than the board's variant of f6de099, the commit the issue was
-// filed at: International for 10x10, Russian for 8x8), draughtsdb perft
-// --json, medians of 3 alternating rounds of f6de099's binary and 3121cc8's
-// on a quiet machine (Dec 1), leaf nodes per second:
-//
-//	f6de099  International perft(10) 299M, Russian perft(12) 197M,
-//	         Canadian perft(9) 252M, English perft(12) 206M, Brazilian perft(11) 213M
-//	3121cc8  International 318M, Russian 199M, Canadian 265M, English 208M, Brazilian 226M
-//	         Killer 320M, Antidraughts 321M, Breakthrough 323M, Frisian perft(11) 304M,
-//	         Frysk perft(10) 2630M (10x10: at least f6de099's International's 299M)
-//	         Pool 208M, Czech 201M, Spanish 203M, Italian 210M, Thai perft(10) 520M,
-//	         Turkish perft(9) 541M (8x8: at least f6de099's Russian's 197M)
-//
-// Frisian is the one below today's International (0.96x: International
-// itself got faster since f6de099); Turkish's bulk counting is described in
-// turkish.go's comments.
+// Measured leaves per second for every variant, instruction counts per
+// leaf, and the optimisations tried and dropped are in BENCHMARKS.md,
+// with the commands that reproduce them.
 //
 // Frisian is slower per leaf than International because its tree is
 // denser in captures (orthogonal jumps) and each test looks in eight
@@ -332,15 +287,7 @@
 // of each square's neighbours along the lines a man captures along
 // (menNb*), so a chain's end is one lookup, no Move, path or fingerprint,
 // and in drop mode a record of up to menCountRecs chains of the highest
-// rank (past it the full search counts). Instructions per leaf (callgrind,
-// perft from the start, before and after):
-//
-//	Frisian perft(8)                  164.3  134.6  (-18%)
-//	International perft(8)             70.6   65.2  (-8%; Killer, Antidraughts, Breakthrough the same)
-//	Brazilian perft(9)                 95.0   88.0  (-7%)
-//	Canadian perft(6)                  90.8   86.1  (-5%)
-//	Spanish, Italian perft(9)          92.4   89.2
-//	Russian, English, Pool, Czech, Thai, Turkish, Frysk   unchanged (+-0.2%)
+// rank (past it the full search counts).
 //
 // Frisian's bulk perft (Frisian and Frysk: frisianFastRules) is written by
 // hand around the generated generator, in perft_frisian.go. From depth 2
@@ -376,83 +323,17 @@
 // perft(9)); one frisianLeaf per tree holds the searches, which are not
 // zeroed at every use. A king to move, or more captures than frisianMenKids holds,
 // falls back to the generated bodies, and so does NoBulk.
-// TestPerftFrisianMatchesGenerated checks it against the generated bodies
-// on random games, TestFrisianMenCountMatchesSearch its searches against
-// the full search, TestFrisianJumps and TestFrisianQuiet2 the jump sets
-// and the bulk count. Leaf nodes per second (go test -bench, medians of
-// seven alternating runs of the code before and after) and instructions
-// per leaf (callgrind):
-//
-//	                                 before   now    instructions per leaf
-//	Frisian perft(9)                   153M   288M   126.0 -> 55.4
-//	Frysk perft(8)                     538M  2646M    51.1 -> 10.0
-//	International perft(9)             324M   321M    62.3 (unchanged; Killer, Russian the same)
-//
-// Before is the generated bodies; frisianJumps, frisianQuiet2 and the
-// smaller changes with them took Frisian from 210M to 265M (1.26x) and
-// Frysk from 1117M to 2678M (2.40x); the searches' loops in registers and
-// the population counts made only for single jumps then took Frisian
-// perft(9) from 256M to 288M (1.13x; callgrind 63.2 -> 55.4 instructions
-// per leaf, simulated branch mispredictions per leaf 0.340 -> 0.263);
-// Frysk, whose leaves rarely need a search, ran the same instructions
-// (2619M and 2646M leaves/s, noise).
-// International, measured the same way (callgrind of the draughtsdb
-// binary, its start subtracted): 62.3 instructions and 0.355
-// mispredictions per leaf. So Frisian now takes fewer instructions per
-// leaf than International (0.89x) and fewer simulated mispredictions, yet
-// runs fewer instructions per cycle: with GOAMD64=v3 (not the default
-// build) Frisian gains 9.6% and International 6.5%, so part of the gap is
-// v1's population counts (each a CPU check and a jump around its
-// fallback call) and its two-operand shifts. The goal as issue #16 sets
-// it, measured on the binaries (draughtsdb perft --json, medians of nine
-// alternating runs, two sets): Frisian perft(11) 301M and 288M leaves/s
-// against today's International (f6de099) perft(10) 293M and 282M, so
-// met (1.02x-1.03x, close to the noise), and against HEAD's International
-// perft(10) 316M and 305M (0.94x-0.95x). Where the instructions go now
-// (callgrind, Frisian perft(9), self): countFrisianBits 32%,
-// perftFrisianBits 25%, frisianMenCount 26% with man (about 295
-// instructions a search), frisianQuiet2 9%, frisianMenKids 7%. Of the
-// 1.76M leaf counts (Frisian perft(9)) 1.33M are children of plain
-// moves counted one by one (frisianQuiet2's loops, and the parents where
-// the opponent already had a threat): nearly all of them have a capture,
-// half of them (669K) a search, which leads to 1.2 leaves. Tried and dropped, for no gain:
-// counting two-piece chains with bit sets per pair of directions
-// (countFrisianPairs: 43% of the searches were still needed, and the bit
-// work cost what it saved), finding a man's jumps all at once by shifting
-// its lines to a fixed bit (+12% instructions), a separate function for
-// the leaf count's captures (the jump sets computed twice), the chain's
-// state passed by value in frisianMenCount.man (-0.6% instructions, no
-// faster), counting the steps and the single jumps without a branch on
-// whether a man can capture (+19% instructions: eight population counts
-// at every leaf parent), counting chains of one and two pieces per length
-// without comparing ranks (no faster), and promoRowTen's row without its
-// branch on the side (no faster). Then, each measured against the
-// committed code (callgrind Frisian perft(8), alternating runs): a copy
-// of perftFrisianBits for depth 2 without the depth tests (-1.7%
-// instructions, no faster); where one man can capture, its jumps from
-// frisianJumps, one population count and its landing squares against the
-// jump set (-2.2% instructions but +12% simulated mispredictions, 4%
-// slower: the eight jumper sets are independent work, the one man's jumps
-// a chain of dependent loads and shifts); a search for every man that can
-// jump instead of the test for captures that go on (+3% instructions,
-// 7% slower); a copy of countFrisianBits for the plain moves' children
-// (10% fewer simulated mispredictions, no faster); counting the second
-// jumps' chain ends without a branch each (+5% instructions, slower); the
-// empty squares shifted once per man with a table of the eight
-// directions' neighbours (frisianJumpsSh: +2.6% instructions, slower;
-// as an array it was not even inlined, cost 92 of 80); single jumps
-// counted by comparisons where no jumper set holds two men (fewer
-// branches, the same speed). Profile-guided optimisation (go build -pgo
-// with a perft profile) speeds International perft(10) by 14% and leaves
-// Frisian as it is; it is not used.
+// The tests check it against the generated bodies on random games, its
+// searches against the full search, and the jump sets and the bulk count
+// on their own.
 //
 // Performance notes for whoever edits the generator: [2]uint64 is not
 // SSA-able, so bit sets are loaded and stored element by element through
 // pointers (load*/put) and Moves and the capture state are built in place;
 // copying a value just written with narrower stores stalls store
-// forwarding (that alone was half of a no-bulk profile). Keep
-// TestFastPathsMatchFullSearch passing: it checks the bitwise shortcuts
-// against the full capture search on random games of every variant.
+// forwarding (that alone was half of a no-bulk profile). A test
+// checks the bitwise shortcuts against the full capture search on random
+// games of every variant: keep it passing.
 //
 // Tests: go test ./replay/rules runs every perft.json table (and dctl's
 // Thai drop and Killer tables, see extraPerft) to a fixed depth, at most
@@ -461,9 +342,9 @@
 // checked with it to their deepest depth under 600 million leaves: Pool,
 // Czech, Spanish, Italian and Thai to depth 12, Frisian 11, Killer initial
 // 10, Random178 8 and Woldouby 15; Turkish to 9 (1.45 billion).
-// TestDCTLLegalMoves checks dctl's International and Italian rule-article
-// positions; TestRealGames replays real games of the later variants
-// (testdata/games).
+// dctl's International and Italian rule-article positions are checked
+// move list by move list, and real games of the later variants
+// (testdata/games) are replayed.
 //
 // # Representation
 //

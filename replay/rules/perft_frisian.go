@@ -613,7 +613,7 @@ func frisianJumps(i int, opp, empty bbTen) bbTen {
 // frisianAxisNb[i][a] are the squares of menNbTenFrisian[0][i] on axis a
 // (steps 1, sATen, sBTen, sVTen) from i. Its init reads menNbTenFrisian,
 // filled by movegen_ten_frisian.go's init, which the go command runs
-// first (files in name order); TestFrisianJumps checks the split.
+// first (files in name order); a test checks the split.
 var frisianAxisNb [64][4]bbTen
 
 func init() {

@@ -18,30 +18,15 @@ import "math/bits"
 // taken (a king counts as one); a man that reaches the far row in a
 // capture goes on as a man and is crowned only if the move ends there.
 //
-// Speed (issue #16: no slower per leaf than Russian, today's other 8x8
-// generator). Bulk counting spends most of its time at the last ply but
-// one, and there the capture search built Moves (path, fingerprint,
-// duplicate scan) only to count them: from the start, 29% of those
-// positions have a capture, 18% a chain of two or more, 3% a king of the
-// side to move. countMovesTurkish now counts men's captures without moves
+// Bulk counting spends most of its time at the last ply but one, and
+// building Moves there (path, fingerprint, duplicate scan) only to count
+// them is waste: countMovesTurkish counts men's captures without moves
 // (tkCountMen, single jumps by population counts), and where the side to
 // move has kings it first tests with bit sets whether they can capture
 // (tkKingsJump); only then does it run the full search. The interior
 // plies skip the kings' search the same way (tkCaptures) and find the
 // men's steps from bit sets (each man's still in the order forwards, left,
-// right: TestTurkishStepOrder). draughtsdb perft --json, medians of 5
-// alternating runs (leaves per second):
-//
-//	                                 base  tkCountMen  tkKingsJump  steps
-//	Turkish perft(9), keep (table)   180M     403M        455M      520M
-//	Turkish perft(9), drop           182M     403M        458M      525M
-//	Russian perft(12), for reference  f6de099 191M-200M, 238e833 196M-203M
-//
-// Where the time goes now (go test -bench PerftTurkish8Bulk, pprof): leaf
-// counting 45% (tkCountMen 19%), the full capture search 22% (men 13% at
-// the interior plies, kings 6%), playing moves 13%, the perft loop 14%.
-// Not tried yet: the interior men's captures on bit sets as tkMenCount
-// does (building Moves), and a counter for kings' captures.
+// right, which a test pins). Figures: BENCHMARKS.md.
 
 const (
 	tkFileA uint64 = 0x0101010101010101

@@ -2,7 +2,7 @@ package rules
 
 // Zobrist hashing. The keys are stored in databases, so they are part of
 // the file format: never change the seed, the PRNG or the drawing order.
-// TestZobristGolden pins them.
+// A golden test pins them.
 //
 // For a board of width W the generator splitmix64 starts from state
 // ZobristSeed ^ W and keys are drawn in this order: for square 1..N, the

@@ -6,7 +6,7 @@
 // slower (see replay/rules/doc.go).
 //
 // gen_movegen.go (go generate ./replay/rules) writes the files and
-// TestGeneratedUpToDate compares them with Render, so the two never drift.
+// a test compares them with Render, so the two never drift.
 package movegen
 
 import (
