@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"math"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -109,6 +110,7 @@ type feed struct {
 	lines    int             // line breaks before frontier
 	dropped  int             // at a break, the ordinal of the last game, left out (0: none)
 	readErr  error           // a reader's own failure, as a *SourceError
+	failGame int             // the game a panic failed the source at (0: none; see fail)
 	pending  map[int64]*mark // jobs read, not yet resolved, by start (submit)
 
 	// served counts the bytes the readers were given, every reader
@@ -372,7 +374,7 @@ type lexed struct {
 // split at a later candidate or the end of the text.
 //
 // It also returns the Consumed of the last chunk it read, for progress.
-func (f *feed) lex(c *chunk) (lexed, int64) {
+func (f *feed) lex(c *chunk) (res lexed, consumed int64) {
 	cr := &chainReader{f: f, c: c, own: c.mark}
 	var rd *pdn.Reader
 	if c.start == 0 {
@@ -416,9 +418,21 @@ func (f *feed) lex(c *chunk) (lexed, int64) {
 		}
 		return false
 	})
-	res := lexed{split: -1}
+	res = lexed{split: -1}
+	// A panic of the reader (a bug: no input should cause one) fails this
+	// source alone, naming where the reader was; the games before it stay.
+	defer func() {
+		if v := recover(); v != nil {
+			res.split = -1
+			res.err = &PanicError{Stage: "reading", Offset: base + rd.Offset(), Value: v, Stack: debug.Stack()}
+			consumed = cr.c.consumed
+		}
+	}()
 	for {
 		g, err := rd.Next()
+		if g != nil && testReadHook != nil {
+			testReadHook(g)
+		}
 		if err == io.EOF {
 			break
 		}
@@ -436,6 +450,10 @@ func (f *feed) lex(c *chunk) (lexed, int64) {
 	}
 	return res, cr.c.consumed
 }
+
+// testReadHook, when set, sees each game a reader returns (tests inject a
+// panic with it).
+var testReadHook func(*pdn.Game)
 
 // submit records the reading of the job at m (res is the worker's until
 // the job is decided) and resolves what it can (cascade).
@@ -497,6 +515,37 @@ func (f *feed) resolve(m *mark, wait bool) (valid, decided bool) {
 	return false, true
 }
 
+// fail ends the source at game (its ordinal) with err, a panic of the
+// replay: nothing after it is read, and the collector drops the games from
+// it on (dropFailed), which other workers may have replayed meanwhile.
+func (f *feed) fail(game int, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.failGame == 0 || game < f.failGame {
+		f.failGame = game
+		f.readErr = &SourceError{Source: f.src.Name, Game: game, Err: err}
+	}
+	f.frontier = math.MaxInt64
+	f.closed = true
+	f.cond.Broadcast()
+}
+
+// dropFailed returns items without the games from the one a panic failed
+// the source at.
+func (f *feed) dropFailed(items []Item) []Item {
+	f.mu.Lock()
+	fg := f.failGame
+	f.mu.Unlock()
+	if fg == 0 {
+		return items
+	}
+	k := 0
+	for k < len(items) && items[k].Ordinal < fg {
+		k++
+	}
+	return items[:k]
+}
+
 // settle takes the valid job at m, read as res, into the feed: its games
 // are renumbered and counted, and the frontier moves to where its reader
 // stopped. f.mu is held.
@@ -511,6 +560,8 @@ func (f *feed) settle(m *mark, res *lexed) {
 	case res.err != nil:
 		f.readErr = sourceError(f.src.Name, f.games+1, res.err)
 		f.frontier = math.MaxInt64
+		f.closed = true // nothing after the failure is read
+		f.cond.Broadcast()
 	case res.split >= 0:
 		f.frontier = res.split
 		f.lines += res.line - 1

@@ -2,8 +2,10 @@ package ingest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"sync"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
@@ -190,6 +192,9 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 	var sinkErr error
 	for j := range ordered {
 		<-j.done
+		if f := j.feed; f != nil && j.ev.Kind == Games {
+			j.ev.Items = f.dropFailed(j.ev.Items)
+		}
 		if sinkErr != nil || j.void || j.ev.Kind == Games && len(j.ev.Items) == 0 {
 			continue // drain so the reader and workers can finish; no empty batches
 		}
@@ -262,7 +267,17 @@ func finishJob(h *heldJob, valid bool, r *replay.Replayer, scratch *replay.Game,
 	j.ev.Items = make([]Item, len(j.games))
 	for i, pg := range j.games {
 		it := Item{Ordinal: pg.Ordinal, Offset: pg.Offset, Line: pg.Line, PDN: pg, ReadErr: j.errs[i]}
-		if err := r.Replay(pg, j.errs[i], scratch); err != nil {
+		err, pe := replaySafe(r, pg, j.errs[i], scratch)
+		if pe != nil {
+			// The source fails at this game; the games before it stay.
+			// The replayer's state is not to be trusted after a panic.
+			j.feed.fail(pg.Ordinal, pe)
+			*r = *replay.NewReplayer(cfg.Replay)
+			*scratch = replay.Game{}
+			j.ev.Items = j.ev.Items[:i]
+			break
+		}
+		if err != nil {
 			it.Reject = err
 		} else {
 			it.Accepted, it.Plies, it.Warnings = true, scratch.Plies(), len(scratch.Warnings)
@@ -288,6 +303,40 @@ func finishJob(h *heldJob, valid bool, r *replay.Replayer, scratch *replay.Game,
 		j.ev.Items[i] = it
 	}
 	j.games, j.errs = nil, nil
+}
+
+// replaySafe replays pg, turning a panic of the replay (a bug: no game
+// should cause one) into a *PanicError.
+func replaySafe(r *replay.Replayer, pg *pdn.Game, readErr error, scratch *replay.Game) (err error, pe *PanicError) {
+	defer func() {
+		if v := recover(); v != nil {
+			pe = &PanicError{Stage: "replaying", Offset: pg.Offset, Value: v, Stack: debug.Stack()}
+		}
+	}()
+	if testReplayHook != nil {
+		testReplayHook(pg)
+	}
+	return r.Replay(pg, readErr, scratch), nil
+}
+
+// testReplayHook, when set, sees each game before it is replayed (tests
+// inject a panic with it).
+var testReplayHook func(*pdn.Game)
+
+// PanicError is a panic met while reading or replaying a source's games: a
+// bug, since no input should cause one. It fails that source alone (a
+// *SourceError naming the source and the game wraps it); the games before
+// it are kept and the other sources go on.
+type PanicError struct {
+	Stage  string // "reading" or "replaying"
+	Offset int64  // byte offset in the source's text: where the reader was, or the replayed game's start
+	Value  any    // what was passed to panic
+	Stack  []byte // the goroutine's stack at the panic
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("internal error while %s, at byte offset %d: panic: %v (a bug in draughtsdb; the games before it are kept, the rest of the source is not read)",
+		e.Stage, e.Offset, e.Value)
 }
 
 // sinkBatches hands ev to sink, its games in events of at most batch.
@@ -316,6 +365,9 @@ func endFeed(j *job, f *feed) {
 	j.ev.Games = f.games
 	if f.dropped > 0 {
 		j.ev.Games-- // left out
+	}
+	if f.failGame > 0 {
+		j.ev.Games = min(j.ev.Games, f.failGame-1)
 	}
 	switch {
 	case j.ev.Err != nil: // stopped (Config.Stop)

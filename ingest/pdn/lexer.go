@@ -638,10 +638,17 @@ func (lx *lexer) scanLayout(c byte, line, col int32) {
 		// programs' archives write them).
 		lx.r++
 		s := lx.pos()
+		e := s // just past the last byte that is not blank
 		for (lx.r < lx.w || lx.fill()) && lx.buf[lx.r] != '\n' && lx.buf[lx.r] != '\r' {
+			if !isBlank(lx.buf[lx.r]) {
+				e = lx.pos() + 1
+			}
 			lx.r++
 		}
-		lx.emit(token{kind: tkComment, off: lx.rel(s), n: int32(lx.pos() - s), line: line, col: col})
+		// The token ends at the comment's last byte that is not blank:
+		// finishGame leaves trailing blanks out of the game's Raw (a file
+		// that ends in "; "), and the token must lie inside it.
+		lx.emit(token{kind: tkComment, off: lx.rel(s), n: int32(e - s), line: line, col: col})
 	case '}', ']', '"':
 		lx.rep.fail(ErrUnexpectedToken, line, col, strayReason(c))
 		lx.r++

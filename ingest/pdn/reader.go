@@ -96,6 +96,11 @@ const splitBufSize = 16 << 10
 // the next game begins.
 func (rd *Reader) Line() int { return rd.lx.line }
 
+// Offset is the byte offset in the input the Reader has reached (in the
+// UTF-8 text, for UTF-16 input): after Next, the end of the game it
+// returned; during Next, where its lexer is.
+func (rd *Reader) Offset() int64 { return rd.lx.base + int64(rd.lx.r) }
+
 // atSplit reports whether the game that skipToGame found is one to stop
 // before (see SplitAt): the conditions under which the lexer and the
 // Reader are in the state that NewSplitReader starts in, and the caller's.

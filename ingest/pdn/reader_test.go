@@ -264,3 +264,45 @@ func TestSemicolonComment(t *testing.T) {
 		t.Errorf("comments after 19-23: %q", c)
 	}
 }
+
+// TestSemicolonCommentAtEnd: a ';' comment opened at the very end of the
+// input, or followed by blanks only, lies inside the game's Raw (which
+// leaves trailing blanks out) and keeps its words.
+func TestSemicolonCommentAtEnd(t *testing.T) {
+	for _, tc := range []struct{ in, comment string }{
+		{"[Event \"x\"]\n1. 32-28 ; ", ""},
+		{"[Event \"x\"]\n1. 32-28 ;", ""},
+		{"000000000000000000000000000000 ; ", ""},
+		{"; ", ""},
+		{"[Event \"x\"]\n1. 32-28 ; last words   ", "last words"},
+		{"[Event \"x\"]\n1. 32-28 ; last words \t \n\n", "last words"},
+		{"[Event \"x\"]\n1. 32-28 ; last \x00 words \x00\x00 ", "last words"},
+	} {
+		for _, size := range []int{16, 64 << 10} {
+			rd := newReaderSize(strings.NewReader(tc.in), "end.pdn", size)
+			var last *Game
+			for {
+				g, err := rd.Next()
+				if err == io.EOF {
+					break
+				}
+				if g == nil {
+					t.Fatalf("%q: %v", tc.in, err)
+				}
+				if !strings.HasPrefix(tc.in[g.Offset:], string(g.Raw)) {
+					t.Fatalf("%q: Raw %q is not the input at %d", tc.in, g.Raw, g.Offset)
+				}
+				last = g
+			}
+			if tc.comment == "" {
+				continue
+			}
+			if last == nil || len(last.Moves) != 1 {
+				t.Fatalf("%q: game %+v", tc.in, last)
+			}
+			if c := last.Moves[0].Comments(); len(c) != 1 || c[0] != tc.comment {
+				t.Errorf("%q: comments after the move %q, want %q", tc.in, c, tc.comment)
+			}
+		}
+	}
+}
