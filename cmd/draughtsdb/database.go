@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -23,13 +24,25 @@ func embeddedCluster(cfg *Config) (*pgcluster.Cluster, error) {
 	if dir == "" {
 		dir = defaultDataDir()
 	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	return pgcluster.New(pgcluster.Config{
 		DataDir:         dir,
 		BinDir:          cfg.Embedded.BinDir,
 		Port:            cfg.Embedded.Port,
 		ListenAddresses: cfg.Embedded.ListenAddresses,
+		RepairCommand:   "draughtsdb db repair --data-dir " + shellQuote(dir),
 		Notice:          func(msg string) { fmt.Fprintln(os.Stderr, "draughtsdb: "+msg) },
 	})
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // databaseURL returns the configured URL, or starts the embedded cluster
