@@ -66,6 +66,11 @@ func databaseURL(ctx context.Context, cfg *Config) (string, error) {
 // openDatabase connects (starting the embedded cluster if needed) and
 // applies any pending migrations.
 func openDatabase(ctx context.Context, cfg *Config) (*pgxpool.Pool, error) {
+	// Checked with the configuration already; what user SQL runs with.
+	if err := schema.SetUserSQLLimits(schema.UserSQLLimits{WorkMem: strings.TrimSpace(cfg.UserSQL.WorkMem),
+		TempFileLimit: strings.TrimSpace(cfg.UserSQL.TempFileLimit)}); err != nil {
+		return nil, fmt.Errorf("user_sql settings: %w", err)
+	}
 	url, err := databaseURL(ctx, cfg)
 	if err != nil {
 		return nil, err
