@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -18,6 +20,73 @@ const ReaderRole = "draughtsdb_reader"
 
 // DefaultUserSQLTimeout is the statement_timeout of ReadOnly.
 const DefaultUserSQLTimeout = 60 * time.Second
+
+// UserSQLLimits bound what one statement of user SQL may take from the
+// server, as PostgreSQL memory values ("32MB", "1GB", "512kB").
+type UserSQLLimits struct {
+	// WorkMem is work_mem: the memory of each sort or hash of a plan
+	// before it spills to temporary files.
+	WorkMem string
+	// TempFileLimit is temp_file_limit: the temporary files one session
+	// may hold at once ("-1": no limit). Only a superuser session, or a
+	// role granted SET on it (PostgreSQL 15), can set it; in others the
+	// server's own value applies.
+	TempFileLimit string
+}
+
+// DefaultUserSQLLimits are the limits of user SQL unless SetUserSQLLimits
+// says otherwise (the defaults of the user_sql.* settings).
+var DefaultUserSQLLimits = UserSQLLimits{WorkMem: "32MB", TempFileLimit: "1GB"}
+
+var userSQLLimits atomic.Pointer[UserSQLLimits]
+
+// SetUserSQLLimits sets the limits every later ReadOnly transaction runs
+// user SQL with. A value that is not a PostgreSQL memory value is an
+// error naming it.
+func SetUserSQLLimits(l UserSQLLimits) error {
+	if err := CheckMemoryValue(l.WorkMem, false); err != nil {
+		return fmt.Errorf("work_mem %q: %w", l.WorkMem, err)
+	}
+	if err := CheckMemoryValue(l.TempFileLimit, true); err != nil {
+		return fmt.Errorf("temp_file_limit %q: %w", l.TempFileLimit, err)
+	}
+	userSQLLimits.Store(&l)
+	return nil
+}
+
+func currentUserSQLLimits() UserSQLLimits {
+	if l := userSQLLimits.Load(); l != nil {
+		return *l
+	}
+	return DefaultUserSQLLimits
+}
+
+// CheckMemoryValue accepts a PostgreSQL memory value: a whole number with
+// the unit kB, MB, GB or TB (64kB..1TB), or "-1" when unlimited is
+// allowed.
+func CheckMemoryValue(s string, unlimited bool) error {
+	want := "a size from 64kB to 1TB such as 32MB or 1GB"
+	if unlimited {
+		want += ", or -1 for no limit"
+		if s == "-1" {
+			return nil
+		}
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	kb := map[string]int64{"kB": 1, "MB": 1 << 10, "GB": 1 << 20, "TB": 1 << 30}
+	mult, ok := kb[s[i:]]
+	if i == 0 || i > 10 || !ok {
+		return errors.New("want " + want)
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil || n*mult < 64 || n*mult > 1<<30 {
+		return errors.New("out of range; want " + want)
+	}
+	return nil
+}
 
 var (
 	// ErrRefused wraps a server error raised because user SQL tried
@@ -51,6 +120,7 @@ var checkReaderSQL = `SELECT current_user::text,
 //
 //	BEGIN READ ONLY
 //	SET LOCAL statement_timeout = DefaultUserSQLTimeout
+//	SET LOCAL work_mem, temp_file_limit (see SetUserSQLLimits)
 //	SET LOCAL ROLE draughtsdb_reader
 //	fn(tx)
 //	ROLLBACK
@@ -62,7 +132,9 @@ var checkReaderSQL = `SELECT current_user::text,
 // than returned to the pool.
 //
 // Errors from fn that are refusals by the server (insufficient privilege, a
-// write in a read-only transaction) also match ErrRefused.
+// write in a read-only transaction) also match ErrRefused; a statement
+// that exceeds temp_file_limit fails with an error that names the limit
+// and the setting that raises it (ErrTempFileLimit).
 //
 // Everything fn reads must come from tx. Results that privileged code acts
 // on afterwards (ids, rows) are only data: the user text runs nowhere else.
@@ -97,8 +169,13 @@ func ReadOnlyTimeout(ctx context.Context, pool *pgxpool.Pool, timeout time.Durat
 		conn.Release()
 	}()
 	// One round trip (simple protocol, several statements) for the start.
-	begin := fmt.Sprintf("BEGIN READ ONLY; SET LOCAL statement_timeout = %d; SET LOCAL ROLE %s",
-		ms, pgx.Identifier{ReaderRole}.Sanitize())
+	// temp_file_limit only a superuser (or a role granted SET on it) may
+	// set: elsewhere the block gives up and the server's value applies.
+	// The values are checked by SetUserSQLLimits (digits and a unit).
+	lim := currentUserSQLLimits()
+	begin := fmt.Sprintf("BEGIN READ ONLY; SET LOCAL statement_timeout = %d; SET LOCAL work_mem = '%s'; "+
+		"DO $$BEGIN SET LOCAL temp_file_limit = '%s'; EXCEPTION WHEN insufficient_privilege THEN NULL; END$$; SET LOCAL ROLE %s",
+		ms, lim.WorkMem, lim.TempFileLimit, pgx.Identifier{ReaderRole}.Sanitize())
 	tx, err := conn.BeginTx(ctx, pgx.TxOptions{BeginQuery: begin})
 	if err != nil {
 		// A failed SET leaves the transaction open and aborted: end it
@@ -117,10 +194,26 @@ func ReadOnlyTimeout(ctx context.Context, pool *pgxpool.Pool, timeout time.Durat
 		return err
 	}
 	if err := fn(tx); err != nil {
-		return refusal(err)
+		return refusal(err, lim)
 	}
 	return nil
 }
+
+// ErrTempFileLimit marks a statement of user SQL that wrote more
+// temporary files than temp_file_limit allows.
+var ErrTempFileLimit = errors.New("user SQL exceeded temp_file_limit")
+
+// TempFileLimitSetting names the setting that raises ErrTempFileLimit's
+// limit, for its message.
+var TempFileLimitSetting = "user_sql.temp_file_limit"
+
+type limitError struct {
+	err error
+	msg string
+}
+
+func (e *limitError) Error() string   { return e.msg }
+func (e *limitError) Unwrap() []error { return []error{e.err, ErrTempFileLimit} }
 
 // checkReader verifies, inside the transaction and after SET ROLE, that the
 // current role is the reader and that, when the session user is a superuser
@@ -150,10 +243,16 @@ func checkReader(ctx context.Context, tx pgx.Tx) error {
 	return nil
 }
 
-// refusal marks the server's refusals with ErrRefused, keeping err.
-func refusal(err error) error {
+// refusal marks the server's refusals with ErrRefused, and a statement
+// stopped by temp_file_limit with ErrTempFileLimit, keeping err.
+func refusal(err error, lim UserSQLLimits) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
+		if pgErr.Code == "53400" && strings.Contains(pgErr.Message, "temp_file_limit") { // configuration_limit_exceeded
+			return &limitError{err: err, msg: fmt.Sprintf("%v: the query needed more temporary files (sorts and hashes larger than "+
+				"work_mem, %s) than temp_file_limit allows (%s, setting %s): narrow it, or raise the setting (-1: no limit)",
+				ErrTempFileLimit, lim.WorkMem, lim.TempFileLimit, TempFileLimitSetting)}
+		}
 		switch pgErr.Code {
 		case "42501", // insufficient_privilege
 			"25006": // read_only_sql_transaction

@@ -15,6 +15,7 @@ import (
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -345,6 +346,16 @@ func checkValues(v *viper.Viper, src sources) error {
 		if _, _, err := net.SplitHostPort(strings.TrimSpace(fmt.Sprint(v.Get(key)))); err != nil {
 			_, port, _ := strings.Cut(settingDefault(key).(string), ":")
 			bad(key, ErrNotAddress, fmt.Sprintf("HOST:PORT (127.0.0.1:%s, :%s)", port, port))
+		}
+	}
+	for _, key := range []string{"user_sql.work_mem", "user_sql.temp_file_limit"} {
+		unlimited := key == "user_sql.temp_file_limit"
+		if err := schema.CheckMemoryValue(strings.TrimSpace(fmt.Sprint(v.Get(key))), unlimited); err != nil {
+			want := "a size from 64kB to 1TB (32MB, 1GB)"
+			if unlimited {
+				want += ", or -1 for no limit"
+			}
+			bad(key, ErrOutOfRange, want)
 		}
 	}
 	// The classes nest: every blunder is a mistake's worth of loss, every

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -23,13 +24,25 @@ func embeddedCluster(cfg *Config) (*pgcluster.Cluster, error) {
 	if dir == "" {
 		dir = defaultDataDir()
 	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	return pgcluster.New(pgcluster.Config{
 		DataDir:         dir,
 		BinDir:          cfg.Embedded.BinDir,
 		Port:            cfg.Embedded.Port,
 		ListenAddresses: cfg.Embedded.ListenAddresses,
+		RepairCommand:   "draughtsdb db repair --data-dir " + shellQuote(dir),
 		Notice:          func(msg string) { fmt.Fprintln(os.Stderr, "draughtsdb: "+msg) },
 	})
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // databaseURL returns the configured URL, or starts the embedded cluster
@@ -53,6 +66,11 @@ func databaseURL(ctx context.Context, cfg *Config) (string, error) {
 // openDatabase connects (starting the embedded cluster if needed) and
 // applies any pending migrations.
 func openDatabase(ctx context.Context, cfg *Config) (*pgxpool.Pool, error) {
+	// Checked with the configuration already; what user SQL runs with.
+	if err := schema.SetUserSQLLimits(schema.UserSQLLimits{WorkMem: strings.TrimSpace(cfg.UserSQL.WorkMem),
+		TempFileLimit: strings.TrimSpace(cfg.UserSQL.TempFileLimit)}); err != nil {
+		return nil, fmt.Errorf("user_sql settings: %w", err)
+	}
 	url, err := databaseURL(ctx, cfg)
 	if err != nil {
 		return nil, err

@@ -54,7 +54,16 @@ listed last), and then status fails (exit status 1) with the same message.`,
 		&cobra.Command{
 			Use:   "url",
 			Short: "Print the database URL (for psql or other tools); starts the embedded cluster if needed",
-			Args:  cobra.NoArgs,
+			Long: `Print the database URL (for psql or other tools); starts the embedded
+cluster if needed: psql "$(draughtsdb db url)".
+
+The embedded cluster's URL is over its Unix socket, or, when it listens on
+TCP (embedded.listen_addresses), over TCP without the password: the URL's
+passfile= parameter names the password file DATA/pgpass (mode 0600), which
+psql and draughtsdb read, so the password never shows in ps. Tools that
+drop URL parameters take the file as PGPASSFILE=DATA/pgpass. A configured
+database URL is printed as it is.`,
+			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				u, err := databaseURL(cmd.Context(), a.cfg)
 				if err != nil {
@@ -63,6 +72,27 @@ listed last), and then status fails (exit status 1) with the same message.`,
 				fmt.Fprintln(cmd.OutOrStdout(), u)
 				return nil
 			},
+		},
+		&cobra.Command{
+			Use:   "repair",
+			Short: "Give the embedded cluster draughtsdb's settings again (after an interrupted first start), then start it",
+			Long: `Give the embedded cluster draughtsdb's settings again, then start it and
+apply migrations.
+
+Every command refuses a data directory whose cluster would run on settings
+that are not draughtsdb's: its postgresql.conf does not load draughtsdb.conf
+(an older draughtsdb interrupted while it created the cluster, or an edit),
+postgresql.conf or postgresql.auto.conf overrides the socket, port or
+listen addresses draughtsdb manages, or a server of it runs on other
+settings (PostgreSQL's stock ones: a socket in /var/run/postgresql and TCP
+on localhost, which other users of the machine can reach). Repair stops
+such a server, makes the configuration load draughtsdb.conf (commenting out
+the overrides), and starts the cluster, keeping its data. A cluster that
+cannot start that way and never had draughtsdb's settings (an interrupted
+initdb) is moved aside (pgdata.broken-TIME, never deleted) and a new one
+is made. Repairing a cluster that needs nothing starts it, like db start.`,
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error { return a.dbRepair(cmd.Context(), cmd.OutOrStdout()) },
 		},
 		&cobra.Command{
 			Use:   "migrate",
@@ -109,6 +139,27 @@ func (a *app) dbStart(ctx context.Context, w io.Writer) error {
 		fmt.Fprintf(w, "started the embedded PostgreSQL in %s\n", c.DataDir())
 	} else {
 		fmt.Fprintf(w, "the embedded PostgreSQL in %s is already running\n", c.DataDir())
+	}
+	return a.dbMigrate(ctx, w)
+}
+
+func (a *app) dbRepair(ctx context.Context, w io.Writer) error {
+	if a.cfg.Database.URL != "" {
+		return fmt.Errorf("db repair: the configured server %s is not draughtsdb's to repair (it repairs the embedded cluster, used without a database URL)", redact(a.cfg.Database.URL))
+	}
+	c, err := embeddedCluster(a.cfg)
+	if err != nil {
+		return err
+	}
+	done, err := c.Repair(ctx)
+	for _, d := range done {
+		fmt.Fprintln(w, d)
+	}
+	if err != nil {
+		return fmt.Errorf("repair embedded PostgreSQL in %s: %w", c.DataDir(), err)
+	}
+	if len(done) == 0 {
+		fmt.Fprintf(w, "the embedded PostgreSQL in %s needed no repair; it runs\n", c.DataDir())
 	}
 	return a.dbMigrate(ctx, w)
 }

@@ -31,6 +31,8 @@ var settings = []setting{
 	{"match.timeout", "30s", "match: how long beyond its move time (at a fixed depth: in all) an engine may take for one move before it loses the game by forfeit and is restarted; 1s..24h"},
 	{"serve.listen", "127.0.0.1:8080", "serve: the address (HOST:PORT) the explorer listens on; loopback by default, as it has no authentication"},
 	{"dxp.listen", "127.0.0.1:27531", "dxp: the address (HOST:PORT) the DXP engine listens on (27531 is DXP's port); loopback by default"},
+	{"user_sql.work_mem", "32MB", "user SQL (analyze --where, query, the explorer): PostgreSQL work_mem, the memory of each sort or hash before it spills to temporary files; 64kB..1TB"},
+	{"user_sql.temp_file_limit", "1GB", "user SQL (analyze --where, query, the explorer): PostgreSQL temp_file_limit, the temporary files one statement may write; 64kB..1TB, -1 = no limit"},
 }
 
 // Config is the effective configuration handed to the commands as a plain
@@ -66,6 +68,10 @@ type Config struct {
 	DXP struct {
 		Listen string `mapstructure:"listen"`
 	} `mapstructure:"dxp"`
+	UserSQL struct {
+		WorkMem       string `mapstructure:"work_mem"`
+		TempFileLimit string `mapstructure:"temp_file_limit"`
+	} `mapstructure:"user_sql"`
 }
 
 // settingDefault returns key's built-in default.

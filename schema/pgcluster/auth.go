@@ -22,7 +22,7 @@ import (
 const passwordLockKey int64 = 0x6472617567687470
 
 // makeDirs creates the data directory, any missing parent, and, once
-// checkReachable accepts them, pgdata and the socket directory in it (mode
+// checkReachable accepts them, the socket directory in it (mode
 // 0700, handed to the server user). As root the server runs as another
 // user, who must be able to pass through every parent: the parents
 // draughtsdb creates itself (XDG_DATA_HOME that does not exist yet, say)
@@ -69,15 +69,11 @@ func (c *Cluster) makeDirs() error {
 	if err := c.checkReachable(); err != nil {
 		return err // before making anything in a directory that is not ours
 	}
-	for _, dir := range []string{c.pgdata(), c.socketDir()} {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return err
-		}
-		if err := c.own(dir, 0o700); err != nil {
-			return err
-		}
+	// pgdata is not made here: init renames it into place whole.
+	if err := os.MkdirAll(c.socketDir(), 0o700); err != nil {
+		return err
 	}
-	return nil
+	return c.own(c.socketDir(), 0o700)
 }
 
 // makeDataDir creates the data directory, unless it exists, with mode 0700
@@ -143,20 +139,21 @@ func (c *Cluster) ensureLogFile() error {
 	return c.own(c.logFile(), 0o600)
 }
 
-// newPassword makes a random password and writes it to PasswordFile.
-func (c *Cluster) newPassword() (string, error) {
+// newPassword makes a random password and writes it to path.
+func (c *Cluster) newPassword(path string) (string, error) {
 	b := make([]byte, 24)
 	if _, err := rand.Read(b); err != nil {
 		return "", err
 	}
 	pw := hex.EncodeToString(b) // nothing to escape in SQL or a URL
-	return pw, c.writePassword(pw)
+	return pw, c.writePassword(path, pw)
 }
 
-// writePassword replaces PasswordFile (mode 0600, owned by the server user,
-// whose initdb reads it) in one rename, so a reader never sees half of it.
-func (c *Cluster) writePassword(pw string) error {
-	f, err := os.CreateTemp(c.cfg.DataDir, ".password-*")
+// writePassword replaces the password file path (mode 0600, owned by the
+// server user, whose initdb reads it) in one rename, so a reader never
+// sees half of it.
+func (c *Cluster) writePassword(path, pw string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".password-*")
 	if err != nil {
 		return err
 	}
@@ -175,7 +172,7 @@ func (c *Cluster) writePassword(pw string) error {
 	if err := c.runAs.chown(tmp); err != nil {
 		return err
 	}
-	return os.Rename(tmp, c.PasswordFile())
+	return os.Rename(tmp, path)
 }
 
 // Password returns the superuser's password for TCP connections.
@@ -191,10 +188,17 @@ func (c *Cluster) Password() (string, error) {
 	return line, nil
 }
 
+// PassFile is the password file in libpq's format (pgpass) that the URL of
+// ClientURL names, in the data directory: mode 0600 and the calling
+// user's, so that psql and draughtsdb read the password from it and it is
+// never on a command line.
+func (c *Cluster) PassFile() string { return filepath.Join(c.cfg.DataDir, "pgpass") }
+
 // ClientURL is the URL commands connect with and `db url` prints: over TCP
-// with the password when the cluster listens on TCP (so it works for
-// anyone who has the URL, as a URL to a server normally does), otherwise
-// URL (the socket, open to the server user and root only).
+// when the cluster listens on TCP, naming the password file (PassFile,
+// written here) in its passfile parameter rather than holding the
+// password, which would show in ps to every user while psql runs;
+// otherwise URL (the socket, open to the server user and root only).
 func (c *Cluster) ClientURL() (string, error) {
 	host := tcpHost(c.cfg.ListenAddresses)
 	if host == "" {
@@ -204,9 +208,52 @@ func (c *Cluster) ClientURL() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("the password for TCP connections: %w", err)
 	}
-	u := &url.URL{Scheme: "postgres", User: url.UserPassword(c.cfg.User, pw),
-		Host: net.JoinHostPort(host, strconv.Itoa(c.cfg.Port)), Path: "/" + c.cfg.Database, RawQuery: "sslmode=disable"}
+	port := strconv.Itoa(c.cfg.Port)
+	if err := c.writePassFile(pgpassLine(host, port, c.cfg.User, pw)); err != nil {
+		return "", fmt.Errorf("password file %s: %w", c.PassFile(), err)
+	}
+	q := url.Values{}
+	q.Set("sslmode", "disable")
+	q.Set("passfile", c.PassFile())
+	raw := strings.ReplaceAll(strings.ReplaceAll(q.Encode(), "+", "%20"), "%2F", "/") // as in urlFor
+	u := &url.URL{Scheme: "postgres", User: url.User(c.cfg.User),
+		Host: net.JoinHostPort(host, port), Path: "/" + c.cfg.Database, RawQuery: raw}
 	return u.String(), nil
+}
+
+// pgpassLine is the password file line for host, port and user, any
+// database, its fields escaped as libpq reads them.
+func pgpassLine(host, port, user, pw string) string {
+	esc := strings.NewReplacer(`\`, `\\`, ":", `\:`)
+	return strings.Join([]string{esc.Replace(host), esc.Replace(port), "*", esc.Replace(user), esc.Replace(pw)}, ":") + "\n"
+}
+
+// writePassFile makes PassFile hold line (mode 0600, the calling user's),
+// replacing it in one rename when it differs.
+func (c *Cluster) writePassFile(line string) error {
+	if b, err := os.ReadFile(c.PassFile()); err == nil && string(b) == line {
+		if st, err := os.Stat(c.PassFile()); err == nil && st.Mode().Perm() == 0o600 {
+			return nil
+		}
+	}
+	f, err := os.CreateTemp(c.cfg.DataDir, ".pgpass-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after a successful rename: nothing there
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.WriteString(line); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, c.PassFile())
 }
 
 // tcpHost picks the address to reach a server listening on listen (a
@@ -334,7 +381,7 @@ func (c *Cluster) ensurePassword(ctx context.Context, conn *pgx.Conn) error {
 	if _, err := conn.Exec(ctx, "ALTER ROLE "+pgx.Identifier{c.cfg.User}.Sanitize()+" PASSWORD '"+pw+"'"); err != nil {
 		return fmt.Errorf("set the password for TCP connections: %w", err)
 	}
-	if err := c.writePassword(pw); err != nil {
+	if err := c.writePassword(c.PasswordFile(), pw); err != nil {
 		return err
 	}
 	c.notice(fmt.Sprintf("set a password for TCP connections as %q (in %s)", c.cfg.User, c.PasswordFile()))

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -54,6 +55,9 @@ func tcpURL(t *testing.T, c *Cluster, password string) string {
 	if password == "" {
 		u.User = url.User(u.User.Username())
 	}
+	q := u.Query()
+	q.Del("passfile") // the password it gives is what this URL stands without
+	u.RawQuery = q.Encode()
 	return u.String()
 }
 
@@ -301,5 +305,67 @@ func TestExistingDataDirKeepsOwnerAndMode(t *testing.T) {
 	}
 	if st, err := os.Stat(closed.DataDir()); err != nil || st.Mode().Perm() != 0o700 || !ownedBy(st, 0) {
 		t.Errorf("closed data dir after start: %v (%v); want drwx------ root's", st.Mode(), err)
+	}
+}
+
+// TestClientURLNamesPassFile: the TCP URL holds no password (it would show
+// in ps while psql runs) but names a password file, mode 0600 and the
+// caller's, from which pgx and psql read it, through the URL's passfile
+// parameter or PGPASSFILE.
+func TestClientURLNamesPassFile(t *testing.T) {
+	ctx := context.Background()
+	c, _ := newTCPCluster(t)
+	if _, err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pw, err := c.Password()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := c.ClientURL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(u, pw) {
+		t.Fatalf("client URL %q holds the password", u)
+	}
+	if _, has := parsed.User.Password(); has || parsed.Query().Get("passfile") != c.PassFile() {
+		t.Fatalf("client URL %q: want no password and passfile=%s", u, c.PassFile())
+	}
+	st, err := os.Stat(c.PassFile())
+	if err != nil || st.Mode().Perm() != 0o600 || !ownedBy(st, uint32(os.Geteuid())) {
+		t.Fatalf("password file: %v, %v", st, err)
+	}
+	if err := connectTCP(ctx, u); err != nil {
+		t.Fatalf("pgx with the URL: %v", err)
+	}
+	psql := filepath.Join(c.BinDir(), "psql")
+	if _, err := os.Stat(psql); err != nil {
+		t.Skipf("no psql next to the server: %v", err)
+	}
+	noFile := tcpURL(t, c, "")
+	for _, tc := range []struct {
+		name, url string
+		env       []string
+	}{
+		{"passfile parameter", u, nil},
+		{"PGPASSFILE", noFile, []string{"PGPASSFILE=" + c.PassFile()}},
+	} {
+		cmd := exec.Command(psql, "-w", "-X", "-At", "-d", tc.url, "-c", "SELECT current_user")
+		cmd.Env = append(os.Environ(), tc.env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != c.cfg.User {
+			t.Errorf("psql with %s: %v: %s", tc.name, err, out)
+		}
+	}
+	// Without the file, psql has no password: the file is what lets it in.
+	cmd := exec.Command(psql, "-w", "-X", "-At", "-d", noFile, "-c", "SELECT 1")
+	cmd.Env = append(os.Environ(), "PGPASSFILE=/nonexistent")
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Errorf("psql without the password file connected: %s", out)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,6 +28,9 @@ type Config struct {
 	Database        string            // created on first start; empty = "draughtsdb"
 	User            string            // the cluster's superuser; empty = "draughtsdb"
 	Settings        map[string]string // extra postgresql.conf settings (tests turn fsync off)
+	// RepairCommand is the command that errors about a configuration that
+	// is not draughtsdb's tell to run; empty = "draughtsdb db repair".
+	RepairCommand string
 	// Notice, if set, receives what Start changed on its own in a cluster
 	// made by an older draughtsdb (TCP authentication made to need the
 	// password).
@@ -172,42 +176,6 @@ func (c *Cluster) Init(ctx context.Context) error {
 	return c.init(ctx)
 }
 
-// init is Init under the lock.
-func (c *Cluster) init(ctx context.Context) error {
-	if c.Initialized() {
-		return fmt.Errorf("pgcluster: %s is initialised already", c.pgdata())
-	}
-	// A half-made pgdata from an interrupted initdb: no other process's
-	// initdb can be filling it while we hold the lock. makeDirs makes it
-	// anew, empty, for initdb.
-	_ = os.RemoveAll(c.pgdata())
-	if err := c.makeDirs(); err != nil {
-		return err
-	}
-	// TCP needs the password (scram-sha-256); the Unix socket, in a
-	// directory only the server user (and root) can enter, is trusted.
-	if _, err := c.newPassword(); err != nil {
-		return err
-	}
-	args := []string{"-D", c.pgdata(), "-U", c.cfg.User, "--auth-local=trust", "--auth-host=scram-sha-256",
-		"--pwfile=" + c.PasswordFile(), "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"}
-	if _, err := c.run(ctx, "initdb", args...); err != nil {
-		return err
-	}
-	// Our settings live in draughtsdb.conf, rewritten at each start, so a
-	// changed port or listen address takes effect without editing by hand.
-	conf := filepath.Join(c.pgdata(), "postgresql.conf")
-	f, err := os.OpenFile(conf, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteString("\n# Settings managed by draughtsdb (rewritten at each start).\ninclude_if_exists 'draughtsdb.conf'\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // settings returns the server settings draughtsdb manages.
 func (c *Cluster) settings() map[string]string {
 	s := map[string]string{
@@ -230,7 +198,9 @@ func (c *Cluster) settings() map[string]string {
 
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-func (c *Cluster) writeSettings() error {
+// writeSettingsIn writes draughtsdb.conf into the cluster directory
+// pgdata.
+func (c *Cluster) writeSettingsIn(pgdata string) error {
 	s := c.settings()
 	keys := make([]string, 0, len(s))
 	for k := range s {
@@ -242,18 +212,17 @@ func (c *Cluster) writeSettings() error {
 	for _, k := range keys {
 		fmt.Fprintf(&b, "%s = %s\n", k, s[k])
 	}
-	path := filepath.Join(c.pgdata(), "draughtsdb.conf")
-	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
-		return err
-	}
-	return c.runAs.chown(path)
+	return c.replaceFile(filepath.Join(pgdata, "draughtsdb.conf"), b.String())
 }
 
 // Start initialises the cluster if needed, starts the server unless it is
 // running, and creates the database. It reports whether it started the
 // server (false: it was running already). Concurrent Starts of one data
 // directory, in any processes, take turns (a lock file in it): the first
-// creates and starts the cluster, the others find it running.
+// creates and starts the cluster, the others find it running. A data
+// directory whose configuration is not draughtsdb's, or whose running
+// server is on other settings, is refused with ErrNotDraughtsdbConfig
+// (see Repair). A start that fails after starting the server stops it.
 func (c *Cluster) Start(ctx context.Context) (started bool, err error) {
 	unlock, err := c.lock(ctx)
 	if err != nil {
@@ -265,6 +234,19 @@ func (c *Cluster) Start(ctx context.Context) (started bool, err error) {
 			return false, err
 		}
 	}
+	return c.start(ctx)
+}
+
+// start is Start of an initialised cluster, under the lock.
+func (c *Cluster) start(ctx context.Context) (started bool, err error) {
+	if pid, running := c.runningPID(); running {
+		if err := c.checkRunning(pid); err != nil {
+			return false, err
+		}
+	}
+	if err := c.checkConfig(); err != nil {
+		return false, err
+	}
 	hbaChanged, err := c.secureHBA()
 	if err != nil {
 		return false, fmt.Errorf("pg_hba.conf: %w", err)
@@ -272,16 +254,30 @@ func (c *Cluster) Start(ctx context.Context) (started bool, err error) {
 	if hbaChanged {
 		c.notice(fmt.Sprintf("%s: TCP connections trusted every local user; they now need the password", filepath.Join(c.pgdata(), "pg_hba.conf")))
 	}
-	if _, running := c.runningPID(); running {
+	// A server still starting (its pg_ctl's caller was killed): wait for
+	// it rather than start a second one, which the first's lock refuses.
+	c.waitStarting(ctx)
+	if pid, running := c.runningPID(); running {
+		if err := c.checkRunning(pid); err != nil {
+			return false, err
+		}
 		return false, c.afterStart(ctx, hbaChanged)
 	}
-	if err := c.writeSettings(); err != nil {
+	if err := c.writeSettingsIn(c.pgdata()); err != nil {
 		return false, err
 	}
 	if err := c.ensureLogFile(); err != nil {
 		return false, err
 	}
+	if err := fault(stepSettings); err != nil {
+		return false, err
+	}
 	c.removeStaleLocks()
+	defer func() {
+		if err != nil {
+			c.stopAfterFailure()
+		}
+	}()
 	// After a kill -9 the old server's backends may still hold its shared
 	// memory for a moment; the new server refuses to start until they exit.
 	// That alone is worth waiting for: any other failure (the port taken,
@@ -301,7 +297,104 @@ func (c *Cluster) Start(ctx context.Context) (started bool, err error) {
 		time.Sleep(500 * time.Millisecond)
 		c.removeStaleLocks()
 	}
-	return true, c.afterStart(ctx, false)
+	if err := fault(stepServerUp); err != nil {
+		return false, err
+	}
+	if err := c.afterStart(ctx, false); err != nil {
+		return false, err
+	}
+	return true, fault(stepReady)
+}
+
+// stopAfterFailure stops the server a failed start may have left running
+// (pg_ctl gave up waiting, or the start was interrupted, or the database
+// could not be made), even when the start's context is done.
+//
+// It signals the postmasters of this pgdata directly (SIGINT: a fast
+// shutdown) rather than through pg_ctl, which needs the pid file that a
+// server interrupted early in its start has not written yet.
+func (c *Cluster) stopAfterFailure() {
+	pids := c.postmasters()
+	if pid, ok := c.pidFromFile(); ok && isServerOf(pid, c.pgdata()) {
+		pids = append(pids, pid)
+	}
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, syscall.SIGINT)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for _, pid := range pids {
+		for isPostgresProcess(pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// postmasters returns the processes that are, or are about to become,
+// the postmaster of this pgdata: postgres started with -D pgdata (its
+// children have other command lines), and pg_ctl start and the shell it
+// runs postgres through, which name pgdata too. They are found in /proc
+// (none where there is none). Under the lock no other start of this
+// pgdata runs, so any such pg_ctl is what an interrupted start left.
+func (c *Cluster) postmasters() []int {
+	dir, err := os.Stat(c.pgdata())
+	if err != nil {
+		return nil
+	}
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		args, ok := cmdline(pid)
+		if !ok {
+			continue
+		}
+		switch prog := filepath.Base(args[0]); {
+		case strings.HasPrefix(prog, "postgres"):
+			for i, a := range args {
+				if a == "-D" && i+1 < len(args) {
+					if st, err := os.Stat(args[i+1]); err == nil && os.SameFile(st, dir) {
+						pids = append(pids, pid)
+					}
+					break
+				}
+			}
+		case prog == "sh" || prog == "pg_ctl":
+			all := strings.Join(args, " ")
+			if strings.Contains(all, "\""+c.pgdata()+"\"") || (prog == "pg_ctl" && strings.Contains(all, " start ") && strings.Contains(all, c.pgdata())) {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+// waitStarting waits, for at most a minute, while a postmaster of this
+// pgdata runs but has not yet said it is ready in its pid file.
+func (c *Cluster) waitStarting(ctx context.Context) {
+	deadline := time.Now().Add(60 * time.Second)
+	for len(c.postmasters()) > 0 && time.Now().Before(deadline) && ctx.Err() == nil {
+		if _, running := c.runningPID(); running && c.pidStatus() == "ready" {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// pidStatus is the status line of postmaster.pid ("starting", "ready",
+// "stopping", "standby"; "" when there is none yet).
+func (c *Cluster) pidStatus() string {
+	b, err := os.ReadFile(filepath.Join(c.pgdata(), "postmaster.pid"))
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(string(b), "\n")
+	if len(lines) < 8 {
+		return ""
+	}
+	return strings.TrimSpace(lines[7])
 }
 
 // shmemInUse is in the server's refusal to start while processes of a
@@ -513,7 +606,16 @@ func (c *Cluster) run(ctx context.Context, prog string, args ...string) ([]byte,
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	err := cmd.Start()
+	if err == nil {
+		if err = fault(prog + " " + args[0] + " running"); err != nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			return out.Bytes(), err
+		}
+		err = cmd.Wait()
+	}
+	if err != nil {
 		return out.Bytes(), fmt.Errorf("%s %s: %w: %s", prog, args[0], err, strings.TrimSpace(out.String()))
 	}
 	return out.Bytes(), nil

@@ -10,7 +10,8 @@
 //
 //	D/pgdata/      the cluster (initdb), mode 0700, owned by the server user
 //	D/run/         the Unix socket directory (.s.PGSQL.<port>)
-//	D/password     the superuser's password for TCP, mode 0600
+//	D/password     the superuser's password for TCP, mode 0600, the server user's
+//	D/pgpass       the same in libpq's password file format, mode 0600, the caller's
 //	D/server.log   the server's log
 //	D/start.lock   flocked by Init and Start: concurrent starts take turns
 //
@@ -23,9 +24,19 @@
 // The socket is trusted ("trust"): its directory is private (0700) to the
 // server user, so only that user (and root) can reach it. TCP is not: initdb
 // gives the superuser a random password (D/password) and pg_hba.conf asks
-// for it (scram-sha-256) on every TCP line; ClientURL is the TCP URL with
-// it when ListenAddresses is set (pg_hba.conf admits loopback addresses
-// only, as initdb writes it). A cluster made by an older version, which
+// for it (scram-sha-256) on every TCP line; ClientURL is the TCP URL when
+// ListenAddresses is set (pg_hba.conf admits loopback addresses only),
+// which names D/pgpass in its passfile parameter instead of holding the
+// password.
+//
+// Init builds the cluster in a staging directory in D (initdb, the include
+// of draughtsdb.conf in postgresql.conf, pg_hba.conf, the password) and
+// renames its pgdata into place last, so an interrupted first start never
+// leaves a pgdata that would run on PostgreSQL's stock settings. Start
+// refuses, with ErrNotDraughtsdbConfig, a pgdata that does not load
+// draughtsdb.conf or overrides what it manages, and a running server of D
+// on other sockets; Repair fixes both. A Start that fails after starting
+// the server stops it. A cluster made by an older version, which
 // trusted TCP too, is fixed by Start: trusted TCP lines of pg_hba.conf are
 // switched to scram-sha-256 (and the configuration reloaded if the server
 // runs), and a superuser without a password file gets one; Config.Notice
