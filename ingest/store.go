@@ -594,7 +594,9 @@ func nullable(s string) *string {
 func otherTags(g *replay.Game, c *cleaner) []byte {
 	m := map[string]string{}
 	for _, t := range g.PDN.Tags {
-		if standardColumns[t.Name] {
+		// A Date tag that the date column does not hold as written (not
+		// YYYY.MM.DD) is kept here too, so that nothing written is lost.
+		if standardColumns[t.Name] && !(t.Name == "Date" && t.Value != g.Date && t.Value != "") {
 			continue
 		}
 		name := t.Name

@@ -6,10 +6,14 @@ import (
 )
 
 // CleanDate writes a PDN date as YYYY.MM.DD with ?? for unknown parts. It
-// reads the forms found in real files: 1841-??-??, 1950., 1950, 2005.03.12,
-// 2005/03/12, 12.03.2005 (day first when the year comes last), and a range
-// such as 1950-1951 or 2001.05.01-2001.05.07 (its first date). ok is false
-// when nothing usable is there; the result is then "????.??.??".
+// reads PDN's form and the forms of it found in real files that put the
+// year first, written with four digits: 1841-??-??, 1950., 1950,
+// 2005.03.12, 2005/03/12, 2001.5.7, and a range such as 1950-1951 or
+// 2001.05.01-2001.05.07 (its first date). Nothing else is guessed at: a
+// date whose year comes last (12.03.2005: day or month first?) or has two
+// digits (03.07.20: 2003, 1920 or 2020?) is not read. ok is false when
+// the date is not read whole; the result then has ?? for what was not
+// read ("????.??.??" for nothing).
 func CleanDate(s string) (clean string, ok bool) {
 	if isCleanDate(s) {
 		return s, true // the common case, without allocating
@@ -27,12 +31,8 @@ func CleanDate(s string) (clean string, ok bool) {
 		return "????.??.??", s == "" || strings.Trim(s, "?.-/ ") == ""
 	}
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '-' || r == '/' || r == ' ' })
-	if len(fields) == 0 {
+	if len(fields) == 0 || len(fields[0]) != 4 {
 		return "????.??.??", false
-	}
-	// Day-first dates: 12.03.2005.
-	if len(fields) >= 3 && len(fields[2]) == 4 && len(fields[0]) <= 2 {
-		fields[0], fields[2] = fields[2], fields[0]
 	}
 	// A range of years "1950-1951": keep the first.
 	if len(fields) == 2 && len(fields[0]) == 4 && len(fields[1]) == 4 {

@@ -306,7 +306,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	date, ok := CleanDate(pg.Tag("Date"))
 	switch {
 	case !ok:
-		out.Warnings = append(out.Warnings, fmt.Sprintf("date %q not understood; stored as %s", quote(pg.Tag("Date")), date))
+		out.Warnings = append(out.Warnings, fmt.Sprintf("date %q not understood; stored as %s (not YYYY.MM.DD: nothing is guessed; the Date tag keeps it as written)", quote(pg.Tag("Date")), date))
 	case isDateRange(pg.Tag("Date")):
 		out.Warnings = append(out.Warnings, fmt.Sprintf("date %q is a range; stored as its first date %s", quote(pg.Tag("Date")), date))
 	}

@@ -224,11 +224,22 @@ func TestVariantResolution(t *testing.T) {
 func TestCleanDate(t *testing.T) {
 	for in, want := range map[string]string{
 		"1841-??-??": "1841.??.??", "1950.": "1950.??.??", "2005.03.12": "2005.03.12",
-		"13-01-1996": "1996.01.13", "": "????.??.??", "1950-1951": "1950.??.??", "2001.5.7": "2001.05.07",
+		"": "????.??.??", "1950-1951": "1950.??.??", "2001.5.7": "2001.05.07",
 		"??": "????.??.??",
 	} {
 		if got, _ := CleanDate(in); got != want {
 			t.Errorf("CleanDate(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// Not read: the year is not first, or not of four digits. Nothing is
+	// guessed (03.07.20 is not 0003, nor 2020).
+	for _, in := range []string{"03.07.20", "13-01-1996", "12.03.2005", "20.07.03", "95.07.03", "15 april 1995", "1995.13.01", "1995.02.40"} {
+		got, ok := CleanDate(in)
+		if ok {
+			t.Errorf("CleanDate(%q) = %q, read", in, got)
+		}
+		if in != "1995.13.01" && in != "1995.02.40" && got != "????.??.??" {
+			t.Errorf("CleanDate(%q) = %q, want ????.??.??", in, got)
 		}
 	}
 }

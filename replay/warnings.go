@@ -18,6 +18,8 @@ var warningKinds = []struct{ kind, phrase string }{
 	{"date not understood", "not understood; stored as"},
 	{"date range", "is a range; stored as its first date"},
 	{"NUL byte removed", "NUL"},
+	{"text between tags skipped", "neither a tag nor movetext skipped"},
+	{"text that is not PDN skipped", "that is not PDN skipped"},
 	{"variant decided by replay", variantByReplay},
 	{warnResolvedByRest, warnResolvedByRest},
 	{warnResolvedByResult, warnResolvedByResult},

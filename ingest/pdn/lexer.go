@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -498,6 +499,8 @@ func (lx *lexer) scanTagSection() (ended bool) {
 	hasTags := false
 	blank := false // a blank line since the last tag
 	nl := 0        // line breaks since the last token
+	junk := -1     // index in rep.warns of the warning about skipped junk (-1: none)
+	junkN := 0
 	for {
 		if lx.r >= lx.w && !lx.fill() {
 			lx.finishGame(lx.w, false)
@@ -517,6 +520,24 @@ func (lx *lexer) scanTagSection() (ended bool) {
 			continue
 		}
 		if c != '[' && !lx.isLayout(c, lx.bol) {
+			if hasTags {
+				if n := lx.tagJunk(); n > 0 {
+					// Text between tags that can be no movetext: skipped,
+					// with one warning for the game's tag section.
+					junkN++
+					if junkN == 1 {
+						junk = len(lx.rep.warns)
+						lx.rep.warn(int32(lx.line), lx.col(lx.r), "text between the tags that is neither a tag nor movetext skipped: "+quote(lx.buf[lx.r:lx.r+n]))
+					} else {
+						w := &lx.rep.warns[junk]
+						w.Reason = junkFirst(w.Reason) + " (" + strconv.Itoa(junkN) + " such pieces in this game's tags, the first quoted)"
+					}
+					lx.r += n
+					lx.bol = false
+					nl = 0
+					continue
+				}
+			}
 			return false // the movetext starts here
 		}
 		line, col := int32(lx.line), lx.col(lx.r)
@@ -528,13 +549,86 @@ func (lx *lexer) scanTagSection() (ended bool) {
 			lx.scanLayout(c, line, col)
 			continue
 		}
-		if lx.forceEnd || hasTags && blank {
+		// A blank line inside the tags does not end the game (real files
+		// have them); a tag after one starts the next game only when it
+		// names a tag this game has already: games of tags alone follow
+		// one another so.
+		if lx.forceEnd || hasTags && blank && lx.repeatsTag() {
 			lx.endAtNextTag(wasBOL)
 			return true
 		}
 		lx.scanTag(line, col)
 		hasTags, blank = true, false
 	}
+}
+
+// maxTagJunk bounds tagJunk's look ahead.
+const maxTagJunk = 4096
+
+// tagJunk returns the length of the text at lx.r, in a tag section after
+// a tag, when it is junk between tags: up to the end of its line or the
+// next '[' (within maxTagJunk bytes), it holds no digit and no '*' (so no
+// move, move number or result) and not only '-' (unknown moves). It
+// returns 0 for what may be movetext.
+func (lx *lexer) tagJunk() int {
+	only := true // only '-' and blanks so far
+	for k := 0; k < maxTagJunk; k++ {
+		if !lx.ensure(k + 1) {
+			if only {
+				return 0
+			}
+			return k
+		}
+		switch c := lx.buf[lx.r+k]; {
+		case c == '\n' || c == '\r' || c == '[':
+			if only {
+				return 0
+			}
+			return k
+		case isDigit(c) || c == '*' || c == '{' || c == ';':
+			return 0
+		case c != '-' && !isBlank(c):
+			only = false
+		}
+	}
+	return 0
+}
+
+// junkFirst returns a junk warning without its count of pieces.
+func junkFirst(w string) string {
+	if i := strings.Index(w, " ("); i >= 0 && strings.HasSuffix(w, "the first quoted)") {
+		return w[:i]
+	}
+	return w
+}
+
+// repeatsTag reports whether the tag at lx.r names a tag the current game
+// has already (or the game's tags are no longer kept, being too large).
+func (lx *lexer) repeatsTag() bool {
+	if lx.overflow {
+		return true
+	}
+	k := 1
+	for lx.ensure(k+1) && isSpace(lx.buf[lx.r+k]) && k < 64 {
+		k++
+	}
+	s := k
+	for lx.ensure(k+1) && isNameByte(lx.buf[lx.r+k]) && k-s < 256 {
+		k++
+	}
+	name := lx.buf[lx.r+s : lx.r+k]
+	if len(name) == 0 {
+		return false
+	}
+	for _, t := range lx.toks {
+		if t.kind == tkTagName {
+			i := lx.idx(lx.gameAbs + int64(t.off))
+			if string(lx.buf[i:i+int(t.n)]) == string(name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scanMovetext consumes the movetext up to the game's end: its
@@ -900,7 +994,10 @@ func (lx *lexer) scanTag(line, col int32) {
 		// The last Result tag decides which score also ends the game.
 		v := lx.buf[lx.idx(vs):lx.idx(ve)]
 		lx.score = lx.score[:0]
-		if len(v) >= 3 && isScore(v) && !isStdResult(v) {
+		if len(v) >= 3 && isScore(v) && !isStdResult(v) || len(v) == 1 && v[0] == '-' {
+			// A lone "-" too, written for an unknown result by some
+			// programs: as the game's last word it is its result, not an
+			// unrecorded move.
 			lx.score = append(lx.score, v...)
 		}
 	}

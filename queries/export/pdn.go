@@ -103,23 +103,30 @@ func GamePDN(v *rules.Variant, h Header, first rules.Color, texts []string, comm
 			g.Tags = append(g.Tags, pdn.Tag{Name: name, Value: *value})
 		}
 	}
+	var other map[string]string
+	if h.Tags != nil && json.Unmarshal([]byte(*h.Tags), &other) != nil {
+		other = nil
+	}
+	date := h.Date
+	if d, ok := other["Date"]; ok {
+		date = d // the Date tag as written, which the date column could not hold
+	}
 	tag("Event", h.Event)
 	tag("Site", h.Site)
-	tag("Date", &h.Date)
+	tag("Date", &date)
 	tag("Round", h.Round)
 	tag("White", h.White)
 	tag("Black", h.Black)
 	tag("Result", &h.Result)
-	var other map[string]string
-	if h.Tags != nil && json.Unmarshal([]byte(*h.Tags), &other) == nil {
+	if other != nil {
 		names := make([]string, 0, len(other))
 		for n := range other {
 			names = append(names, n)
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			if n == "Variant" && v.GameType == 0 {
-				continue // written below
+			if n == "Variant" && v.GameType == 0 || n == "Date" {
+				continue // written above or below
 			}
 			g.Tags = append(g.Tags, pdn.Tag{Name: n, Value: other[n]})
 		}
