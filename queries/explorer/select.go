@@ -171,6 +171,7 @@ ORDER BY g.id DESC`
 // Options.MaxScanGames ids were looked at.
 func (s *Server) scanGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, f *filter, below int64,
 	visit func(*storedGame) (bool, error)) (selection, error) {
+	s.scans.Add(1)
 	var lo, hi *int64
 	if err := tx.QueryRow(ctx, `SELECT min(id), max(id) FROM games`).Scan(&lo, &hi); err != nil {
 		return selection{}, err

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
@@ -92,6 +93,8 @@ type Server struct {
 	// it).
 	scanMin int
 	window  int64
+	// scans counts the scans of the newest games (for the tests).
+	scans atomic.Int64
 }
 
 // New returns a Server reading pool. It checks DefaultVariant.
