@@ -30,6 +30,8 @@ var settings = []setting{
 	{"analysis.lease", "60s", "analyze: how long a worker's claim on a batch of positions lasts before other workers may take it over (renewed while it works); 1s..24h"},
 	{"match.timeout", "30s", "match: how long beyond its move time (at a fixed depth: in all) an engine may take for one move before it loses the game by forfeit and is restarted; 1s..24h"},
 	{"serve.listen", "127.0.0.1:8080", "serve: the address (HOST:PORT) the explorer listens on; loopback by default, as it has no authentication"},
+	{"serve.max_expensive", 2, "serve: expensive requests (filtered trees and games lists, pages after the first) answered at once; more wait up to 2 s, then get 503 with Retry-After (cheap requests have their own bound and never wait for these)"},
+	{"serve.max_expensive_per_client", 1, "serve: expensive requests one client (IP address) may have answered at once; more wait up to 2 s, then get 429 with Retry-After"},
 	{"dxp.listen", "127.0.0.1:27531", "dxp: the address (HOST:PORT) the DXP engine listens on (27531 is DXP's port); loopback by default"},
 	{"user_sql.work_mem", "32MB", "user SQL (analyze --where, query, the explorer): PostgreSQL work_mem, the memory of each sort or hash before it spills to temporary files; 64kB..1TB"},
 	{"user_sql.temp_file_limit", "1GB", "user SQL (analyze --where, query, the explorer): PostgreSQL temp_file_limit, the temporary files one statement may write; 64kB..1TB, -1 = no limit"},
@@ -63,7 +65,9 @@ type Config struct {
 		Timeout string `mapstructure:"timeout"`
 	} `mapstructure:"match"`
 	Serve struct {
-		Listen string `mapstructure:"listen"`
+		Listen                string `mapstructure:"listen"`
+		MaxExpensive          int    `mapstructure:"max_expensive"`
+		MaxExpensivePerClient int    `mapstructure:"max_expensive_per_client"`
 	} `mapstructure:"serve"`
 	DXP struct {
 		Listen string `mapstructure:"listen"`

@@ -8,6 +8,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -202,6 +203,15 @@ func TestAPI(t *testing.T) {
 	pool := importArchive(t)
 	games := replayArchive(t)
 	ts := testServer(t, pool, Options{})
+	// The same answers when every filtered selection at a position the
+	// statistics count scans the newest games, a few ids at a time.
+	scanning, err := New(pool, Options{DefaultVariant: "international"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scanning.scanMin, scanning.window = 1, 64
+	scanTS := httptest.NewServer(scanning.Handler())
+	t.Cleanup(scanTS.Close)
 	ctx := context.Background()
 	after := func(moves ...string) rules.Position {
 		t.Helper()
@@ -349,32 +359,37 @@ func TestAPI(t *testing.T) {
 		}
 		positions := [][]string{nil, {"32-28"}, {"32-28", "19-23"}, {"33-28"}, {"31-27"}}
 		tested := 0
-		for _, f := range filters {
-			for _, moves := range positions {
-				pos := after(moves...)
-				want := goTree(games, pos.Hash(), 0, f.pass)
-				params := f.values()
-				params.Set("moves", strings.Join(moves, " "))
-				var ans TreeAnswer
-				if st, body := get(t, ts, "/api/openings", params, &ans); st != 200 {
-					t.Fatalf("%v: %d %s", params, st, body)
-				}
-				what := params.Encode()
-				if n := reachCount(games, pos.Hash(), f.pass); ans.Position.Counted != n || ans.Position.Truncated ||
-					ans.Position.Source != "games" || ans.Position.Filter == nil || len(ans.TopGames) != min(n, topGames) {
-					t.Errorf("%s: %+v, %d top games; %d games reach it", what, ans.Position, len(ans.TopGames), n)
-				}
-				if len(want) == 0 {
-					if len(ans.Moves) != 0 {
-						t.Errorf("%s: %+v; no game passes", what, ans.Moves)
+		for _, ts := range []*httptest.Server{ts, scanTS} {
+			for _, f := range filters {
+				for _, moves := range positions {
+					pos := after(moves...)
+					want := goTree(games, pos.Hash(), 0, f.pass)
+					params := f.values()
+					params.Set("moves", strings.Join(moves, " "))
+					var ans TreeAnswer
+					if st, body := get(t, ts, "/api/openings", params, &ans); st != 200 {
+						t.Fatalf("%v: %d %s", params, st, body)
 					}
-					continue
+					what := params.Encode()
+					if n := reachCount(games, pos.Hash(), f.pass); ans.Position.Counted != n || ans.Position.Truncated ||
+						ans.Position.Source != "games" || ans.Position.Filter == nil || len(ans.TopGames) != min(n, topGames) {
+						t.Errorf("%s: %+v, %d top games; %d games reach it", what, ans.Position, len(ans.TopGames), n)
+					}
+					if len(want) == 0 {
+						if len(ans.Moves) != 0 {
+							t.Errorf("%s: %+v; no game passes", what, ans.Moves)
+						}
+						continue
+					}
+					tested++
+					sameTree(t, what, ans.Moves, want)
 				}
-				tested++
-				sameTree(t, what, ans.Moves, want)
 			}
 		}
-		if tested < 25 {
+		if scanning.scans.Load() < 20 {
+			t.Errorf("only %d filtered trees scanned the newest games", scanning.scans.Load())
+		}
+		if tested < 50 {
 			t.Errorf("only %d filtered trees had games", tested)
 		}
 		// A player with more games than the cap is counted through the
@@ -420,35 +435,37 @@ func TestAPI(t *testing.T) {
 	})
 
 	t.Run("games", func(t *testing.T) {
-		for _, f := range []goFilter{{}, {event: "DAM"}, {player: topPlayer(games)}, {from: "2003"}} {
-			for _, moves := range [][]string{{"32-28"}, {"32-28", "19-23"}} {
-				pos := after(moves...)
-				params := f.values()
-				params.Set("moves", strings.Join(moves, " "))
-				params.Set("limit", "7")
-				var ids []int64
-				for page := 0; ; page++ {
-					var p GamesPage
-					if st, body := get(t, ts, "/api/games", params, &p); st != 200 {
-						t.Fatalf("%v: %d %s", params, st, body)
-					}
-					if len(p.Games) > 7 || p.NextCursor != "" && len(p.Games) != 7 {
-						t.Fatalf("page %d: %d games, next %q", page, len(p.Games), p.NextCursor)
-					}
-					for _, g := range p.Games {
-						ids = append(ids, g.ID)
-						if g.Variant != "international" {
-							t.Errorf("game %+v", g)
+		for _, ts := range []*httptest.Server{ts, scanTS} {
+			for _, f := range []goFilter{{}, {event: "DAM"}, {player: topPlayer(games)}, {from: "2003"}} {
+				for _, moves := range [][]string{{"32-28"}, {"32-28", "19-23"}} {
+					pos := after(moves...)
+					params := f.values()
+					params.Set("moves", strings.Join(moves, " "))
+					params.Set("limit", "7")
+					var ids []int64
+					for page := 0; ; page++ {
+						var p GamesPage
+						if st, body := get(t, ts, "/api/games", params, &p); st != 200 {
+							t.Fatalf("%v: %d %s", params, st, body)
 						}
+						if len(p.Games) > 7 || p.NextCursor != "" && len(p.Games) != 7 {
+							t.Fatalf("page %d: %d games, next %q", page, len(p.Games), p.NextCursor)
+						}
+						for _, g := range p.Games {
+							ids = append(ids, g.ID)
+							if g.Variant != "international" {
+								t.Errorf("game %+v", g)
+							}
+						}
+						if p.NextCursor == "" {
+							break
+						}
+						params.Set("cursor", p.NextCursor)
 					}
-					if p.NextCursor == "" {
-						break
+					n := reachCount(games, pos.Hash(), f.pass)
+					if len(ids) != n || !slices.IsSortedFunc(ids, func(a, b int64) int { return int(b - a) }) || len(slices.Compact(slices.Clone(ids))) != n {
+						t.Errorf("%s %v: %d games %v; %d reach the position", ts.URL, params, len(ids), ids, n)
 					}
-					params.Set("cursor", p.NextCursor)
-				}
-				n := reachCount(games, pos.Hash(), f.pass)
-				if len(ids) != n || !slices.IsSortedFunc(ids, func(a, b int64) int { return int(b - a) }) || len(slices.Compact(slices.Clone(ids))) != n {
-					t.Errorf("%v: %d games %v; %d reach the position", params, len(ids), ids, n)
 				}
 			}
 		}

@@ -136,30 +136,32 @@ type storedGame struct {
 }
 
 // filteredGamesSQL selects the games of a variant that reach a position
-// (the position index) and pass a filter, newest first. Every value is a
-// parameter; an empty one turns its condition off. Dates compare at the
-// precision given, unknown years left out, as `draughtsdb export` does.
+// (the position index) and pass a filter, newest first, with ids below $9:
+// the ids first, sorted, then each game by its key until the page is full
+// (as the named query games_at_position reads them), so a page costs the
+// position's ids and the games up to it, not every game sorted. Every value is a parameter; an empty one turns its condition off. Dates
+// compare at the precision given, unknown years left out, as `draughtsdb
+// export` does.
 const filteredGamesSQL = `
 SELECT g.id, g.start_fen, CASE WHEN $10::bool THEN g.moves END, g.result, w.name, b.name, g.event, g.date, g.ply_count
-FROM draughtsdb_games_at($1::bigint) AS hits(id)
-JOIN games g ON g.id = hits.id
+FROM (SELECT id FROM draughtsdb_games_at($1::bigint) AS f(id) WHERE id < $9::bigint ORDER BY id DESC) hits
+CROSS JOIN LATERAL (SELECT * FROM games g WHERE g.id = hits.id AND g.variant = $2::smallint OFFSET 0) g
 LEFT JOIN players w ON w.id = g.white_id
 LEFT JOIN players b ON b.id = g.black_id
-WHERE g.variant = $2::smallint
-  AND ($3::text = '' OR CASE $4::text WHEN 'white' THEN w.name = $3::text
+WHERE ($3::text = '' OR CASE $4::text WHEN 'white' THEN w.name = $3::text
                                       WHEN 'black' THEN b.name = $3::text
                                       ELSE w.name = $3::text OR b.name = $3::text END)
   AND ($5::text = '' OR strpos(lower(g.event), lower($5::text)) > 0)
   AND ($6::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($6::text)) >= $6::text))
   AND ($7::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($7::text)) <= $7::text))
-ORDER BY g.id DESC
-LIMIT $8::int OFFSET $9::int`
+ORDER BY hits.id DESC
+LIMIT $8::int`
 
 // playerGamesSQL selects the games of a player (as white, black or
 // either) that pass the other filters, newest first, through the indexes
 // on white_id and black_id: with a player, these are fewer than the
 // position index's entries at any popular position (draughtsdb_games_at
-// of the initial position lists every game), so playerMatches decodes
+// of the initial position lists every game), so selectGames decodes
 // them instead. The parameters are filteredGamesSQL's. A game the player
 // played against themself is in both halves; the black half leaves it to
 // the white one, unless the white half is off (color=black).
@@ -174,94 +176,12 @@ FROM (
 ) g
 LEFT JOIN players w ON w.id = g.white_id
 LEFT JOIN players b ON b.id = g.black_id
-WHERE g.variant = $2::smallint AND $1::bigint = $1::bigint
+WHERE g.id < $9::bigint AND g.variant = $2::smallint AND $1::bigint = $1::bigint
   AND ($5::text = '' OR strpos(lower(g.event), lower($5::text)) > 0)
   AND ($6::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($6::text)) >= $6::text))
   AND ($7::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($7::text)) <= $7::text))
 ORDER BY g.id DESC
-LIMIT $8::int OFFSET $9::int`
-
-// matched is a game that reached the position, at ply (its first visit).
-type matched struct {
-	storedGame
-	ply  int
-	game codec.Game
-}
-
-// reaching decodes games and keeps those that reach the position with
-// hash (a match of the index's 44 bits may be another position), with the
-// ply of their first visit.
-func reaching(ctx context.Context, v *rules.Variant, hash uint64, games []storedGame) ([]matched, error) {
-	out := make([]matched, 0, len(games))
-	for i := range games {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		g := &games[i]
-		dg, err := codec.Decode(v, g.startFEN, g.moves)
-		if err != nil {
-			return nil, fmt.Errorf("game %d: stored moves do not decode: %w", g.ID, err)
-		}
-		for k := range dg.Positions {
-			if dg.Positions[k].Hash() == hash {
-				out = append(out, matched{storedGame: *g, ply: k, game: dg})
-				break
-			}
-		}
-	}
-	return out, nil
-}
-
-// playerMatches returns the games of f.Player that pass f and reach the
-// position, newest first, by decoding every game of the player that
-// passes the other filters; ok is false when there are more than max of
-// them (then the position index is the cheaper way).
-func playerMatches(ctx context.Context, tx pgx.Tx, v *rules.Variant, hash uint64, f *filter, max int) (m []matched, ok bool, err error) {
-	rows, err := tx.Query(ctx, playerGamesSQL, int64(hash), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To,
-		max+1, 0, true)
-	if err != nil {
-		return nil, false, err
-	}
-	games, err := scanGames(rows, v)
-	if err != nil || len(games) > max {
-		return nil, false, err
-	}
-	m, err = reaching(ctx, v, hash, games)
-	return m, err == nil, err
-}
-
-// filteredGames runs filteredGamesSQL; withMoves fetches the stored moves
-// too (for the filtered tree).
-func filteredGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, hash uint64, f *filter, limit, offset int, withMoves bool) ([]storedGame, error) {
-	rows, err := tx.Query(ctx, filteredGamesSQL, int64(hash), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To,
-		limit, offset, withMoves)
-	if err != nil {
-		return nil, err
-	}
-	return scanGames(rows, v)
-}
-
-// scanGames reads the rows of filteredGamesSQL or playerGamesSQL.
-func scanGames(rows pgx.Rows, v *rules.Variant) ([]storedGame, error) {
-	defer rows.Close()
-	var out []storedGame
-	for rows.Next() {
-		var g storedGame
-		var startFEN, white, black, event *string
-		var plies int16
-		if err := rows.Scan(&g.ID, &startFEN, &g.moves, &g.result, &white, &black, &event, &g.row.Date, &plies); err != nil {
-			return nil, err
-		}
-		if startFEN != nil {
-			g.startFEN = *startFEN
-		}
-		g.row.ID, g.row.Variant, g.row.Plies = g.ID, v.Name, int(plies)
-		g.row.White, g.row.Black, g.row.Event = deref(white), deref(black), deref(event)
-		g.row.Result = codec.ResultOf(g.result).Format(v)
-		out = append(out, g)
-	}
-	return out, rows.Err()
-}
+LIMIT $8::int`
 
 func deref(s *string) string {
 	if s == nil {
@@ -299,7 +219,7 @@ func (s *Server) games(ctx context.Context, rq *request) (any, error) {
 	}
 	hash := p.line.Final.Hash()
 	key := pageKey(p.v, hash, f)
-	offset, err := parseCursor(rq.get("cursor"), key)
+	cur, err := s.parseCursor(rq.get("cursor"), key)
 	if err != nil {
 		return nil, err
 	}
@@ -307,34 +227,35 @@ func (s *Server) games(ctx context.Context, rq *request) (any, error) {
 	err = s.read(ctx, func(tx pgx.Tx) error {
 		var rows []GameRow
 		if f.empty() {
-			if rows, err = s.namedGamesAt(ctx, tx, p, limit+1, offset); err != nil {
+			if rows, err = s.namedGamesAt(ctx, tx, p, limit+1, cur.offset); err != nil {
 				return err
+			}
+			if len(rows) > limit {
+				rows = rows[:limit]
+				page.NextCursor = s.cursorText(cursor{offset: cur.offset + limit}, key)
 			}
 		} else {
 			page.Filter = f
-			var gs []storedGame
-			if f.Player != "" {
-				m, ok, err := playerMatches(ctx, tx, p.v, hash, f, s.opt.MaxFilterGames)
-				if err != nil {
-					return err
-				}
-				if ok {
-					for _, g := range m[min(offset, len(m)):min(offset+limit+1, len(m))] {
-						gs = append(gs, g.storedGame)
-					}
-				} else if gs, err = filteredGames(ctx, tx, p.v, hash, f, limit+1, offset, false); err != nil {
-					return err
-				}
-			} else if gs, err = filteredGames(ctx, tx, p.v, hash, f, limit+1, offset, false); err != nil {
+			below := cur.below
+			if below == 0 {
+				below = noBelow
+			}
+			sel, err := s.selectGames(ctx, tx, p, f, below, limit+1, false, func(h *hit) bool {
+				rows = append(rows, h.row)
+				return true
+			})
+			if err != nil {
 				return err
 			}
-			for _, g := range gs {
-				rows = append(rows, g.row)
+			switch {
+			case len(rows) > limit:
+				rows = rows[:limit]
+				page.NextCursor = s.cursorText(cursor{below: rows[limit-1].ID}, key)
+			case sel.budget:
+				// The scan stopped at its bound: the next page goes on
+				// from where it stopped.
+				page.NextCursor = s.cursorText(cursor{below: sel.below}, key)
 			}
-		}
-		if len(rows) > limit {
-			rows = rows[:limit]
-			page.NextCursor = cursor{offset: offset + limit, key: key}.String()
 		}
 		notes, err := positionNotes(ctx, tx, []rules.Position{p.line.Final})
 		if err != nil {

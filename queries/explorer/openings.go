@@ -110,7 +110,10 @@ func (s *Server) openings(ctx context.Context, rq *request) (any, error) {
 			ans.Position = treePosition(p, node)
 			ans.Position.Source, ans.Position.Filter = "games", f
 			ans.Position.Counted, ans.Position.Truncated = ft.counted, ft.truncated
-			if ft.truncated {
+			switch {
+			case ft.budget:
+				ans.Position.Notes = append(ans.Position.Notes, fmt.Sprintf("the counts are over the %d games that reach this position among the newest %d games that pass the filter; narrow the filter for exact counts", ft.counted, s.opt.MaxScanGames))
+			case ft.truncated:
 				ans.Position.Notes = append(ans.Position.Notes, fmt.Sprintf("more than %d games pass the filter at this position: the counts are over the newest %d; narrow the filter for exact counts", s.opt.MaxFilterGames, ft.counted))
 			}
 			ans.TopGames = ft.top
@@ -132,7 +135,10 @@ type filtered struct {
 	node      *openings.Node
 	counted   int
 	truncated bool
-	top       []GameRow
+	// budget says the count stopped at Options.MaxScanGames games looked
+	// at, not at Options.MaxFilterGames counted.
+	budget bool
+	top    []GameRow
 }
 
 // tally is one move's results.
@@ -140,60 +146,40 @@ type tally struct {
 	games, white, draws, black int64
 }
 
-// filteredTree counts the tree at p over the games that pass f: the games
-// that reach the position (draughtsdb_games_at, the position index) and
-// pass the filter, newest first, at most MaxFilterGames of them; each is
-// decoded (codec.Decode) and its move from the position's first visit
-// counted, as the statistics count it. With a player who has at most
-// MaxFilterGames games passing the filter, those games are decoded
-// instead (playerMatches): the same games, found without listing every
-// game at a popular position. Unlike the statistics, every ply
-// counts, not only the first import.opening_depth. Moves are matched by
-// move code and written as openings.Tree writes them; names and
-// evaluations are the positions' after the moves.
+// filteredTree counts the tree at p over the games that pass f and reach
+// p, newest first, at most MaxFilterGames of them (selectGames picks the
+// way to them): each is decoded up to the position's first visit and the
+// move from there counted, as the statistics count it. Unlike the
+// statistics, every ply counts, not only the first import.opening_depth.
+// Moves are matched by move code and written as openings.Tree writes
+// them; names and evaluations are the positions' after the moves. Only
+// the counts per move and the first games are kept: a tree over any
+// number of games takes the same memory.
 func (s *Server) filteredTree(ctx context.Context, tx pgx.Tx, p *position, f *filter) (*filtered, error) {
 	v, pos := p.v, &p.line.Final
 	hash := pos.Hash()
 	out := &filtered{}
-	var games []matched
-	ok := false
-	if f.Player != "" {
-		var err error
-		if games, ok, err = playerMatches(ctx, tx, v, hash, f, s.opt.MaxFilterGames); err != nil {
-			return nil, err
-		}
-	}
-	if !ok {
-		candidates, err := filteredGames(ctx, tx, v, hash, f, s.opt.MaxFilterGames+1, 0, true)
-		if err != nil {
-			return nil, err
-		}
-		if len(candidates) > s.opt.MaxFilterGames {
-			candidates, out.truncated = candidates[:s.opt.MaxFilterGames], true
-		}
-		if games, err = reaching(ctx, v, hash, candidates); err != nil {
-			return nil, err
-		}
-	}
-	out.counted = len(games)
 	counts := map[codec.MoveCode]*tally{}
-	for i := range games {
-		g := &games[i]
+	sel, err := s.selectGames(ctx, tx, p, f, noBelow, s.opt.MaxFilterGames+1, true, func(h *hit) bool {
+		if out.counted == s.opt.MaxFilterGames {
+			out.truncated = true
+			return false
+		}
+		out.counted++
 		if len(out.top) < topGames {
-			out.top = append(out.top, g.row)
+			out.top = append(out.top, h.row)
 		}
-		ply, dg := g.ply, &g.game
-		if ply >= len(dg.Moves) {
-			continue // the game ends here
+		if !h.hasNext {
+			return true // the game ends here
 		}
-		c := codec.MoveCodeOf(&dg.Moves[ply])
+		c := codec.MoveCodeOf(&h.next)
 		t := counts[c]
 		if t == nil {
 			t = &tally{}
 			counts[c] = t
 		}
 		t.games++
-		switch g.result {
+		switch h.result {
 		case codec.ResultWhiteWins:
 			t.white++
 		case codec.ResultDraw:
@@ -201,6 +187,13 @@ func (s *Server) filteredTree(ctx context.Context, tx pgx.Tx, p *position, f *fi
 		case codec.ResultBlackWins:
 			t.black++
 		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if sel.budget {
+		out.truncated, out.budget = true, true
 	}
 	node := &openings.Node{Variant: v, FEN: pos.FEN(), Hash: hash, Side: pos.SideToMove()}
 	legal := pos.LegalMoves(nil)

@@ -1,9 +1,11 @@
 package explorer
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -220,15 +222,22 @@ func filterParam(rq *request) (*filter, error) {
 	return f, nil
 }
 
-// cursor is the opaque position of a page: the offset and a key of what
-// it pages through, so that a cursor of another position or filter is
-// refused rather than misread.
+// cursor is the opaque position of a page: the offset into the named
+// query's list (unfiltered pages) or the id below which the next page
+// starts (filtered pages, which go on by key), signed with the server's
+// key (Server.cursorKey, random per process) over the page's key (what it
+// pages through: variant, position, filter). A cursor cannot be made up,
+// so a deep page costs every page before it; one of another position or
+// filter, or of an earlier run of the server, is refused.
 type cursor struct {
 	offset int
-	key    uint32
+	below  int64
 }
 
-func pageKey(v *rules.Variant, hash uint64, f *filter) uint32 {
+// cursorMACBytes is how much of the HMAC-SHA256 a cursor carries.
+const cursorMACBytes = 12
+
+func pageKey(v *rules.Variant, hash uint64, f *filter) []byte {
 	h := sha256.New()
 	h.Write([]byte(v.Name))
 	h.Write(binary.BigEndian.AppendUint64(nil, hash))
@@ -236,30 +245,43 @@ func pageKey(v *rules.Variant, hash uint64, f *filter) uint32 {
 		h.Write([]byte{0})
 		h.Write([]byte(s))
 	}
-	return binary.BigEndian.Uint32(h.Sum(nil))
+	return h.Sum(nil)
 }
 
-func (c cursor) String() string {
-	b := binary.BigEndian.AppendUint32(nil, c.key)
-	b = binary.AppendUvarint(b, uint64(c.offset))
-	return base64.RawURLEncoding.EncodeToString(b)
+func (s *Server) cursorMAC(payload, key []byte) []byte {
+	m := hmac.New(sha256.New, s.cursorKey)
+	m.Write(key)
+	m.Write(payload)
+	return m.Sum(nil)[:cursorMACBytes]
 }
 
-func parseCursor(s string, key uint32) (int, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, nil
+func (s *Server) cursorText(c cursor, key []byte) string {
+	b := binary.AppendUvarint(nil, uint64(c.offset))
+	b = binary.AppendUvarint(b, uint64(c.below))
+	return base64.RawURLEncoding.EncodeToString(append(b, s.cursorMAC(b, key)...))
+}
+
+func (s *Server) parseCursor(text string, key []byte) (cursor, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return cursor{}, nil
 	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(b) < 5 {
-		return 0, badRequest("cursor %s: not a cursor of this API (use next_cursor of the previous page)", quote(s))
+	notOurs := badRequest("cursor %s: not a cursor of this API (use next_cursor of the previous page)", quote(text))
+	b, err := base64.RawURLEncoding.DecodeString(text)
+	if err != nil || len(b) < 2+cursorMACBytes {
+		return cursor{}, notOurs
 	}
-	off, n := binary.Uvarint(b[4:])
-	if n <= 0 || 4+n != len(b) || off > maxGamesOffset {
-		return 0, badRequest("cursor %s: not a cursor of this API (use next_cursor of the previous page)", quote(s))
+	payload, mac := b[:len(b)-cursorMACBytes], b[len(b)-cursorMACBytes:]
+	off, n := binary.Uvarint(payload)
+	if n <= 0 {
+		return cursor{}, notOurs
 	}
-	if binary.BigEndian.Uint32(b) != key {
-		return 0, badRequest("cursor %s belongs to another position or filter", quote(s))
+	below, m := binary.Uvarint(payload[n:])
+	if m <= 0 || n+m != len(payload) || off > maxGamesOffset || below > math.MaxInt64 {
+		return cursor{}, notOurs
 	}
-	return int(off), nil
+	if !hmac.Equal(mac, s.cursorMAC(payload, key)) {
+		return cursor{}, badRequest("cursor %s belongs to another position or filter, or to an earlier run of the server: start again without a cursor", quote(text))
+	}
+	return cursor{offset: int(off), below: int64(below)}, nil
 }

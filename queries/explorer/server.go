@@ -2,6 +2,7 @@ package explorer
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,7 +10,9 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
@@ -42,12 +45,34 @@ type Options struct {
 	// MaxFilterGames caps the games a filtered tree decodes: the newest
 	// that pass the filter; the answer says when there were more.
 	MaxFilterGames int
+	// MaxScanGames bounds the games a filtered tree or games list at a
+	// popular position looks at (the newest first); the answer says when
+	// it stopped there.
+	MaxScanGames int
 	// CacheTTL is how long a page of the games at a position (the named
 	// query games_at_position) is kept for the next request; < 0: never.
 	// Imported games show in those pages after at most this long.
 	CacheTTL time.Duration
-	// Log receives one line per request (method, path, status, duration);
-	// nil: none.
+	// MaxExpensive bounds the expensive requests (filtered trees and
+	// games lists, pages after the first) running at once, and so the
+	// database connections they hold: at most the pool's size less one,
+	// which is left to the cheap ones. MaxExpensivePerClient bounds them
+	// per client (IP address). MaxCheap and MaxCheapPerClient bound the
+	// other requests, in a gate of their own.
+	MaxExpensive          int
+	MaxExpensivePerClient int
+	MaxCheap              int
+	MaxCheapPerClient     int
+	// QueueWait is how long a request over one of those bounds waits for
+	// a slot before it is refused (429 for its client's bound, 503 for
+	// the server's, with Retry-After).
+	QueueWait time.Duration
+	// AllowedHosts, when not empty, are the only Host headers answered
+	// (host:port, lower case; LoopbackHosts): a server on loopback
+	// refuses the names a DNS rebinding would send.
+	AllowedHosts []string
+	// Log receives one line per request (method, path, status, duration)
+	// and the cause of every 500 and 503; nil: none.
 	Log io.Writer
 }
 
@@ -58,6 +83,18 @@ type Server struct {
 	variant *rules.Variant
 	log     *log.Logger
 	cache   *pageCache
+	// cursorKey signs the games-list cursors: random per process, so a
+	// cursor is valid for this run of the server only.
+	cursorKey        []byte
+	expensive, cheap *gate
+	// scanMin is the games the opening statistics must count through a
+	// position before a filtered selection scans the newest games
+	// instead of listing the position's (scanMinGames; the tests lower
+	// it).
+	scanMin int
+	window  int64
+	// scans counts the scans of the newest games (for the tests).
+	scans atomic.Int64
 }
 
 // New returns a Server reading pool. It checks DefaultVariant.
@@ -81,7 +118,36 @@ func New(pool *pgxpool.Pool, opt Options) (*Server, error) {
 	if opt.CacheTTL == 0 {
 		opt.CacheTTL = DefaultCacheTTL
 	}
-	s := &Server{pool: pool, opt: opt, variant: v, cache: &pageCache{ttl: opt.CacheTTL, maxEntries: 4096, now: time.Now}}
+	if opt.MaxScanGames <= 0 {
+		opt.MaxScanGames = DefaultMaxScanGames
+	}
+	if opt.MaxExpensive <= 0 {
+		opt.MaxExpensive = DefaultMaxExpensive
+	}
+	if pool != nil && opt.MaxExpensive >= int(pool.Config().MaxConns) {
+		conns := int(pool.Config().MaxConns)
+		opt.MaxExpensive = max(1, conns-1)
+	}
+	if opt.MaxExpensivePerClient <= 0 {
+		opt.MaxExpensivePerClient = DefaultMaxExpensivePerClient
+	}
+	if opt.MaxCheap <= 0 {
+		opt.MaxCheap = DefaultMaxCheap
+	}
+	if opt.MaxCheapPerClient <= 0 {
+		opt.MaxCheapPerClient = DefaultMaxCheapPerClient
+	}
+	if opt.QueueWait <= 0 {
+		opt.QueueWait = DefaultQueueWait
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("explorer: cursor key: %w", err)
+	}
+	s := &Server{pool: pool, opt: opt, variant: v, cache: &pageCache{ttl: opt.CacheTTL, maxEntries: 4096, now: time.Now},
+		cursorKey: key, scanMin: scanMinGames, window: scanWindow,
+		expensive: newGate("expensive", opt.MaxExpensive, opt.MaxExpensivePerClient, opt.QueueWait),
+		cheap:     newGate("cheap", opt.MaxCheap, opt.MaxCheapPerClient, opt.QueueWait)}
 	if opt.Log != nil {
 		s.log = log.New(opt.Log, "", log.LstdFlags)
 	}
@@ -91,13 +157,13 @@ func New(pool *pgxpool.Pool, opt Options) (*Server, error) {
 // Handler returns the routes: the API under /api/ and the page at /.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /api/variants", s.api(nil, s.variants))
-	mux.Handle("GET /api/position", s.api(positionParams, s.position))
-	mux.Handle("GET /api/openings", s.api(append(positionParams, filterParams...), s.openings))
-	mux.Handle("GET /api/games", s.api(append(append(positionParams, filterParams...), "cursor", "limit"), s.games))
-	mux.Handle("GET /api/game/{id}", s.api(nil, s.game))
-	mux.Handle("GET /api/player", s.api([]string{"name"}, s.player))
-	mux.Handle("GET /api/players", s.api([]string{"prefix", "limit"}, s.players))
+	mux.Handle("GET /api/variants", s.api("variants", nil, s.variants))
+	mux.Handle("GET /api/position", s.api("position", positionParams, s.position))
+	mux.Handle("GET /api/openings", s.api("openings", append(positionParams, filterParams...), s.openings))
+	mux.Handle("GET /api/games", s.api("games", append(append(positionParams, filterParams...), "cursor", "limit"), s.games))
+	mux.Handle("GET /api/game/{id}", s.api("game", nil, s.game))
+	mux.Handle("GET /api/player", s.api("player", []string{"name"}, s.player))
+	mux.Handle("GET /api/players", s.api("players", []string{"prefix", "limit"}, s.players))
 	mux.Handle("/api/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// This pattern takes every method, so the mux never answers 405
 		// itself: an endpoint asked with another method than GET lands
@@ -114,13 +180,69 @@ func (s *Server) Handler() http.Handler {
 			" (see /api/variants, /api/position, /api/openings, /api/games, /api/game/{id}, /api/player, /api/players)")
 	}))
 	mux.Handle("/", webHandler())
-	return s.logged(recovered(mux))
+	return s.logged(recovered(framed(s.checkHost(mux))))
+}
+
+// framed forbids framing every answer (clickjacking): the page sets its
+// own policy with frame-ancestors 'none', the API a policy of nothing.
+func framed(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", apiPolicy)
+		w.Header().Set("X-Frame-Options", "DENY")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// apiPolicy is the Content-Security-Policy of every answer but the page's.
+const apiPolicy = "default-src 'none'; frame-ancestors 'none'"
+
+// checkHost refuses a request whose Host is not one of
+// Options.AllowedHosts (when set): a page of another site whose name
+// was rebound to 127.0.0.1 sends its own name.
+func (s *Server) checkHost(h http.Handler) http.Handler {
+	if len(s.opt.AllowedHosts) == 0 {
+		return h
+	}
+	allowed := map[string]bool{}
+	for _, a := range s.opt.AllowedHosts {
+		allowed[strings.ToLower(a)] = true
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !allowed[strings.ToLower(r.Host)] {
+			writeError(w, http.StatusMisdirectedRequest, fmt.Sprintf("Host %s is not this server's: it listens on loopback and answers only %s",
+				quote(r.Host), strings.Join(s.opt.AllowedHosts, ", ")))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// LoopbackHosts are the Host headers a server listening on addr answers
+// when addr is a loopback address: localhost, 127.0.0.1 and [::1], with
+// addr's port (and without it for port 80); nil for another address
+// (which has no names to check against).
+func LoopbackHosts(addr net.Addr) []string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsLoopback() {
+		return nil
+	}
+	port := strconv.Itoa(tcp.Port)
+	var out []string
+	for _, h := range []string{"localhost", "127.0.0.1", "[::1]"} {
+		out = append(out, h+":"+port)
+		if tcp.Port == 80 {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // Errors a handler returns for what the request asks (see RequestError).
 var (
 	ErrBadRequest = errors.New("bad request")
 	ErrNotFound   = errors.New("not found")
+	// ErrBusy: a bound on the requests at once (429 or 503).
+	ErrBusy = errors.New("busy")
 )
 
 // RequestError is an answer other than 200 caused by the request: its
@@ -128,7 +250,9 @@ var (
 type RequestError struct {
 	Status int
 	Msg    string
-	Err    error // ErrBadRequest or ErrNotFound, and the cause if any
+	Err    error // ErrBadRequest, ErrNotFound or ErrBusy, and the cause if any
+	// RetryAfter, when > 0, is the Retry-After of the answer, in seconds.
+	RetryAfter int
 }
 
 func (e *RequestError) Error() string { return e.Msg }
@@ -146,21 +270,31 @@ func notFound(format string, args ...any) error {
 	return &RequestError{Status: http.StatusNotFound, Msg: pdn.Clip(fmt.Sprintf(format, args...), maxMessage), Err: ErrNotFound}
 }
 
-// api wraps an API handler: it checks the query string (well formed, only
-// the parameters listed, each once, valid UTF-8 without control
-// characters), sets the request deadline and writes the JSON answer or
-// the error.
-func (s *Server) api(allowed []string, h func(ctx context.Context, rq *request) (any, error)) http.Handler {
+// api wraps the handler of endpoint: it checks the query string (well
+// formed, only the parameters listed, each once, valid UTF-8 without
+// control characters), waits for a slot of the request's gate (cheap or
+// expensive: requestCost), sets the request deadline and writes the JSON
+// answer or the error.
+func (s *Server) api(endpoint string, allowed []string, h func(ctx context.Context, rq *request) (any, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), s.opt.RequestTimeout)
 		defer cancel()
 		rq, err := parseRequest(r, allowed)
 		var out any
 		if err == nil {
-			out, err = h(ctx, rq)
+			g := s.cheap
+			if requestCost(endpoint, rq) == expensive {
+				g = s.expensive
+			}
+			var release func()
+			if release, err = g.enter(ctx, clientOf(r)); err == nil {
+				out, err = h(ctx, rq)
+				release()
+			}
 		}
 		if err != nil {
-			status, msg := s.classify(ctx, r, err)
+			status, msg, retry := s.classify(ctx, r, err)
+			setRetryAfter(w, retry)
 			writeError(w, status, msg)
 			return
 		}
@@ -168,25 +302,60 @@ func (s *Server) api(allowed []string, h func(ctx context.Context, rq *request) 
 	})
 }
 
-// classify turns a handler's error into a status and a message.
-func (s *Server) classify(ctx context.Context, r *http.Request, err error) (int, string) {
+// classify turns a handler's error into a status, a message and a
+// Retry-After (0: none). What the client did not cause says nothing of
+// the server's internals (a connection error names the socket, the role
+// and the database): the cause goes to the log only.
+func (s *Server) classify(ctx context.Context, r *http.Request, err error) (int, string, int) {
 	var re *RequestError
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.As(err, &re):
-		return re.Status, re.Msg
+		return re.Status, re.Msg, re.RetryAfter
 	case r.Context().Err() != nil:
 		// The client went away; nobody reads the answer.
-		return 499, "request cancelled"
+		return 499, "request cancelled", 0
 	case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded),
 		errors.As(err, &pgErr) && pgErr.Code == "57014": // query_canceled: the statement timeout
 		return http.StatusServiceUnavailable, fmt.Sprintf("the request took too long (limits: %s per request, %s per statement); narrow it or try again",
-			s.opt.RequestTimeout, s.opt.StatementTimeout)
+			s.opt.RequestTimeout, s.opt.StatementTimeout), 0
 	}
+	s.logf("error: %s %s: %v", r.Method, pdn.Clip(r.URL.RequestURI(), 300), err)
+	if databaseDown(err) {
+		return http.StatusServiceUnavailable, "the database is not available; try again later (the server's log says why)", unavailableRetry
+	}
+	return http.StatusInternalServerError, fmt.Sprintf("internal error answering %s (the server's log has the cause)", pdn.Clip(r.URL.Path, 100)), 0
+}
+
+// unavailableRetry is the Retry-After, in seconds, of a 503 for a
+// database that is not available.
+const unavailableRetry = 5
+
+// databaseDown says whether err is the database being out of reach: no
+// connection, a connection lost, a server shutting down or starting, or
+// out of connections.
+func databaseDown(err error) bool {
+	var connErr *pgconn.ConnectError
+	var netErr net.Error
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.As(err, &connErr), errors.As(err, &netErr), pgconn.SafeToRetry(err),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		strings.Contains(err.Error(), "closed pool"): // pgxpool's (puddle's) error after Close
+		return true
+	case errors.As(err, &pgErr):
+		// 08: connection exception; 57P01-03: shutdown, crash, starting;
+		// 53300: too many connections.
+		return strings.HasPrefix(pgErr.Code, "08") || pgErr.Code == "57P01" || pgErr.Code == "57P02" ||
+			pgErr.Code == "57P03" || pgErr.Code == "53300"
+	}
+	return false
+}
+
+func (s *Server) logf(format string, args ...any) {
 	if s.log != nil {
-		s.log.Printf("error: %s %s: %v", r.Method, pdn.Clip(r.URL.RequestURI(), 300), err)
+		s.log.Printf(format, args...)
 	}
-	return http.StatusInternalServerError, "internal error: " + pdn.Clip(err.Error(), 300)
 }
 
 // read runs fn in a read-only transaction as draughtsdb_reader, with the

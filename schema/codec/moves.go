@@ -86,12 +86,47 @@ func (e *DecodeError) Error() string { return fmt.Sprintf("ply %d: %s", e.Ply, e
 // path), else the error, a *DecodeError, names the ply; the moves before
 // it are returned with it.
 func DecodeMoves(v *rules.Variant, start rules.Position, moves []byte) ([]rules.Move, error) {
-	return decode(start, moves, nil, nil)
+	return decode(start, moves, nil, nil, nil)
+}
+
+// FirstVisit decodes a stored game of variant v (its columns start_fen and
+// moves, as Decode takes them) up to the first position whose Zobrist hash
+// is h, and no further: ply is that position's (0 for the start), next the
+// move played from it, hasNext false when the game ends there. found is
+// false when the game never reaches h. It decodes the plies before the
+// position and one more, not the whole game: a tree over stored games
+// needs only the move from the position.
+func FirstVisit(v *rules.Variant, startFEN string, moves []byte, h uint64) (ply int, next rules.Move, hasNext, found bool, err error) {
+	start := v.StartPosition()
+	if startFEN != "" {
+		if start, err = rules.ParseFEN(v, startFEN); err != nil {
+			return 0, next, false, false, fmt.Errorf("start FEN: %w", err)
+		}
+	}
+	stop := func(pos *rules.Position) bool {
+		if pos.Hash() == h {
+			found = true
+			return true
+		}
+		ply++
+		return false
+	}
+	var buf [1]rules.Move
+	out, err := decode(start, moves, buf[:0], nil, stop)
+	if err != nil || !found {
+		return 0, next, false, found, err
+	}
+	if len(out) > ply {
+		return ply, out[ply], true, true, nil
+	}
+	return ply, next, false, true, nil
 }
 
 // decode is DecodeMoves appending to out; with positions not nil, it also
-// appends to *positions the position after every ply.
-func decode(start rules.Position, moves []byte, out []rules.Move, positions *[]rules.Position) ([]rules.Move, error) {
+// appends to *positions the position after every ply. With stop not nil,
+// it asks stop of each position before its ply is decoded (and of the
+// final one): after a true, it decodes that ply and returns.
+func decode(start rules.Position, moves []byte, out []rules.Move, positions *[]rules.Position, stop func(*rules.Position) bool) ([]rules.Move, error) {
 	var (
 		legal []rules.Move
 		path  [maxPath]int
@@ -99,6 +134,7 @@ func decode(start rules.Position, moves []byte, out []rules.Move, positions *[]r
 	)
 	pos := start
 	for i := 0; i < len(moves); {
+		last := stop != nil && stop(&pos)
 		ply := len(out) + 1
 		capture := moves[i]&captureBit != 0
 		from := int(moves[i] & squareMask)
@@ -146,6 +182,12 @@ func decode(start rules.Position, moves []byte, out []rules.Move, positions *[]r
 		if positions != nil {
 			*positions = append(*positions, pos)
 		}
+		if last {
+			return out, nil
+		}
+	}
+	if stop != nil {
+		stop(&pos)
 	}
 	return out, nil
 }

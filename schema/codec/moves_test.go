@@ -66,6 +66,19 @@ func TestDecodeMovesRoundTrip(t *testing.T) {
 					t.Fatalf("%s game %d ply %d: position differs", v.Name, pg.Ordinal, i+1)
 				}
 			}
+			// FirstVisit finds each position's first ply and the move
+			// from it, as a walk over Decode's positions does; a position
+			// of another game is not found.
+			for _, k := range []int{0, 1, len(got) / 2, len(got)} {
+				want := slices.IndexFunc(d.Positions, func(p rules.Position) bool { return p.Hash() == d.Positions[k].Hash() })
+				ply, next, hasNext, found, err := FirstVisit(g.Variant, g.StartFEN, enc, d.Positions[k].Hash())
+				if err != nil || !found || ply != want || hasNext != (want < len(got)) || hasNext && !next.SameAs(&got[want]) {
+					t.Fatalf("%s game %d: FirstVisit of ply %d: ply %d, next %v %v, found %v, %v; want ply %d", v.Name, pg.Ordinal, k, ply, hasNext, next, found, err, want)
+				}
+			}
+			if _, _, _, found, err := FirstVisit(g.Variant, g.StartFEN, enc, d.Final().Hash()^1); found || err != nil {
+				t.Fatalf("%s game %d: FirstVisit found a position the game never reaches (%v)", v.Name, pg.Ordinal, err)
+			}
 			if again := AppendMoves(nil, got); !bytes.Equal(again, enc) {
 				t.Fatalf("%s game %d: re-encoding differs", v.Name, pg.Ordinal)
 			}

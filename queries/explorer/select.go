@@ -1,0 +1,246 @@
+package explorer
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/draughtsdb/draughtsdb/analysis/openings"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema/codec"
+	"github.com/jackc/pgx/v5"
+)
+
+// How a filtered selection finds its games (selectGames).
+const (
+	// DefaultMaxScanGames bounds the game ids a scan of the newest games
+	// looks at for one request (Options.MaxScanGames).
+	DefaultMaxScanGames = 100_000
+	// scanWindow is the ids one statement of a scan reads: each statement
+	// is short, and the scan stops between two of them (Server.window;
+	// the tests lower it).
+	scanWindow = 5000
+	// A position is popular, and scanned rather than listed through the
+	// position index, when the opening statistics count at least
+	// scanMinGames games through it and at least 1/scanShare of the
+	// variant's games.
+	scanMinGames = 2000
+	scanShare    = 8
+)
+
+// hit is a game that passes a filter and reaches the position: its row,
+// its result and the move it played from the position's first visit
+// (hasNext false when it ended there, or when the moves were not read).
+type hit struct {
+	row     GameRow
+	result  int16
+	next    rules.Move
+	hasNext bool
+}
+
+// selection is where selectGames stopped looking: below is the id under
+// which it looked at no game (0: it looked at every game); budget says it
+// stopped there because of Options.MaxScanGames.
+type selection struct {
+	below  int64
+	budget bool
+}
+
+// noBelow is the bound of a selection from the newest game.
+const noBelow = math.MaxInt64
+
+// selectGames calls fn for the games of p's variant with an id below
+// below that pass f and reach p, newest first, at most limit of them,
+// until fn returns false. With withMoves (and whenever the way to the
+// games reads them anyway) each game's stored moves are decoded up to the
+// position (codec.FirstVisit): a game whose hash matched only the index's
+// 44 bits is left out, and hit.next is the move from the position. Memory stays bounded whatever the number of games:
+// rows are handed on one at a time and nothing of a game is kept.
+//
+// It picks one of three ways to the same games:
+//   - a player with at most Options.MaxFilterGames games passing the other
+//     filters: their games, through the indexes on white_id and black_id
+//     (playerGamesSQL);
+//   - a popular position (the opening statistics count at least 1/8 of the
+//     variant's games through it): the variant's games newest first, in
+//     windows of ids, each decoded (scanSQL), at most
+//     Options.MaxScanGames ids per request; the result says where it
+//     stopped;
+//   - otherwise the position index (filteredGamesSQL): every game at the
+//     position, filtered in SQL.
+func (s *Server) selectGames(ctx context.Context, tx pgx.Tx, p *position, f *filter, below int64, limit int, withMoves bool,
+	fn func(*hit) bool) (selection, error) {
+	v, pos := p.v, &p.line.Final
+	hash := pos.Hash()
+	n := 0
+	// decode: the way to the games reads the moves, and they are decoded
+	// to check the position (the scan's games are any games) and find
+	// the move from it.
+	decode := withMoves
+	visit := func(g *storedGame) (bool, error) {
+		h := hit{row: g.row, result: g.result}
+		if decode {
+			_, next, hasNext, found, err := codec.FirstVisit(v, g.startFEN, g.moves, hash)
+			if err != nil {
+				return false, fmt.Errorf("game %d: stored moves do not decode: %w", g.ID, err)
+			}
+			if !found {
+				return true, nil
+			}
+			h.next, h.hasNext = next, hasNext
+		}
+		n++
+		return fn(&h) && n < limit, nil
+	}
+	if f.Player != "" {
+		games, ok, err := playerGames(ctx, tx, v, hash, f, below, s.opt.MaxFilterGames)
+		if err != nil {
+			return selection{}, err
+		}
+		if ok {
+			decode = true
+			for i := range games {
+				if err := ctx.Err(); err != nil {
+					return selection{}, err
+				}
+				more, err := visit(&games[i])
+				if err != nil || !more {
+					return selection{}, err
+				}
+			}
+			return selection{}, nil
+		}
+	}
+	popular, err := s.popular(ctx, tx, p)
+	if err != nil {
+		return selection{}, err
+	}
+	if popular {
+		decode = true
+		return s.scanGames(ctx, tx, v, f, below, visit)
+	}
+	rows, err := tx.Query(ctx, filteredGamesSQL, int64(hash), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To,
+		limit+1, below, withMoves)
+	if err != nil {
+		return selection{}, err
+	}
+	err = eachGame(rows, v, visit)
+	return selection{}, err
+}
+
+// popular says whether p is reached by so many games that reading the
+// newest games is cheaper than listing every game at p: the opening
+// statistics (a few milliseconds) count at least scanMinGames games
+// through it and at least 1/scanShare of its variant's games (those
+// through the variant's start).
+func (s *Server) popular(ctx context.Context, tx pgx.Tx, p *position) (bool, error) {
+	node, err := openings.Tree(ctx, tx, &p.line.Final)
+	if err != nil {
+		return false, err
+	}
+	if node.Games < int64(s.scanMin) {
+		return false, nil
+	}
+	start := p.v.StartPosition()
+	all, err := openings.Tree(ctx, tx, &start)
+	if err != nil {
+		return false, err
+	}
+	return node.Games*scanShare >= all.Games, nil
+}
+
+// scanSQL reads a window of a variant's games, newest first, that pass a
+// filter (the parameters of filteredGamesSQL but the position, which the
+// caller checks by decoding): ids in [$8, $9).
+const scanSQL = `
+SELECT g.id, g.start_fen, g.moves, g.result, w.name, b.name, g.event, g.date, g.ply_count
+FROM games g
+LEFT JOIN players w ON w.id = g.white_id
+LEFT JOIN players b ON b.id = g.black_id
+WHERE g.id >= $8::bigint AND g.id < $9::bigint AND g.variant = $2::smallint AND $1::bigint = $1::bigint
+  AND ($3::text = '' OR CASE $4::text WHEN 'white' THEN w.name = $3::text
+                                      WHEN 'black' THEN b.name = $3::text
+                                      ELSE w.name = $3::text OR b.name = $3::text END)
+  AND ($5::text = '' OR strpos(lower(g.event), lower($5::text)) > 0)
+  AND ($6::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($6::text)) >= $6::text))
+  AND ($7::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($7::text)) <= $7::text))
+ORDER BY g.id DESC`
+
+// scanGames hands visit the games of v below below that pass f, newest
+// first, a window of ids at a time, until visit stops or
+// Options.MaxScanGames ids were looked at.
+func (s *Server) scanGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, f *filter, below int64,
+	visit func(*storedGame) (bool, error)) (selection, error) {
+	s.scans.Add(1)
+	var lo, hi *int64
+	if err := tx.QueryRow(ctx, `SELECT min(id), max(id) FROM games`).Scan(&lo, &hi); err != nil {
+		return selection{}, err
+	}
+	if lo == nil {
+		return selection{}, nil
+	}
+	top := min(below, *hi+1)
+	stopped := false
+	for at := top; at > *lo; at -= s.window {
+		if top-at >= int64(s.opt.MaxScanGames) {
+			return selection{below: at, budget: true}, nil
+		}
+		from := max(at-s.window, *lo)
+		rows, err := tx.Query(ctx, scanSQL, int64(0), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To, from, at)
+		if err != nil {
+			return selection{}, err
+		}
+		err = eachGame(rows, v, func(g *storedGame) (bool, error) {
+			more, err := visit(g)
+			stopped = !more
+			return more, err
+		})
+		if err != nil || stopped {
+			return selection{}, err
+		}
+	}
+	return selection{}, nil
+}
+
+// playerGames returns the games of f.Player with an id below below that
+// pass f, newest first, with their moves; ok is false when there are more
+// than max of them (then the position index or a scan is the cheaper
+// way).
+func playerGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, hash uint64, f *filter, below int64, max int) (games []storedGame, ok bool, err error) {
+	rows, err := tx.Query(ctx, playerGamesSQL, int64(hash), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To,
+		max+1, below, true)
+	if err != nil {
+		return nil, false, err
+	}
+	err = eachGame(rows, v, func(g *storedGame) (bool, error) {
+		games = append(games, *g)
+		return true, nil
+	})
+	if err != nil || len(games) > max {
+		return nil, false, err
+	}
+	return games, true, nil
+}
+
+// eachGame reads the rows of filteredGamesSQL, playerGamesSQL or scanSQL
+// one at a time, until fn returns false.
+func eachGame(rows pgx.Rows, v *rules.Variant, fn func(*storedGame) (bool, error)) error {
+	defer rows.Close()
+	for rows.Next() {
+		var g storedGame
+		var startFEN, white, black, event *string
+		var plies int16
+		if err := rows.Scan(&g.ID, &startFEN, &g.moves, &g.result, &white, &black, &event, &g.row.Date, &plies); err != nil {
+			return err
+		}
+		g.startFEN = deref(startFEN)
+		g.row.ID, g.row.Variant, g.row.Plies = g.ID, v.Name, int(plies)
+		g.row.White, g.row.Black, g.row.Event = deref(white), deref(black), deref(event)
+		g.row.Result = codec.ResultOf(g.result).Format(v)
+		more, err := fn(&g)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return rows.Err()
+}
