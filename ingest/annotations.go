@@ -51,8 +51,62 @@ func gameAnnotations(g *replay.Game, c *cleaner) ([]byte, []string) {
 	out, warnings := r.AnnotatedPDN(g, g.Variant.DefaultNotation)
 	annotators.Put(r)
 	a := codec.AnnotationsOf(out)
+	dropExportedEvaluations(a)
 	cleanAnnotations(a, c)
 	return codec.AppendAnnotations(nil, a), warnings
+}
+
+// IsExportedEvaluation reports whether a comment is an evaluation exactly
+// as draughtsdb's PDN export writes one (pdn.FormatEvalComment of what it
+// parses to): an evaluation of the evaluations table written out, which
+// the import stores back there (gameEvaluations), not an author's words.
+// Evaluation comments in any other form (an engine's or a program's own,
+// "[%eval -0.048][%depth 12]") are kept verbatim as comments too.
+func IsExportedEvaluation(c string) bool {
+	e, ok, err := pdn.ParseEvalComment(c, true)
+	return ok && err == nil && pdn.FormatEvalComment(&e, true) == c
+}
+
+// dropExportedEvaluations leaves the export's evaluation comments out of
+// a's main line (IsExportedEvaluation), so that evaluations stay apart
+// from what the author wrote through an export and a re-import.
+func dropExportedEvaluations(a *codec.Annotations) {
+	keep := func(cs []string) []string {
+		n := 0
+		for _, c := range cs {
+			if !IsExportedEvaluation(c) {
+				n++
+			}
+		}
+		if n == len(cs) {
+			return cs
+		}
+		out := make([]string, 0, n)
+		for _, c := range cs {
+			if !IsExportedEvaluation(c) {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	a.Comments = keep(a.Comments)
+	plies := a.Plies[:0:0]
+	for _, p := range a.Plies {
+		if p.Note != nil {
+			if cs := keep(p.Note.Comments); len(cs) != len(p.Note.Comments) {
+				n := *p.Note
+				n.Comments = cs
+				p.Note = &n
+				if len(n.Comments) == 0 && len(n.NAGs) == 0 && len(n.Variations) == 0 {
+					p.Note = nil
+				}
+			}
+		}
+		if p.Strength != "" || p.Note != nil {
+			plies = append(plies, p)
+		}
+	}
+	a.Plies = plies
 }
 
 // cleanAnnotations passes every text of a through the cleaner.
