@@ -21,7 +21,7 @@ import (
 // moves as in the games export with move numbers; and every evaluation of
 // every position of the game (passing --engine/--setting) as a comment in
 // the format of ingest/pdn/evalcomment.go: before the first move for the
-// start position, after a move for the position it leads to, after the
+// start position, after a move for the position it leads to, before the
 // author's annotations (comments, strength marks, NAGs and variations, as
 // imported). Importing the file gives the same games (the same
 // moves_hash), annotations and evaluations.
@@ -63,12 +63,12 @@ func (g gamesSource) writePDN(ctx context.Context, s *session, w io.Writer, prog
 	return err
 }
 
-// toPDN lays out a stored game with its annotations (the author's
-// comments, strength marks, NAGs and variations, as imported) and the
-// evaluations of its positions. An evaluation comment comes after the
-// author's comments; one whose engine and setting an evaluation comment
-// of the author at the same place already names is not written again
-// (the import stored that comment as this evaluation).
+// toPDN lays out a stored game with the evaluations of its positions and
+// its annotations (the author's comments, strength marks, NAGs and
+// variations, as imported). At each place the evaluations come first, in
+// the export's own form, then the author's comments as written: a
+// re-import stores the evaluations as they were (the first comment of an
+// evaluation key counts) and the author's comments as annotations.
 func toPDN(r *gameRec, evals map[posKey][]pdn.Evaluation) *pdn.Game {
 	var comments func(ply int) []string
 	if evals != nil {
@@ -80,12 +80,9 @@ func toPDN(r *gameRec, evals map[posKey][]pdn.Evaluation) *pdn.Game {
 			if len(es) == 0 {
 				return nil
 			}
-			written := authorEvals(r.ann, ply, r.sides[ply] == rules.White)
-			var out []string
+			out := make([]string, len(es))
 			for i := range es {
-				if !written[[2]string{es[i].Engine, es[i].Setting}] {
-					out = append(out, pdn.FormatEvalComment(&es[i], r.sides[ply] == rules.White))
-				}
+				out[i] = pdn.FormatEvalComment(&es[i], r.sides[ply] == rules.White)
 			}
 			return out
 		}
@@ -94,38 +91,9 @@ func toPDN(r *gameRec, evals map[posKey][]pdn.Evaluation) *pdn.Game {
 		Result: codec.ResultOf(r.result).Format(r.v), Tags: r.tags, StartFEN: r.startFEN}
 	g := GamePDN(r.v, h, r.start.SideToMove(), r.texts, comments)
 	if pre := r.ann.Attach(g.Moves); len(pre) > 0 {
-		g.Comments = append(append([]string(nil), pre...), g.Comments...)
+		g.Comments = append(g.Comments, pre...)
 	}
 	return g
-}
-
-// authorEvals returns the (engine, setting) of the evaluation comments
-// the author wrote at a place of the main line (0: before the first
-// move, else after ply), nil when none.
-func authorEvals(a *codec.Annotations, ply int, whiteToMove bool) map[[2]string]bool {
-	if a == nil {
-		return nil
-	}
-	var cs []string
-	if ply == 0 {
-		cs = a.Comments
-	} else {
-		for i := range a.Plies {
-			if p := &a.Plies[i]; p.Ply == ply && p.Note != nil {
-				cs = p.Note.Comments
-			}
-		}
-	}
-	var out map[[2]string]bool
-	for _, c := range cs {
-		if e, ok, err := pdn.ParseEvalComment(c, whiteToMove); ok && err == nil {
-			if out == nil {
-				out = map[[2]string]bool{}
-			}
-			out[[2]string{e.Engine, e.Setting}] = true
-		}
-	}
-	return out
 }
 
 // Header holds what a stored game's PDN tags come from (nil or "": no tag).

@@ -433,10 +433,10 @@ func AnnotationsOf(g *pdn.Game) *Annotations {
 }
 
 // Attach adds a's annotations to moves, the main line of a stored game
-// laid out as PDN (moves[i] is ply i+1): before the comments moves
-// already hold (an export's evaluations), which stay after the author's.
-// It returns the comments before the first move. A note on a ply past
-// the moves (not possible for a decoded game) is left out.
+// laid out as PDN (moves[i] is ply i+1): after the comments and NAGs
+// moves already hold (an export's evaluations). It returns the comments
+// before the first move. A note on a ply past the moves (not possible for
+// a decoded game) is left out.
 func (a *Annotations) Attach(moves []pdn.Move) []string {
 	if a == nil {
 		return nil
@@ -454,8 +454,8 @@ func (a *Annotations) Attach(moves []pdn.Move) []string {
 		n := &pdn.Note{NAGs: p.Note.NAGs, Comments: p.Note.Comments, Variations: p.Note.Variations}
 		if m.Note != nil {
 			n.Setup = m.Note.Setup
-			n.Comments = append(append([]string(nil), p.Note.Comments...), m.Note.Comments...)
-			n.NAGs = append(append([]int(nil), p.Note.NAGs...), m.Note.NAGs...)
+			n.Comments = append(append([]string(nil), m.Note.Comments...), p.Note.Comments...)
+			n.NAGs = append(append([]int(nil), m.Note.NAGs...), p.Note.NAGs...)
 		}
 		m.Note = n
 	}
