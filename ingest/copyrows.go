@@ -157,10 +157,11 @@ func arrayHeader(b rowBuf, n int, elem uint32) rowBuf {
 // writer fills first (gameRowPrefix), then those prepare encodes
 // (stored.row).
 const gameCopyColumns = "id, source_id, ordinal, byte_offset, white_id, black_id, " +
-	"variant, variant_basis, event, site, date, round, result, ply_count, start_fen, moves, final_hash, moves_hash, tags, warnings"
+	"variant, variant_basis, event, site, date, round, result, ply_count, start_fen, moves, final_hash, moves_hash, tags, warnings, " +
+	"result_proven, annotations"
 
 // gameRowFields is the number of columns of a games row.
-const gameRowFields = 20
+const gameRowFields = 22
 
 // gameRowPrefix starts a games row: its field count and the columns known
 // only to the writer.

@@ -33,6 +33,9 @@ func TestCopyRowsReadBack(t *testing.T) {
 			"[FEN \"W:W31,32,33:B18,19\"]\n1. 33-28 19-23 2. 28x19 1-0\n",
 		// An empty Round and Event (stored as NULL), one player.
 		"[Event \"\"]\n[Round \"\"]\n[White \"only white\"]\n[GameType \"20\"]\n1. 32-28 *\n",
+		// Annotations (an illegal variation kept, with a warning) and a
+		// result the final position proves (Black has no piece left).
+		"[GameType \"20\"]\n[FEN \"W:W33:B28\"]\n{start} 1. 33x22! $1 {wins} (1. 33-29 {no}) 2-0\n",
 	}
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
@@ -82,17 +85,20 @@ func TestCopyRowsReadBack(t *testing.T) {
 			fen = &g.StartFEN
 		}
 		tags := otherTags(g, &c)
+		annotations, varWarnings := gameAnnotations(g, &c)
 		var warnings []string
-		for _, w := range g.Warnings {
+		for _, w := range append(append([]string(nil), g.Warnings...), varWarnings...) {
 			warnings = append(warnings, capText(dbText(w), maxWarning))
 		}
 		warnings = append(warnings, c.notes...)
 		rows = append(rows, []any{id, codec.VariantID(g.Variant), string(g.Basis), src, int32(i + 1), int64(100 * i),
 			event, site, g.Date, round, white, black, codec.ResultCode(g.Result), int16(len(g.Moves)), fen,
-			moves, int64(g.Final.Hash()), codec.MovesHash(g.Variant, g.StartFEN, moves), tags, warnings})
+			moves, int64(g.Final.Hash()), codec.MovesHash(g.Variant, g.StartFEN, moves), tags, warnings,
+			codec.ResultCode(g.Proven), annotations})
 	}
 	cols := []string{"id", "variant", "variant_basis", "source_id", "ordinal", "byte_offset", "event", "site", "date", "round",
-		"white_id", "black_id", "result", "ply_count", "start_fen", "moves", "final_hash", "moves_hash", "tags", "warnings"}
+		"white_id", "black_id", "result", "ply_count", "start_fen", "moves", "final_hash", "moves_hash", "tags", "warnings",
+		"result_proven", "annotations"}
 	if _, err := conn.CopyFrom(ctx, pgx.Identifier{"ref"}, cols, pgx.CopyFromRows(rows)); err != nil {
 		t.Fatal(err)
 	}
@@ -105,13 +111,14 @@ func TestCopyRowsReadBack(t *testing.T) {
 		t.Fatalf("%d rows differ between the importer's COPY and pgx's", differ)
 	}
 	// The columns each case is about are what the test says they are.
-	var nulls, fens, tagged, warned int
+	var nulls, fens, tagged, warned, annotated, proven int
 	if err := conn.QueryRow(ctx, `SELECT count(*) FILTER (WHERE event IS NULL AND round IS NULL AND black_id IS NULL),
-		count(start_fen), count(tags), count(warnings) FROM games`).Scan(&nulls, &fens, &tagged, &warned); err != nil {
+		count(start_fen), count(tags), count(warnings), count(annotations), count(*) FILTER (WHERE result_proven = 1) FROM games`).
+		Scan(&nulls, &fens, &tagged, &warned, &annotated, &proven); err != nil {
 		t.Fatal(err)
 	}
-	if nulls != 2 || fens != 1 || tagged != 1 || warned != 1 {
-		t.Fatalf("cases not covered: %d rows with NULLs, %d FEN, %d tags, %d warnings", nulls, fens, tagged, warned)
+	if nulls != 3 || fens != 2 || tagged != 1 || warned != 2 || annotated != 1 || proven != 1 {
+		t.Fatalf("cases not covered: %d rows with NULLs, %d FEN, %d tags, %d warnings, %d annotated, %d proven", nulls, fens, tagged, warned, annotated, proven)
 	}
 }
 

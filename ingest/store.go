@@ -79,10 +79,14 @@ func prepare(g *replay.Game) *stored {
 		e.PV, e.EngineVersion = c.text("evaluation pv", e.PV), c.text("evaluation version", e.EngineVersion)
 		e.BestMove = c.ptr("evaluation best move", e.BestMove)
 	}
+	annotations, varWarnings := gameAnnotations(g, &c)
 	var warnings []string
-	if n := len(g.Warnings) + len(c.notes); n > 0 {
+	if n := len(g.Warnings) + len(varWarnings) + len(c.notes); n > 0 {
 		warnings = make([]string, 0, n)
 		for _, w := range g.Warnings {
+			warnings = append(warnings, capText(dbText(w), maxWarning))
+		}
+		for _, w := range varWarnings {
 			warnings = append(warnings, capText(dbText(w), maxWarning))
 		}
 		warnings = append(warnings, c.notes...)
@@ -92,10 +96,16 @@ func prepare(g *replay.Game) *stored {
 	st.hashes = append(st.hashes, g.Hashes...)
 
 	// The row after gameRowPrefix's columns, in gameCopyColumns' order.
-	b := make(rowBuf, 0, 160+len(moves)+len(tags))
+	b := make(rowBuf, 0, 168+len(moves)+len(tags)+len(annotations))
 	b = b.int2(st.variant).text(basis).textPtr(event).textPtr(site).text(st.date).textPtr(round)
 	b = b.int2(st.result).int2(int16(len(g.Moves))).textPtr(startFEN).bytea(moves)
 	b = b.int8(int64(g.Final.Hash())).int8(st.movesHash).jsonb(tags).textArray(warnings)
+	b = b.int2(codec.ResultCode(g.Proven))
+	if annotations != nil {
+		b = b.bytea(annotations)
+	} else {
+		b = b.null()
+	}
 	st.row = b
 	return st
 }

@@ -30,6 +30,10 @@ type Game struct {
 	// final position itself decides the game (the side to move has no move).
 	Result  Result
 	Decided bool
+	// Proven is the result the final position proves (the side to move
+	// has no move the game allows: WhiteWins or BlackWins), whatever was
+	// written; ResultUnknown where the position proves none.
+	Proven Result
 	// Date is the Date tag as YYYY.MM.DD with ?? for unknown parts.
 	Date string
 	// White and Black are the players as tagged (see Players), "" when

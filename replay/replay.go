@@ -42,6 +42,8 @@ type Replayer struct {
 	// alt and found are scratch games for replayOthers, allocated on its
 	// first use.
 	alt, found *Game
+	// keepIllegal keeps an illegal variation as written (AnnotatedPDN).
+	keepIllegal bool
 }
 
 // NewReplayer returns a Replayer with the given options.
@@ -422,6 +424,20 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 		out.Warnings = append(out.Warnings, warning)
 	}
 	out.Result = res
+	out.Proven = provenResult(&out.Final, &r.kings)
+}
+
+// provenResult is the result the final position proves under the
+// variant's Win rule (rules.KingMoveCounter.Outcome, as checkFinal reads
+// it), ResultUnknown where it proves none.
+func provenResult(final *rules.Position, kings *rules.KingMoveCounter) Result {
+	switch kings.Outcome(final) {
+	case rules.WhiteWins:
+		return WhiteWins
+	case rules.BlackWins:
+		return BlackWins
+	}
+	return ResultUnknown
 }
 
 // checkFinal compares a result with the final position (see CheckFinal).

@@ -50,6 +50,21 @@ func GameType(v *rules.Variant, n rules.Notation) string {
 // its move resolution: it may be a Replayer of its own, not the one that
 // replayed g.
 func (r *Replayer) NormalizedPDN(g *Game, n rules.Notation) (*pdn.Game, []string) {
+	return r.withVariations(g, n, false)
+}
+
+// AnnotatedPDN is NormalizedPDN that keeps, rather than leaves out, a
+// variation with a move that is not legal where it is played: as written
+// (its moves' texts as read, nested variations unchecked), marked
+// pdn.Variation.Unverified, with a warning that names the game, the ply
+// and the reason. The import stores what an author wrote with it: nothing
+// is lost, and what could be verified is.
+func (r *Replayer) AnnotatedPDN(g *Game, n rules.Notation) (*pdn.Game, []string) {
+	return r.withVariations(g, n, true)
+}
+
+func (r *Replayer) withVariations(g *Game, n rules.Notation, keep bool) (*pdn.Game, []string) {
+	r.keepIllegal = keep
 	out := g.ToPDN(n)
 	v := g.Variant
 	r.board, r.variant, r.track = v.Board, v, nil
@@ -88,6 +103,11 @@ func (r *Replayer) variations(v *rules.Variant, pos rules.Position, ply int, src
 	var out []pdn.Variation
 	for k := range src {
 		moves, err := r.line(v, pos, ply, src[k].Moves, n, warnings, game)
+		if err != nil && r.keepIllegal {
+			*warnings = append(*warnings, fmt.Sprintf("game %d: variation %d at ply %d kept as written, not verified: %v", game, k+1, ply, err))
+			out = append(out, pdn.Variation{Comments: src[k].Comments, Moves: src[k].Moves, Unverified: true})
+			continue
+		}
 		if err != nil {
 			*warnings = append(*warnings, fmt.Sprintf("game %d: variation %d at ply %d left out: %v", game, k+1, ply, err))
 			continue

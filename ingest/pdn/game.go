@@ -84,6 +84,10 @@ type Note struct {
 type Variation struct {
 	Comments []string // comments before its first move
 	Moves    []Move
+	// Unverified is set by those that replay variations (the reader
+	// never sets it) on one kept as written because a move in it is not
+	// legal where it is played.
+	Unverified bool
 }
 
 // Tag returns the value of the first tag with the given name (exact case),

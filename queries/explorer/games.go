@@ -304,26 +304,36 @@ type GameMove struct {
 	// inaccuracy, mistake, blunder), "" when none did.
 	Class       string       `json:"class,omitempty"`
 	Annotations []Annotation `json:"annotations,omitempty"`
+	// What the author wrote at the move (games.annotations): its strength
+	// mark, NAGs, comments and the variations that are alternatives to it,
+	// each verified one with the position after each of its moves.
+	export.NoteJSON
 }
 
 // GameAnswer is the answer of /api/game/{id}.
 type GameAnswer struct {
-	ID        int64             `json:"id"`
-	Variant   string            `json:"variant"`
-	Tags      map[string]string `json:"tags"` // every tag, as the PDN writes them
-	White     string            `json:"white"`
-	Black     string            `json:"black"`
-	Event     string            `json:"event"`
-	Date      string            `json:"date"`
-	Result    string            `json:"result"`
-	Plies     int               `json:"plies"`
-	StartFEN  string            `json:"start_fen"`
-	StartEval *float64          `json:"start_eval"`
-	Source    string            `json:"source"`
-	Ordinal   int               `json:"ordinal"`
-	Warnings  []string          `json:"warnings,omitempty"`
-	Moves     []GameMove        `json:"moves"`
-	PDN       string            `json:"pdn"`
+	ID      int64             `json:"id"`
+	Variant string            `json:"variant"`
+	Tags    map[string]string `json:"tags"` // every tag, as the PDN writes them
+	White   string            `json:"white"`
+	Black   string            `json:"black"`
+	Event   string            `json:"event"`
+	Date    string            `json:"date"`
+	Result  string            `json:"result"`
+	// ResultProven is the result the final position proves (the side to
+	// move has no move the game allows), "*" where it proves none, "" for
+	// a game imported before draughtsdb kept it.
+	ResultProven string `json:"result_proven"`
+	// Comments are the author's comments before the first move.
+	Comments  []string   `json:"comments,omitempty"`
+	Plies     int        `json:"plies"`
+	StartFEN  string     `json:"start_fen"`
+	StartEval *float64   `json:"start_eval"`
+	Source    string     `json:"source"`
+	Ordinal   int        `json:"ordinal"`
+	Warnings  []string   `json:"warnings,omitempty"`
+	Moves     []GameMove `json:"moves"`
+	PDN       string     `json:"pdn"`
 }
 
 var classRank = map[string]int{"ok": 1, "inaccuracy": 2, "mistake": 3, "blunder": 4}
@@ -344,15 +354,16 @@ func (s *Server) game(ctx context.Context, rq *request) (any, error) {
 			white, black, tags           *string
 			date, source                 string
 			ordinal                      int32
-			moves                        []byte
+			moves, annotations           []byte
 			warnings                     []string
+			proven                       *int16
 		)
 		err := tx.QueryRow(ctx, `SELECT g.variant, g.event, g.site, g.date, g.round, w.name, b.name, g.result, g.ply_count,
-				g.start_fen, g.moves, g.tags::text, g.warnings, s.name, g.ordinal
+				g.start_fen, g.moves, g.tags::text, g.warnings, s.name, g.ordinal, g.result_proven, g.annotations
 			FROM games g JOIN sources s ON s.id = g.source_id
 			LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id
 			WHERE g.id = $1`, id).Scan(&variant, &event, &site, &date, &round, &white, &black, &result, &plies,
-			&startFEN, &moves, &tags, &warnings, &source, &ordinal)
+			&startFEN, &moves, &tags, &warnings, &source, &ordinal, &proven, &annotations)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return notFound("no game %d", id)
 		}
@@ -367,9 +378,24 @@ func (s *Server) game(ctx context.Context, rq *request) (any, error) {
 		if err != nil {
 			return fmt.Errorf("game %d: stored moves do not decode: %w", id, err)
 		}
+		ann, err := codec.DecodeAnnotations(annotations, len(dg.Moves))
+		if err != nil {
+			return fmt.Errorf("game %d: stored annotations do not decode: %w", id, err)
+		}
 		ans = &GameAnswer{ID: id, Variant: v.Name, White: deref(white), Black: deref(black), Event: deref(event),
 			Date: date, Result: codec.ResultOf(result).Format(v), Plies: int(plies), StartFEN: dg.Start().FEN(),
-			Source: source, Ordinal: int(ordinal), Warnings: warnings, Moves: make([]GameMove, 0, len(dg.Moves))}
+			Source: source, Ordinal: int(ordinal), Warnings: warnings, Moves: make([]GameMove, 0, len(dg.Moves)),
+			Comments: ann.Comments}
+		if proven != nil {
+			ans.ResultProven = codec.ResultOf(*proven).Format(v)
+		}
+		notesByPly := map[int]export.NoteJSON{}
+		if j := export.Annotations(ann); j != nil {
+			for _, p := range j.Plies {
+				placeVariations(v, dg.Positions[p.Ply-1], p.Variations)
+				notesByPly[p.Ply] = p.NoteJSON
+			}
+		}
 
 		notes, err := positionNotes(ctx, tx, dg.Positions)
 		if err != nil {
@@ -404,7 +430,7 @@ func (s *Server) game(ctx context.Context, rq *request) (any, error) {
 				Numeric:   replay.FormatMove(v, m, rules.Numeric, true),
 				Algebraic: replay.FormatMove(v, m, rules.Algebraic, true),
 				From:      m.From(), To: m.To(), Captured: append([]int{}, m.Captured(nil)...),
-				FEN: after.FEN(), Annotations: byPly[i+1]}
+				FEN: after.FEN(), Annotations: byPly[i+1], NoteJSON: notesByPly[i+1]}
 			n := notes[after.Hash()]
 			gm.Eval, gm.EvalCount = n.eval, n.evalCount
 			if n.name != nil {
@@ -417,7 +443,7 @@ func (s *Server) game(ctx context.Context, rq *request) (any, error) {
 			}
 			ans.Moves = append(ans.Moves, gm)
 		}
-		ans.Tags, ans.PDN, err = gamePDN(v, &dg, ans, event, site, round, tags, startFEN)
+		ans.Tags, ans.PDN, err = gamePDN(v, &dg, ans, ann, event, site, round, tags, startFEN)
 		return err
 	})
 	if err != nil {
@@ -426,10 +452,38 @@ func (s *Server) game(ctx context.Context, rq *request) (any, error) {
 	return ans, nil
 }
 
+// placeVariations adds to the moves of each verified variation, which
+// starts from before, the position after it and its squares, nested
+// variations too, so that the viewer can step into them. A variation that
+// does not replay (an unverified one) keeps only its texts.
+func placeVariations(v *rules.Variant, before rules.Position, vars []export.VariationJSON) {
+	for k := range vars {
+		vr := &vars[k]
+		if !vr.Verified {
+			continue
+		}
+		texts := make([]string, len(vr.Moves))
+		for j := range vr.Moves {
+			texts[j] = vr.Moves[j].Move
+		}
+		line, err := replay.PlayLine(v, before.FEN(), texts)
+		if err != nil || len(line.Moves) != len(texts) {
+			continue
+		}
+		pos := line.Start
+		for j := range vr.Moves {
+			m, vm := &line.Moves[j], &vr.Moves[j]
+			placeVariations(v, pos, vm.Variations)
+			pos.Play(m)
+			vm.FEN, vm.From, vm.To, vm.Captured = pos.FEN(), m.From(), m.To(), append([]int{}, m.Captured(nil)...)
+		}
+	}
+}
+
 // gamePDN writes the game as normalised PDN laid out by export.GamePDN
-// (what `draughtsdb export --format pdn` writes, without evaluations), and
-// returns its tags as a map too.
-func gamePDN(v *rules.Variant, dg *codec.Game, a *GameAnswer, event, site, round, tags, startFEN *string) (map[string]string, string, error) {
+// with its annotations (what `draughtsdb export --format pdn` writes,
+// without evaluations), and returns its tags as a map too.
+func gamePDN(v *rules.Variant, dg *codec.Game, a *GameAnswer, ann *codec.Annotations, event, site, round, tags, startFEN *string) (map[string]string, string, error) {
 	str := func(s string) *string {
 		if s == "" {
 			return nil
@@ -443,6 +497,7 @@ func gamePDN(v *rules.Variant, dg *codec.Game, a *GameAnswer, event, site, round
 	h := export.Header{Event: event, Site: site, Date: a.Date, Round: round, White: str(a.White), Black: str(a.Black),
 		Result: a.Result, Tags: tags, StartFEN: startFEN}
 	g := export.GamePDN(v, h, dg.Start().SideToMove(), texts, nil)
+	g.Comments = ann.Attach(g.Moves)
 	all := make(map[string]string, len(g.Tags))
 	for _, t := range g.Tags {
 		all[t.Name] = t.Value

@@ -26,7 +26,7 @@ func TestGamePDNOfEveryVariantReadsBack(t *testing.T) {
 			t.Fatal(err)
 		}
 		a := &GameAnswer{Result: "*"}
-		_, text, err := gamePDN(v, &dg, a, nil, nil, nil, nil, nil)
+		_, text, err := gamePDN(v, &dg, a, nil, nil, nil, nil, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -685,7 +685,7 @@ func testPDNRoundTrip(t *testing.T, pool *pgxpool.Pool) {
 	}
 	const gamesQ = `SELECT string_agg(x, E'\n' ORDER BY x) FROM (
 		SELECT concat_ws('|', g.variant, g.moves_hash, g.date, g.event, g.site, g.round, w.name, b.name, g.result, g.ply_count,
-		                 g.start_fen, g.final_hash, g.tags::text, encode(g.moves, 'hex')) AS x
+		                 g.start_fen, g.final_hash, g.tags::text, encode(g.moves, 'hex'), g.result_proven, encode(g.annotations, 'hex')) AS x
 		FROM games g LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id) s`
 	const evalsQ = `SELECT count(*), string_agg(x, E'\n' ORDER BY x) FROM (
 		SELECT concat_ws('|', variant, hash, engine, setting, score, mate, depth, coalesce(best_move, '<null>'), pv, nodes, time_ms,

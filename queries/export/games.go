@@ -36,6 +36,8 @@ var gameColumns = []Column{
 	{Name: "source", Kind: String, Dict: true, Doc: "name of the imported source (file, zip entry, -)"},
 	{Name: "ordinal", Kind: Int, Doc: "1-based position of the game in its source"},
 	{Name: "variant_basis", Kind: String, Dict: true, Doc: "how the variant was decided: forced, GameType, Variant tag, Italian tags, FEN, notation, replay, source, default"},
+	{Name: "result_proven", Kind: String, Nullable: true, Dict: true, Doc: "the result the final position proves, in result's form (the side to move has no move the game allows and has lost), * where it proves none; null for games imported before draughtsdb kept it"},
+	{Name: "annotations", Kind: String, Nullable: true, Doc: "what the author wrote besides the moves, as a JSON object: comments (before the first move) and plies, each with ply, strength, nags, comments and variations (verified, comments, moves); null when none"},
 }
 
 // variantList names the variants rules plays that keep passes (all for
@@ -67,7 +69,11 @@ func (g gamesSource) count(ctx context.Context, s *session) (int64, error) {
 func (g gamesSource) rows(ctx context.Context, s *session, emit func([]Value) error) error {
 	row := make([]Value, len(gameColumns))
 	var buf []byte
-	prepare := func(r *gameRec) { decode(r) }
+	prepare := func(r *gameRec) {
+		if decode(r) {
+			decodeAnnotations(r)
+		}
+	}
 	return streamGames(ctx, s, &g.o.Filter, g.o.Workers, prepare, nil, func(games []gameRec, _ any) error {
 		for i := range games {
 			r := &games[i]
@@ -99,6 +105,11 @@ func (g gamesSource) rows(ctx context.Context, s *session, emit func([]Value) er
 			row[17] = str(r.source)
 			row[18] = num(int64(r.ordinal))
 			row[19] = str(r.basis)
+			row[20] = null()
+			if r.resultProven != nil {
+				row[20] = str(codec.ResultOf(*r.resultProven).Format(r.v))
+			}
+			row[21] = annotationsValue(r.ann)
 			if err := emit(row); err != nil {
 				return err
 			}

@@ -29,6 +29,11 @@ type gameRec struct {
 	movesHash          int64
 	tags               *string
 	warnings           []string
+	resultProven       *int16 // games.result_proven: NULL for games imported before migration 0015
+	annotations        []byte // games.annotations (codec.AppendAnnotations), nil for none
+
+	// Set by decodeAnnotations.
+	ann *codec.Annotations
 
 	// Set by decode.
 	v     *rules.Variant
@@ -45,7 +50,8 @@ type gameRec struct {
 }
 
 const gamesSelect = `SELECT g.id, g.variant, g.variant_basis, s.name, g.ordinal, g.event, g.site, g.date, g.round,
-	w.name, b.name, g.result, g.ply_count, g.start_fen, g.moves, g.final_hash, g.moves_hash, g.tags::text, g.warnings
+	w.name, b.name, g.result, g.ply_count, g.start_fen, g.moves, g.final_hash, g.moves_hash, g.tags::text, g.warnings,
+	g.result_proven, g.annotations
 	FROM ` + gamesFrom
 
 // gameBatch is a run of consecutive games handled by one worker.
@@ -150,7 +156,8 @@ func fetch(ctx context.Context, s *session, sql string, args []any, jobs, order 
 		b.games = append(b.games, gameRec{})
 		g := &b.games[len(b.games)-1]
 		if err := rows.Scan(&g.id, &g.variantID, &g.basis, &g.source, &g.ordinal, &g.event, &g.site, &g.date, &g.round,
-			&g.white, &g.black, &g.result, &g.plies, &g.startFEN, &g.moves, &g.finalHash, &g.movesHash, &g.tags, &g.warnings); err != nil {
+			&g.white, &g.black, &g.result, &g.plies, &g.startFEN, &g.moves, &g.finalHash, &g.movesHash, &g.tags, &g.warnings,
+			&g.resultProven, &g.annotations); err != nil {
 			return fmt.Errorf("games: %w", err)
 		}
 		if len(b.games) == gamesPerBatch && !send() {

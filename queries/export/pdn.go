@@ -21,8 +21,10 @@ import (
 // moves as in the games export with move numbers; and every evaluation of
 // every position of the game (passing --engine/--setting) as a comment in
 // the format of ingest/pdn/evalcomment.go: before the first move for the
-// start position, after a move for the position it leads to. Importing
-// the file gives the same games (the same moves_hash) and evaluations.
+// start position, after a move for the position it leads to, before the
+// author's annotations (comments, strength marks, NAGs and variations, as
+// imported). Importing the file gives the same games (the same
+// moves_hash), annotations and evaluations.
 func (g gamesSource) writePDN(ctx context.Context, s *session, w io.Writer, progress func()) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	pw := pdn.NewWriter(bw)
@@ -30,10 +32,11 @@ func (g gamesSource) writePDN(ctx context.Context, s *session, w io.Writer, prog
 	prepare := func(r *gameRec) {
 		if withEvals {
 			replayGame(r, false)
-			return
-		}
-		if decode(r) {
+		} else if decode(r) {
 			r.texts = strings.Fields(string(appendMovesText(nil, r.v, r.moves)))
+		}
+		if r.err == nil {
+			decodeAnnotations(r)
 		}
 	}
 	var lookup func([]gameRec) (any, error)
@@ -60,24 +63,37 @@ func (g gamesSource) writePDN(ctx context.Context, s *session, w io.Writer, prog
 	return err
 }
 
+// toPDN lays out a stored game with the evaluations of its positions and
+// its annotations (the author's comments, strength marks, NAGs and
+// variations, as imported). At each place the evaluations come first, in
+// the export's own form, then the author's comments as written: a
+// re-import stores the evaluations as they were (the first comment of an
+// evaluation key counts) and the author's comments as annotations.
 func toPDN(r *gameRec, evals map[posKey][]pdn.Evaluation) *pdn.Game {
-	comments := func(ply int) []string {
-		if evals == nil || ply >= len(r.hashes) {
-			return nil
+	var comments func(ply int) []string
+	if evals != nil {
+		comments = func(ply int) []string {
+			if ply >= len(r.hashes) {
+				return nil
+			}
+			es := evals[posKey{r.variantID, int64(r.hashes[ply])}]
+			if len(es) == 0 {
+				return nil
+			}
+			out := make([]string, len(es))
+			for i := range es {
+				out[i] = pdn.FormatEvalComment(&es[i], r.sides[ply] == rules.White)
+			}
+			return out
 		}
-		es := evals[posKey{r.variantID, int64(r.hashes[ply])}]
-		if len(es) == 0 {
-			return nil
-		}
-		out := make([]string, len(es))
-		for i := range es {
-			out[i] = pdn.FormatEvalComment(&es[i], r.sides[ply] == rules.White)
-		}
-		return out
 	}
 	h := Header{Event: r.event, Site: r.site, Date: r.date, Round: r.round, White: r.white, Black: r.black,
 		Result: codec.ResultOf(r.result).Format(r.v), Tags: r.tags, StartFEN: r.startFEN}
-	return GamePDN(r.v, h, r.start.SideToMove(), r.texts, comments)
+	g := GamePDN(r.v, h, r.start.SideToMove(), r.texts, comments)
+	if pre := r.ann.Attach(g.Moves); len(pre) > 0 {
+		g.Comments = append(g.Comments, pre...)
+	}
+	return g
 }
 
 // Header holds what a stored game's PDN tags come from (nil or "": no tag).

@@ -23,6 +23,7 @@
   let selected = 0;       // the square whose piece is picked up
   let drag = null;        // {from, ghost} while a piece is dragged
   let game = null;        // the open /api/game answer
+  let gvar = null;        // a variation of the open game being shown: {moves, i, ply}
   let gamesCursor = '';
 
   // ---- API ----
@@ -472,6 +473,7 @@
   // openGame shows game id at ply, or, atPosition, where the game reached
   // the explorer's position.
   async function openGame(id, ply, atPosition) {
+    gvar = null;
     state.game = id;
     state.gply = ply || 0;
     document.body.dataset.busy = '1';
@@ -498,6 +500,7 @@
   }
 
   function closeGame() {
+    gvar = null;
     state.game = 0;
     state.gply = 0;
     game = null;
@@ -524,10 +527,105 @@
     return out;
   }
 
+  // gameStep shows ply n of the open game. Inside a variation, one step
+  // forward or back moves along the variation (back from its first move
+  // leaves it); any other step leaves it for ply n.
   function gameStep(n) {
     if (!game) return;
+    if (gvar) {
+      const j = gvar.i + (n - state.gply);
+      if (Math.abs(n - state.gply) === 1 && j >= 0 && j < gvar.moves.length && gvar.moves[j].fen) {
+        gvar.i = j;
+        renderGame();
+        return;
+      }
+      const leaving = n === state.gply - 1;
+      gvar = null;
+      if (leaving || n === state.gply + 1) n = state.gply;
+    }
     state.gply = Math.max(0, Math.min(game.moves.length, n));
     renderGame();
+  }
+
+  // html makes an HTML element of class cls in parent.
+  function html(name, cls, parent) {
+    const e = document.createElement(name);
+    if (name === 'button') e.type = 'button';
+    e.className = cls;
+    parent.appendChild(e);
+    return e;
+  }
+
+  // enterVariation shows move i of a variation (its moves) of ply.
+  function enterVariation(moves, i, ply) {
+    if (!moves[i] || !moves[i].fen) return;
+    gvar = { moves, i, ply };
+    renderGame();
+  }
+
+  // noteText is a move's strength mark and NAGs as written ("!", " $14").
+  function noteText(m) {
+    let t = m.strength || '';
+    for (const n of m.nags || []) t += ' $' + n;
+    return t;
+  }
+
+  // addComments writes the author's comments into parent.
+  function addComments(parent, comments) {
+    for (const c of comments || []) {
+      const p = html('span', 'comment', parent);
+      p.textContent = c;
+    }
+  }
+
+  // addVariation writes a variation as a line of moves into parent: a
+  // verified move can be clicked to show its position; an unverified
+  // variation (kept as written: a move in it is not legal) is text only.
+  // Nested variations follow the move they are alternatives to.
+  function addVariation(parent, v, ply) {
+    const line = html('div', 'variation' + (v.verified ? '' : ' unverified'), parent);
+    if (!v.verified) line.title = 'not verified: a move in it is not legal there; kept as written';
+    addComments(line, v.comments);
+    v.moves.forEach((m, i) => {
+      if (m.number) {
+        const n = html('span', 'num', line);
+        n.textContent = m.number + (m.black ? '...' : '.');
+      }
+      const s = html('span', 'vmove' + (m.fen ? ' playable' : ''), line);
+      s.textContent = m.move + noteText(m);
+      if (gvar && gvar.moves === v.moves && gvar.i === i) s.classList.add('current');
+      if (m.fen) s.addEventListener('click', () => enterVariation(v.moves, i, ply));
+      addComments(line, m.comments);
+      for (const sub of m.variations || []) addVariation(line, sub, ply);
+    });
+  }
+
+  // renderNotes shows, under the moves, what the author wrote at the
+  // ply shown: the comments before the first move at the start, else
+  // the move's comments and the variations that are alternatives to it.
+  function renderNotes() {
+    let box = $('game-notes');
+    if (!box) {
+      box = document.createElement('div');
+      box.id = 'game-notes';
+      $('game-moves').after(box);
+    }
+    box.textContent = '';
+    const g = game;
+    if (gvar) {
+      const back = html('button', 'leave-variation', box);
+      back.textContent = 'Back to the game';
+      back.addEventListener('click', () => { gvar = null; renderGame(); });
+    }
+    const ply = gvar ? gvar.ply : state.gply;
+    const m = ply === 0 ? null : g.moves[ply - 1];
+    addComments(box, ply === 0 ? g.comments : m.comments);
+    if (m && m.variations && m.variations.length) {
+      const h = html('div', 'instead', box);
+      h.textContent = 'Instead of ' + m.move + ':';
+      for (const v of m.variations) addVariation(box, v, ply);
+    }
+    box.hidden = box.childNodes.length === 0;
   }
 
   function renderGame() {
@@ -537,20 +635,38 @@
     const g = game;
     $('game-title').textContent = (g.white || '?') + ' – ' + (g.black || '?') + '  ' + resultLabel(g.result, g.variant);
     $('game-meta').textContent = [g.event, g.date, g.plies + ' plies', '#' + g.id].filter(Boolean).join(' · ');
-    const fen = state.gply === 0 ? g.start_fen : g.moves[state.gply - 1].fen;
-    const last = state.gply === 0 ? [] : [g.moves[state.gply - 1].from, g.moves[state.gply - 1].to];
-    if (v) drawBoard($('game-board'), v, parseFEN(fen), { last });
-    const cur = state.gply === 0 ? null : g.moves[state.gply - 1];
-    let txt = state.gply === 0 ? 'start' : 'ply ' + state.gply + ': ' + cur.move;
-    const e = state.gply === 0 ? g.start_eval : cur.eval;
-    if (e !== null && e !== undefined) txt += ', eval ' + fmtEval(e);
-    if (cur && cur.class && MARKS[cur.class]) txt += ', ' + cur.class;
-    $('g-ply').textContent = txt;
+    if (gvar) {
+      // A variation's move: its position, not the game's.
+      const vm = gvar.moves[gvar.i];
+      if (v) drawBoard($('game-board'), v, parseFEN(vm.fen), { last: [vm.from, vm.to] });
+      $('g-ply').textContent = 'variation instead of ply ' + gvar.ply + ': ' + vm.move + noteText(vm);
+    } else {
+      const fen = state.gply === 0 ? g.start_fen : g.moves[state.gply - 1].fen;
+      const last = state.gply === 0 ? [] : [g.moves[state.gply - 1].from, g.moves[state.gply - 1].to];
+      if (v) drawBoard($('game-board'), v, parseFEN(fen), { last });
+      const cur = state.gply === 0 ? null : g.moves[state.gply - 1];
+      let txt = state.gply === 0 ? 'start' : 'ply ' + state.gply + ': ' + cur.move + noteText(cur);
+      const e = state.gply === 0 ? g.start_eval : cur.eval;
+      if (e !== null && e !== undefined) txt += ', eval ' + fmtEval(e);
+      if (cur && cur.class && MARKS[cur.class]) txt += ', ' + cur.class;
+      $('g-ply').textContent = txt;
+    }
     const mode = v ? labelMode(v) : 'numeric';
     const texts = g.moves.map((m) => (mode === 'algebraic' ? m.algebraic : m.move));
     const startSide = /^\s*b/i.test(g.start_fen) ? 'black' : 'white';
-    fillMoveList($('game-moves'), g.variant, texts, startSide, state.gply, gameStep, (li, i) => {
+    fillMoveList($('game-moves'), g.variant, texts, startSide, state.gply, (n) => { gvar = null; gameStep(n); }, (li, i) => {
       const m = g.moves[i];
+      if (noteText(m)) {
+        // The author's marks, apart from the engines' classes below.
+        const s = document.createElement('span');
+        s.className = 'sym';
+        s.textContent = noteText(m);
+        li.appendChild(s);
+      }
+      if ((m.comments && m.comments.length) || (m.variations && m.variations.length)) {
+        li.classList.add('noted');
+        li.title = (m.comments || []).join(' ') + (m.variations && m.variations.length ? ' (' + m.variations.length + ' variation(s))' : '');
+      }
       if (m.class && MARKS[m.class]) {
         const s = document.createElement('span');
         s.className = 'mark mark-' + m.class;
@@ -566,6 +682,7 @@
       }
     });
     scrollToCurrent($('game-moves'));
+    renderNotes();
     $('game-pdn').textContent = g.pdn;
     drawEvalGraph();
   }
