@@ -136,6 +136,10 @@ type evaluator struct {
 	g   *geometry
 	pst [5][2][]int16 // [piece][phase 0 = middlegame, 1 = endgame][square]
 	h   int
+	// learned, if not nil, replaces the terms above (learned.go), through
+	// the fast layout fast.
+	learned *learned
+	fast    *fastBoard
 }
 
 func newEvaluator(v *rules.Variant, w Weights) *evaluator {
@@ -184,6 +188,11 @@ func (e *evaluator) squareValue(pc rules.Piece, phase, s int) int {
 
 // evaluate scores pos from the side to move's view, in hundredths of a man.
 func (e *evaluator) evaluate(pos *rules.Position) int {
+	if e.learned != nil {
+		var fb fboard
+		e.fast.load(pos, &fb)
+		return e.learned.evaluate(&fb, pos.SideToMove())
+	}
 	var board [73]rules.Piece
 	g := e.g
 	n := g.n
@@ -251,4 +260,22 @@ func evaluatorFor(v *rules.Variant) *evaluator {
 		return e
 	}
 	return newEvaluator(v, DefaultWeights(v))
+}
+
+// EvaluateHandSet is Evaluate with the hand-set weights (DefaultWeights)
+// of pos's variant also where it has learned ones: the trainer's baseline.
+func EvaluateHandSet(pos rules.Position) int {
+	e := handSet[pos.Variant()]
+	if e == nil {
+		e = newEvaluator(pos.Variant(), DefaultWeights(pos.Variant()))
+	}
+	return e.evaluate(&pos)
+}
+
+var handSet = map[*rules.Variant]*evaluator{}
+
+func init() {
+	for _, v := range rules.Variants() {
+		handSet[v] = newEvaluator(v, DefaultWeights(v))
+	}
 }

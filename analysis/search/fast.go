@@ -52,6 +52,7 @@ type fastBoard struct {
 	endgame     int
 	inverted    bool
 	hasMobility bool
+	learned     *learned // the learned evaluation, if the variant has one
 }
 
 // fboard is a position in the fast layout: men and kings by colour, and
@@ -64,11 +65,22 @@ type fboard struct {
 
 var fastBoards = map[*rules.Variant]*fastBoard{}
 
+// handFastBoards are the fast layouts with the hand-set evaluation of the
+// variants whose default is a learned one (Options.HandSet).
+var handFastBoards = map[*rules.Variant]*fastBoard{}
+
 func init() {
 	for _, v := range rules.Variants() {
 		if f := newFastBoard(v, defaultEvaluators[v]); f != nil {
 			fastBoards[v] = f
 		}
+	}
+	initLearned()
+	for v, l := range learnedEvals {
+		handFastBoards[v] = newFastBoard(v, handSet[v])
+		fastBoards[v].learned = l
+		defaultEvaluators[v].learned = l
+		defaultEvaluators[v].fast = fastBoards[v]
 	}
 }
 
@@ -206,6 +218,9 @@ func (fb *fboard) occupied() uint64 { return fb.men[0] | fb.men[1] | fb.kings[0]
 
 // evaluate is evaluator.evaluate on fb, for the side to move us.
 func (f *fastBoard) evaluate(fb *fboard, us rules.Color) int {
+	if f.learned != nil {
+		return f.learned.evaluate(fb, us)
+	}
 	occ := fb.occupied()
 	ph := 0
 	if bits.OnesCount64(occ) <= f.endgame {

@@ -94,7 +94,7 @@ func readOrderGolden(t *testing.T, withResults bool) []orderGolden {
 // evaluations then differ from f6de099's.
 func TestOrderGolden(t *testing.T) {
 	for _, g := range readOrderGolden(t, true) {
-		r := search.Search(g.pos, search.Options{Depth: g.depth}, nil)
+		r := search.Search(g.pos, search.Options{Depth: g.depth, HandSet: true}, nil)
 		if best := hub.FormatMove(&r.Best); best != g.best || r.Score != g.score || r.Nodes != g.nodes {
 			t.Errorf("%s:%d: %s %s depth %d: best %s score %d nodes %d, f6de099 %s %d %d",
 				orderGoldenFile, g.line, g.name, g.fen, g.depth, best, r.Score, r.Nodes, g.best, g.score, g.nodes)
@@ -131,7 +131,7 @@ func TestGameOrderDiffsIndependent(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: row %d: score: %v", file, i+1, err)
 		}
-		r := search.Search(pos, search.Options{Depth: 8}, nil)
+		r := search.Search(pos, search.Options{Depth: 8, HandSet: true}, nil)
 		if best := hub.FormatMove(&r.Best); best != c[4] || r.Score != score {
 			t.Errorf("%s: row %d: %s %s: best %s score %d, the list has f6de099's %s %d", file, i+1, c[0], c[3], best, r.Score, c[4], score)
 		}
@@ -155,7 +155,7 @@ func depth12(t *testing.T, pos rules.Position, mv string) string {
 		if hub.FormatMove(&m) == mv {
 			child := pos
 			child.Play(&m)
-			return strconv.Itoa(-search.Search(child, search.Options{Depth: 11}, nil).Score)
+			return strconv.Itoa(-search.Search(child, search.Options{Depth: 11, HandSet: true}, nil).Score)
 		}
 	}
 	t.Fatalf("%s: no legal move %s", pos.FEN(), mv)

@@ -68,6 +68,11 @@ type Options struct {
 	// results. Engine.Search only; the first search of an engine starts
 	// from nothing anyway.
 	Continue bool
+	// HandSet evaluates with the variant's hand-set weights
+	// (DefaultWeights) where it has learned ones (learned.go): the
+	// evaluation the engine had before them, for comparisons and for the
+	// tests that hold the search to an older engine's results.
+	HandSet bool
 }
 
 // Result is the outcome of a search or of one completed iteration.
@@ -280,6 +285,9 @@ func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, no
 	s.variant = v
 	s.ev = evaluatorFor(v)
 	s.fast = fastBoards[v]
+	if opts.HandSet && learnedEvals[v] != nil {
+		s.ev, s.fast = handSet[v], handFastBoards[v]
+	}
 	if s.fast != nil && s.fast.eval != s.ev {
 		s.fast = nil
 	}

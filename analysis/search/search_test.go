@@ -386,12 +386,12 @@ func TestCancel(t *testing.T) {
 	}
 }
 
-// TestRepetition: two kings v one (about +3 men) is a draw by repetition
-// when every White move returns to a position of the history (with the same
-// side to move, within the reversible plies).
+// TestRepetition: two kings v one (about +3 men by the hand-set weights) is
+// a draw by repetition when every White move returns to a position of the
+// history (with the same side to move, within the reversible plies).
 func TestRepetition(t *testing.T) {
 	pos, _ := rules.ParseFEN(rules.International, "W:WK48,K28:BK3")
-	if r := Search(pos, Options{Depth: 4}, nil); r.Score < 200 || r.Mate {
+	if r := Search(pos, Options{Depth: 4, HandSet: true}, nil); r.Score < 200 || r.Mate {
 		t.Fatalf("two kings v one: score %d, want about +300", r.Score)
 	}
 	var hist []uint64
@@ -401,7 +401,7 @@ func TestRepetition(t *testing.T) {
 		c.Play(&moves[i])
 		hist = append(hist, c.Hash(), uint64(i)+1) // the child, then a filler ply
 	}
-	if r := Search(pos, Options{Depth: 4, History: hist}, nil); r.Score != 0 {
+	if r := Search(pos, Options{Depth: 4, History: hist, HandSet: true}, nil); r.Score != 0 {
 		t.Errorf("every move repeats: score %d, want 0", r.Score)
 	}
 }

@@ -1,0 +1,413 @@
+package search
+
+import (
+	"bytes"
+	"embed"
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// The learned evaluation: a linear function of pattern features fitted to
+// game results by `draughtsdb train fit` (package analysis/train), as
+// Scan's evaluation is, on the variants whose weights file is embedded
+// (weights/VARIANT.bin).
+//
+// Features, all from White's view (the score is then negated for Black to
+// move):
+//
+//   - Patterns: every block of 4 ranks by 2 adjacent dark squares per rank
+//     (4x4 squares, 8 dark ones; 7 x 4 = 28 blocks on 10x10, 5 x 3 = 15
+//     on 8x8), its men in base 3 (empty, own, the opponent's: 3^8 = 6561
+//     entries per block). Each block is looked up twice: on the board as
+//     White sees it, and on the board turned by 180 degrees with the
+//     colours swapped (Black's view); the second is subtracted, so the
+//     evaluation of a position and of its colour-reversed image are
+//     opposite. Kings count as empty squares here.
+//   - Scalars: men and kings (White's minus Black's), the rows the men
+//     have advanced, the men with an empty square ahead, a side with a
+//     king where the other has none, and the empty squares next to the
+//     kings. Nothing depends on the side to move, so a position and its
+//     colour-reversed image with the other side to move score the same.
+//
+// Every weight has a middlegame and an endgame value, mixed by the number
+// of pieces on the board (all of them: the first; none: the second). The
+// weights are integers in sixteenths of a hundredth of a man; the
+// evaluation is exact integer arithmetic, so a fixed-depth search stays
+// deterministic.
+
+//go:embed weights
+var weightFiles embed.FS
+
+const (
+	blockRanks = 4
+	blockFiles = 2
+	blockSize  = 6561 // 3^(blockRanks*blockFiles)
+	// weightScale: weights are in 1/weightScale hundredths of a man.
+	weightScale = 16
+	// NumScalars is the number of scalar features of the learned
+	// evaluation.
+	NumScalars = 6
+)
+
+// learnedLayout is where a board's blocks lie in the fast layout.
+type learnedLayout struct {
+	ranks, perRank int
+	start          []uint   // bit of each rank's first dark square, rank 1 first
+	top            uint     // rot(i) = top - i turns the board by 180 degrees
+	blocks         [][2]int // (first rank, first dark square index) of each block
+	// pack maps a rank's own men (low perRank bits) and the opponent's
+	// (the next perRank) to the base-3 value (empty 0, own 1, the
+	// opponent's 2) of each pair of adjacent dark squares, the pair
+	// starting at dark square c in lane c (bits 16c up).
+	pack []uint64
+	// advance[c][k] holds the squares where a man of colour c has
+	// advanced a number of rows with bit k set.
+	advance [2][4]uint64
+	pieces  int // pieces at the start
+	valid   uint64
+	k1, k2  uint
+}
+
+// learned is a variant's learned evaluation.
+type learned struct {
+	lay *learnedLayout
+	// pat holds [block][index][phase] weights, phase 0 the middlegame.
+	pat    []int16
+	scalar [NumScalars][2]int32
+	name   string // the weights file's identity: variant and checksum
+}
+
+func newLearnedLayout(v *rules.Variant, f *fastBoard) *learnedLayout {
+	b := v.Board
+	w, h := b.Width, b.Height
+	n := w / 2
+	l := &learnedLayout{ranks: h, perRank: n, pieces: 2 * v.InitialRows * n, valid: f.valid, k1: f.k1, k2: f.k2}
+	for r := 1; r <= h; r++ {
+		for file := 1; file <= w; file++ {
+			if s := b.SquareAt(file, r); s != 0 {
+				l.start = append(l.start, uint(f.bit[s]))
+				break
+			}
+		}
+	}
+	l.top = uint(f.bit[b.SquareAt(w, h)]) + uint(f.bit[b.SquareAt(1, 1)])
+	for r := 0; r+blockRanks <= h; r++ {
+		for c := 0; c+blockFiles <= n; c++ {
+			l.blocks = append(l.blocks, [2]int{r, c})
+		}
+	}
+	l.pack = make([]uint64, 1<<(2*n))
+	for x := range l.pack {
+		var p uint64
+		for c := 0; c+blockFiles <= n; c++ {
+			d := 0
+			for i, m := range [2]int{1, 3} {
+				sq := c + i
+				switch {
+				case x>>sq&1 != 0:
+					d += m
+				case x>>(n+sq)&1 != 0:
+					d += 2 * m
+				}
+			}
+			p |= uint64(d) << (16 * uint(c))
+		}
+		l.pack[x] = p
+	}
+	for s := 1; s <= b.Squares(); s++ {
+		_, r := b.Coords(s)
+		for k := 0; k < 4; k++ {
+			if (r-1)>>k&1 != 0 {
+				l.advance[0][k] |= 1 << f.bit[s]
+			}
+			if (h-r)>>k&1 != 0 {
+				l.advance[1][k] |= 1 << f.bit[s]
+			}
+		}
+	}
+	return l
+}
+
+func (l *learnedLayout) rot(x uint64) uint64 { return bits.Reverse64(x) >> (63 - l.top) }
+
+// indices appends the pattern index of every block of the board with own
+// moving up and opp down, each as block*blockSize + index. Each rank's
+// men give, through one lookup (pack), the 2-digit base-3 values of all
+// its pairs of adjacent dark squares, one per 16-bit lane; four ranks'
+// lanes combined as a + 9b + 81c + 729d are then the indices of the
+// blocks on those ranks, all at once (a lane stays below 6561).
+func (l *learnedLayout) indices(own, opp uint64, out []int32) []int32 {
+	var q [16]uint64
+	n := uint(l.perRank)
+	mask := uint64(1)<<n - 1
+	for r := 0; r < l.ranks; r++ {
+		s := l.start[r]
+		q[r] = l.pack[own>>s&mask|(opp>>s&mask)<<n]
+	}
+	nc := l.perRank - blockFiles + 1
+	base := int32(0)
+	for r := 0; r+blockRanks <= l.ranks; r++ {
+		x := q[r] + 9*q[r+1] + 81*q[r+2] + 729*q[r+3]
+		for c := 0; c < nc; c++ {
+			out = append(out, base+int32(x>>(16*uint(c))&0xffff))
+			base += blockSize
+		}
+	}
+	return out
+}
+
+// scalars returns the scalar features of the fast board from White's
+// view.
+func (l *learnedLayout) scalars(fb *fboard) [NumScalars]int32 {
+	var x [NumScalars]int32
+	wm, bm := fb.men[0], fb.men[1]
+	x[0] = int32(bits.OnesCount64(wm) - bits.OnesCount64(bm))
+	wk, bk := bits.OnesCount64(fb.kings[0]), bits.OnesCount64(fb.kings[1])
+	x[1] = int32(wk - bk)
+	adv := 0
+	for k := 0; k < 4; k++ {
+		adv += (bits.OnesCount64(wm&l.advance[0][k]) - bits.OnesCount64(bm&l.advance[1][k])) << k
+	}
+	x[2] = int32(adv)
+	empty := l.valid &^ fb.occupied()
+	up, down := empty>>l.k1|empty>>l.k2, empty<<l.k1|empty<<l.k2
+	x[3] = int32(bits.OnesCount64(wm&up) - bits.OnesCount64(bm&down))
+	switch {
+	case wk > 0 && bk == 0:
+		x[4] = 1
+	case bk > 0 && wk == 0:
+		x[4] = -1
+	}
+	if fb.kings[0]|fb.kings[1] != 0 {
+		k := 0
+		for c, sign := range [2]int{1, -1} {
+			kk := fb.kings[c]
+			k += sign * (bits.OnesCount64(kk&(empty>>l.k1)) + bits.OnesCount64(kk&(empty>>l.k2)) +
+				bits.OnesCount64(kk&(empty<<l.k1)) + bits.OnesCount64(kk&(empty<<l.k2)))
+		}
+		x[5] = int32(k)
+	}
+	return x
+}
+
+// phase is the number of pieces on the board, capped at the start's.
+func (l *learnedLayout) phase(fb *fboard) int32 {
+	return int32(min(bits.OnesCount64(fb.occupied()), l.pieces))
+}
+
+// evaluate scores fb for the side to move us.
+func (e *learned) evaluate(fb *fboard, us rules.Color) int {
+	l := e.lay
+	var buf [2 * 32]int32
+	idx := l.indices(fb.men[0], fb.men[1], buf[:0])
+	nb := len(idx)
+	idx = l.indices(l.rot(fb.men[1]), l.rot(fb.men[0]), idx)
+	var mid, end int32
+	pat := e.pat
+	for i, k := range idx {
+		p := pat[2*k : 2*k+2 : 2*k+2]
+		if i < nb {
+			mid += int32(p[0])
+			end += int32(p[1])
+		} else {
+			mid -= int32(p[0])
+			end -= int32(p[1])
+		}
+	}
+	x := l.scalars(fb)
+	for i := range x {
+		mid += x[i] * e.scalar[i][0]
+		end += x[i] * e.scalar[i][1]
+	}
+	ph := l.phase(fb)
+	v := (int64(mid)*int64(ph) + int64(end)*int64(int32(l.pieces)-ph)) / int64(l.pieces*weightScale)
+	if us == rules.Black {
+		v = -v
+	}
+	return int(v)
+}
+
+// Sample is the learned evaluation's features of one position, for the
+// trainer: Pattern holds the indices of the pattern weights, those of
+// White's view first (NumPatternsWhite of them, counted +1), then those of
+// Black's (counted -1); Scalar the scalar features; Phase the pieces on
+// the board (the middlegame weight is Phase/MaxPhase, the endgame's the
+// rest).
+type Sample struct {
+	Pattern          []int32
+	NumPatternsWhite int
+	Scalar           [NumScalars]int32
+	Phase, MaxPhase  int32
+}
+
+// LearnedSize returns the number of pattern weights (per phase) of the
+// learned evaluation of v, 0 if v has none (a board without the fast
+// layout).
+func LearnedSize(v *rules.Variant) int {
+	l := layouts[v]
+	if l == nil {
+		return 0
+	}
+	return len(l.blocks) * blockSize
+}
+
+// Features fills s with the learned evaluation's features of pos; false if
+// its variant has no learned evaluation.
+func Features(pos *rules.Position, s *Sample) bool {
+	v := pos.Variant()
+	l, f := layouts[v], fastBoards[v]
+	if l == nil || f == nil {
+		return false
+	}
+	var fb fboard
+	f.load(pos, &fb)
+	s.Pattern = l.indices(fb.men[0], fb.men[1], s.Pattern[:0])
+	s.NumPatternsWhite = len(s.Pattern)
+	s.Pattern = l.indices(l.rot(fb.men[1]), l.rot(fb.men[0]), s.Pattern)
+	s.Scalar = l.scalars(&fb)
+	s.Phase, s.MaxPhase = l.phase(&fb), int32(l.pieces)
+	return true
+}
+
+// LearnedWeights are the weights of a learned evaluation in hundredths of
+// a man, as the trainer fits them: Pattern [index][phase], Scalar
+// [feature][phase] (phase 0 the middlegame).
+type LearnedWeights struct {
+	Pattern [][2]float64
+	Scalar  [NumScalars][2]float64
+}
+
+const weightsMagic = "DDBWEIGHTS1\n"
+
+// EncodeWeights writes w as the weights file of variant v (the format
+// embedded in weights/VARIANT.bin): a header, then the pattern weights as
+// little-endian int16 pairs and the scalars as int32 pairs, in
+// 1/weightScale hundredths of a man.
+func EncodeWeights(v *rules.Variant, w *LearnedWeights) ([]byte, error) {
+	if n := LearnedSize(v); n == 0 || len(w.Pattern) != n {
+		return nil, fmt.Errorf("%s: %d pattern weights, want %d", v.Name, len(w.Pattern), LearnedSize(v))
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s%s %d %d\n", weightsMagic, v.Name, len(w.Pattern), NumScalars)
+	q := func(x float64, lim float64) float64 {
+		x *= weightScale
+		x = max(min(x, lim), -lim)
+		if x < 0 {
+			return -float64(int64(-x + 0.5))
+		}
+		return float64(int64(x + 0.5))
+	}
+	for _, p := range w.Pattern {
+		binary.Write(&b, binary.LittleEndian, [2]int16{int16(q(p[0], 32767)), int16(q(p[1], 32767))})
+	}
+	for _, s := range w.Scalar {
+		binary.Write(&b, binary.LittleEndian, [2]int32{int32(q(s[0], 1<<30)), int32(q(s[1], 1<<30))})
+	}
+	return b.Bytes(), nil
+}
+
+// decodeWeights reads a weights file of variant v.
+func decodeWeights(v *rules.Variant, data []byte) (*learned, error) {
+	l := layouts[v]
+	if l == nil {
+		return nil, fmt.Errorf("%s has no learned evaluation", v.Name)
+	}
+	if !bytes.HasPrefix(data, []byte(weightsMagic)) {
+		return nil, fmt.Errorf("not a weights file")
+	}
+	rest := data[len(weightsMagic):]
+	nl := bytes.IndexByte(rest, '\n')
+	if nl < 0 {
+		return nil, fmt.Errorf("truncated header")
+	}
+	var name string
+	var np, ns int
+	if _, err := fmt.Sscanf(string(rest[:nl]), "%s %d %d", &name, &np, &ns); err != nil {
+		return nil, fmt.Errorf("header %q: %v", rest[:nl], err)
+	}
+	if name != v.Name || np != len(l.blocks)*blockSize || ns != NumScalars {
+		return nil, fmt.Errorf("header %q: want %s %d %d", rest[:nl], v.Name, len(l.blocks)*blockSize, NumScalars)
+	}
+	body := rest[nl+1:]
+	if len(body) != np*4+ns*8 {
+		return nil, fmt.Errorf("%d bytes of weights, want %d", len(body), np*4+ns*8)
+	}
+	e := &learned{lay: l, pat: make([]int16, 2*np)}
+	for i := range e.pat {
+		e.pat[i] = int16(binary.LittleEndian.Uint16(body[2*i:]))
+	}
+	body = body[4*np:]
+	for i := 0; i < ns; i++ {
+		e.scalar[i][0] = int32(binary.LittleEndian.Uint32(body[8*i:]))
+		e.scalar[i][1] = int32(binary.LittleEndian.Uint32(body[8*i+4:]))
+	}
+	var sum uint32
+	for _, c := range data {
+		sum = sum*31 + uint32(c)
+	}
+	e.name = fmt.Sprintf("%s-%08x", v.Name, sum)
+	return e, nil
+}
+
+// Learned reports whether variant v evaluates with learned weights, and
+// their identity (the variant and a checksum of the weights file) when it
+// does.
+func Learned(v *rules.Variant) (string, bool) {
+	if e := learnedEvals[v]; e != nil {
+		return e.name, true
+	}
+	return "", false
+}
+
+// NewLearnedEvaluation returns an Evaluation of v's positions with the
+// weights file data (a trainer's candidate, before it is embedded).
+func NewLearnedEvaluation(v *rules.Variant, data []byte) (*Evaluation, error) {
+	e, err := decodeWeights(v, data)
+	if err != nil {
+		return nil, err
+	}
+	return &Evaluation{l: e, f: fastBoards[v]}, nil
+}
+
+// Evaluation is a learned evaluation that is not the embedded one.
+type Evaluation struct {
+	l *learned
+	f *fastBoard
+}
+
+// Evaluate scores pos from the side to move's view in hundredths of a man.
+func (ev *Evaluation) Evaluate(pos *rules.Position) int {
+	var fb fboard
+	ev.f.load(pos, &fb)
+	return ev.l.evaluate(&fb, pos.SideToMove())
+}
+
+var (
+	layouts      = map[*rules.Variant]*learnedLayout{}
+	learnedEvals = map[*rules.Variant]*learned{}
+)
+
+// initLearned builds the layouts of the variants with a fast layout and
+// loads the embedded weights files.
+func initLearned() {
+	for v, f := range fastBoards {
+		if v.Board.Width != v.Board.Height || v.Board.Width/2 > 8 || v.Board.Height > 16 {
+			continue
+		}
+		layouts[v] = newLearnedLayout(v, f)
+	}
+	for v := range layouts {
+		data, err := weightFiles.ReadFile("weights/" + v.Name + ".bin")
+		if err != nil {
+			continue
+		}
+		e, err := decodeWeights(v, data)
+		if err != nil {
+			panic("search: weights/" + v.Name + ".bin: " + err.Error())
+		}
+		learnedEvals[v] = e
+	}
+}

@@ -1,0 +1,132 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/draughtsdb/draughtsdb/analysis/search"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+)
+
+// TestTinyTraining: a few hundred self-play games at depth 2 go through the
+// whole recipe. The chunks are the same for the same seed, a second run
+// plays nothing, the fit beats a coin on the held-out games, resumes from
+// its checkpoint, and the weights file it writes evaluates as the float
+// weights it fitted (to the rounding), the start position 0 and an extra
+// man as a gain.
+func TestTinyTraining(t *testing.T) {
+	dir := t.TempDir()
+	v := rules.International
+	o := GenOptions{Variant: v, Dir: dir, Games: 300, ChunkGames: 30, Seed: 7, Depth: 2, RandomPlies: 6, MaxPlies: 150}
+	played := 0
+	if err := Generate(context.Background(), o, func(n, total int) { played = n }); err != nil {
+		t.Fatal(err)
+	}
+	if played != 300 {
+		t.Fatalf("played %d games, want 300", played)
+	}
+	files, err := Chunks(dir)
+	if err != nil || len(files) != 10 {
+		t.Fatalf("%d chunks (%v), want 10", len(files), err)
+	}
+	played = 0
+	if err := Generate(context.Background(), o, func(n, total int) { played = n }); err != nil || played != 0 {
+		t.Fatalf("second run played %d games (%v), want none", played, err)
+	}
+	// The same seed gives the same chunk.
+	o2 := o
+	o2.Dir, o2.Games = t.TempDir(), 30
+	if err := Generate(context.Background(), o2, nil); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(ChunkPath(dir, 0))
+	b, _ := os.ReadFile(ChunkPath(o2.Dir, 0))
+	if !bytes.Equal(a, b) || len(a) == 0 {
+		t.Fatalf("chunk 0 differs between two runs with seed 7 (%d and %d bytes)", len(a), len(b))
+	}
+	recs, err := ReadChunk(ChunkPath(dir, 0), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range recs {
+		pos := recs[i].Position(v)
+		if r := recordOf(&pos, int(recs[i].Ply), int(recs[i].Score)); r.Men != recs[i].Men || r.Kings != recs[i].Kings || r.Side != recs[i].Side {
+			t.Fatalf("record %d does not round-trip: %+v, %+v", i, recs[i], r)
+		}
+		if moves := pos.LegalMoves(nil); len(moves) > 0 && moves[0].IsCapture() {
+			t.Fatalf("record %d (%s): the side to move must capture", i, pos.FEN())
+		}
+	}
+	if _, err := ReadChunk(ChunkPath(dir, 0), rules.Russian); err == nil {
+		t.Fatal("an International chunk read as Russian")
+	}
+
+	ck := filepath.Join(t.TempDir(), "ck.gob")
+	fo := FitOptions{Variant: v, Dirs: []string{dir}, Checkpoint: ck, Epochs: 2, Seed: 1, Rate: 2, L2: 1e-4, Lambda: 1}
+	_, rep, err := Fit(context.Background(), fo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Held == 0 || rep.Train < 5*rep.Held || len(rep.Loss) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	if l := rep.Loss[1]; !(l < math.Ln2) {
+		t.Fatalf("held-out loss %.4f, no better than a coin (%.4f)", l, math.Ln2)
+	}
+	fo.Epochs = 3
+	data, rep2, err := Fit(context.Background(), fo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep2.ResumedEpoch != 2 || len(rep2.Loss) != 3 || rep2.Loss[1] != rep.Loss[1] {
+		t.Fatalf("resumed at epoch %d with losses %v, want 2 and %v first", rep2.ResumedEpoch, rep2.Loss, rep.Loss)
+	}
+	ev, err := search.NewLearnedEvaluation(v, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := v.StartPosition()
+	if e := ev.Evaluate(&start); e != 0 {
+		t.Fatalf("start position evaluates to %d", e)
+	}
+	// The integer evaluation is the float one, rounded.
+	var cp checkpoint
+	f, err := os.Open(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gob.NewDecoder(f).Decode(&cp); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var s samples
+	var buf search.Sample
+	for i := range recs {
+		s.add(&recs[i], v, &buf)
+	}
+	worst := 0.0
+	for i := 0; i < s.len(); i++ {
+		want := evalSample(&s, i, &cp.W)
+		pos := recs[i].Position(v)
+		got := float64(ev.Evaluate(&pos))
+		if recs[i].Side == rules.Black {
+			got = -got
+		}
+		worst = max(worst, math.Abs(got-want))
+	}
+	if worst > 3 {
+		t.Fatalf("the weights file evaluates up to %.1f away from the fitted weights", worst)
+	}
+	p, err := rules.ParseFEN(v, "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := ev.Evaluate(&p); e < 50 {
+		t.Fatalf("a man up at the start evaluates to %d", e)
+	}
+}
