@@ -237,6 +237,8 @@ var intLimits = map[string]struct {
 	"analysis.inaccuracy":  {1, maxLoss, "hundredths of a man"},
 	"analysis.mistake":     {1, maxLoss, "hundredths of a man"},
 	"analysis.blunder":     {1, maxLoss, "hundredths of a man"},
+	"dxp.max_connections":  {1, 1024, "connections served at once"},
+	"dxp.max_minutes":      {1, 999, "minutes of thinking time per game"},
 }
 
 // Why a SettingError rejects a value.
@@ -334,6 +336,7 @@ func checkValues(v *viper.Viper, src sources) error {
 	for _, d := range []struct{ key, want string }{
 		{"analysis.lease", "a duration from 1s to 24h (60s, 2m)"},
 		{"match.timeout", "a duration from 1s to 24h (30s, 2m)"},
+		{"dxp.idle_timeout", "a duration from 1s to 24h (5m, 1h)"},
 	} {
 		if x, err := time.ParseDuration(strings.TrimSpace(fmt.Sprint(v.Get(d.key)))); err != nil {
 			bad(d.key, ErrNotDuration, d.want)

@@ -31,6 +31,9 @@ var settings = []setting{
 	{"match.timeout", "30s", "match: how long beyond its move time (at a fixed depth: in all) an engine may take for one move before it loses the game by forfeit and is restarted; 1s..24h"},
 	{"serve.listen", "127.0.0.1:8080", "serve: the address (HOST:PORT) the explorer listens on; loopback by default, as it has no authentication"},
 	{"dxp.listen", "127.0.0.1:27531", "dxp: the address (HOST:PORT) the DXP engine listens on (27531 is DXP's port); loopback by default"},
+	{"dxp.max_connections", 4, "dxp: connections served at once, each with its own engine (a hub engine is a process each); one more is told so in a CHAT and closed; 1..1024"},
+	{"dxp.max_minutes", 60, "dxp: the most thinking time per game a GAMEREQ may give; a request for more is played as this many minutes; 1..999"},
+	{"dxp.idle_timeout", "5m", "dxp: how long a connection may stay silent outside a game (a new one included) before it is closed and its engine given back; 1s..24h"},
 }
 
 // Config is the effective configuration handed to the commands as a plain
@@ -64,7 +67,10 @@ type Config struct {
 		Listen string `mapstructure:"listen"`
 	} `mapstructure:"serve"`
 	DXP struct {
-		Listen string `mapstructure:"listen"`
+		Listen         string `mapstructure:"listen"`
+		MaxConnections int    `mapstructure:"max_connections"`
+		MaxMinutes     int    `mapstructure:"max_minutes"`
+		IdleTimeout    string `mapstructure:"idle_timeout"`
 	} `mapstructure:"dxp"`
 }
 
