@@ -79,10 +79,12 @@ type Game struct {
 	Continue bool
 }
 
-// Position returns the position after Moves, the hashes of every position
-// before it (History, Start and the positions after each move but the
-// last) and the king-move counter before it. A move that is not legal in
-// its position is an error naming its ply.
+// Position returns the position after Moves, the hashes of the game's
+// positions up to it (History, Start, the position after each move: the
+// last is the position's own, which is what search.Options.History's
+// repetition check compares the searched lines against) and the king-move
+// counter before it. A move that is not legal in its position is an error
+// naming its ply.
 func (g *Game) Position() (rules.Position, []uint64, rules.KingMoveCounter, error) {
 	var kmc rules.KingMoveCounter
 	if g.KingMoves != nil {
@@ -109,6 +111,7 @@ func (g *Game) Position() (rules.Position, []uint64, rules.KingMoveCounter, erro
 		kmc.Update(&pos, m)
 		pos.Play(m)
 	}
+	hist = append(hist, pos.Hash())
 	return pos, hist, kmc, nil
 }
 
