@@ -30,7 +30,11 @@ type testServer struct {
 
 func startServer(t *testing.T, o ServerOptions) *testServer {
 	t.Helper()
-	eng := engine.NewPool(nil, func() (engine.Engine, error) { return engine.NewBuiltin(1), nil }, 1)
+	return startServerPool(t, o, engine.NewPool(nil, func() (engine.Engine, error) { return engine.NewBuiltin(1), nil }, 1))
+}
+
+func startServerPool(t *testing.T, o ServerOptions, eng *engine.Pool) *testServer {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
