@@ -96,7 +96,7 @@ func TestRunChecksOptionsFirst(t *testing.T) {
 	}
 }
 
-func TestParseEngine(t *testing.T) {
+func TestOpenEngine(t *testing.T) {
 	lim := Limit{Depth: 2}
 	e, err := OpenEngine(context.Background(), "builtin", nil, EngineOptions{Limit: lim})
 	if err != nil || e.Name != search.Name || e.Version != search.Version || e.First != nil {
@@ -141,11 +141,11 @@ func TestParseEngine(t *testing.T) {
 	}
 }
 
-// TestParseEngineHub: hub:PATH with --engine-arg style arguments starts
+// TestOpenEngineHub: hub:PATH with --engine-arg style arguments starts
 // the program once to read its name (the test binary serving Hub), gives
 // that evaluator as First and starts one more per New; the evaluations
 // equal the built-in engine's.
-func TestParseEngineHub(t *testing.T) {
+func TestOpenEngineHub(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
