@@ -98,7 +98,7 @@ func clamp(s int) int {
 }
 
 // Options configure Run, which checks them first (an error names the
-// field). An Engine from ParseEngine gives Engine, EngineVersion,
+// field). An Engine from OpenEngine gives Engine, EngineVersion,
 // NewEvaluator and First.
 type Options struct {
 	// Engine and EngineVersion name the engine in evaluations; Setting is

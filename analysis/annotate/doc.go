@@ -7,7 +7,7 @@
 // # A run
 //
 //	lim := annotate.Limit{Depth: 8}
-//	eng, err := annotate.ParseEngine("builtin", nil, annotate.EngineOptions{Limit: lim}) // or "hub:/usr/bin/scan", []string{"hub"}
+//	eng, err := annotate.OpenEngine(ctx, "builtin", nil, annotate.EngineOptions{Limit: lim}) // or "hub:/usr/bin/scan", []string{"hub"}
 //	sum, err := annotate.Run(ctx, pool, annotate.Options{
 //		Engine: eng.Name, EngineVersion: eng.Version, NewEvaluator: eng.New, First: eng.First,
 //		Setting: lim.Setting(), Workers: 2, Where: "event LIKE 'World%'", Limit: 200, MaxPly: 60,
@@ -97,12 +97,13 @@
 //
 // # Engines
 //
-// ParseEngine turns a specification into an Engine (name, version, one
-// evaluator per worker): "builtin", or "hub:PATH" with the program's
-// arguments; it checks the Limit (Limit.Check: a depth of
+// OpenEngine turns a specification (engine.ParseSpec, the one parser of
+// engine specifications; analyze takes "builtin", or "hub:PATH" with the
+// program's arguments) into an Engine (name, version, one evaluator per
+// worker); it checks the Limit (Limit.Check: a depth of
 // 1..search.MaxDepth or a move time) and wraps ErrEngineSpec or ErrLimit.
-// The analyze command passes --engine and --engine-arg; a match command
-// can share it. Builtin (package search at a fixed depth or move time;
+// The analyze command passes --engine and --engine-arg. Evaluators wrap
+// an engine.Engine (NewEvaluator): Builtin (package search at a fixed depth or move time;
 // deterministic at a fixed depth; a LineEvaluator) and Hub (an external
 // Hub-protocol engine through hub.Client, one process per worker;
 // hub.AnalyzeRetry tries a position twice, then it is failed). A position

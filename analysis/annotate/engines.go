@@ -2,53 +2,28 @@ package annotate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
-	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
-// Limit is a search limit: a fixed depth (deterministic) or a move time.
-type Limit struct {
-	Depth    int
-	MoveTime time.Duration
-}
-
-// Setting is the limit as stored in evaluations.setting: "depth=8" or
-// "movetime=500" (milliseconds).
-func (l Limit) Setting() string {
-	if l.MoveTime > 0 {
-		return fmt.Sprintf("movetime=%d", l.MoveTime.Milliseconds())
-	}
-	return fmt.Sprintf("depth=%d", l.Depth)
-}
+// Limit is a search limit: a fixed depth (deterministic) or a move time
+// (engine.Limit; Setting is its form in evaluations.setting).
+type Limit = engine.Limit
 
 // ErrLimit: a search limit that is neither a depth of 1..search.MaxDepth
-// nor a positive move time.
-var ErrLimit = errors.New("annotate: bad search limit")
+// nor a positive move time (engine.ErrLimit).
+var ErrLimit = engine.ErrLimit
 
-// Check reports whether l is usable: a move time > 0 (the depth is then
-// not used), else a depth of 1..search.MaxDepth.
-func (l Limit) Check() error {
-	if l.MoveTime > 0 || l.Depth >= 1 && l.Depth <= search.MaxDepth {
-		return nil
-	}
-	if l.MoveTime < 0 {
-		return fmt.Errorf("%w: move time %v", ErrLimit, l.MoveTime)
-	}
-	return fmt.Errorf("%w: depth %d, want 1..%d", ErrLimit, l.Depth, search.MaxDepth)
-}
-
-// ErrEngineSpec: an engine specification that names no engine draughtsdb
-// can run.
-var ErrEngineSpec = errors.New("annotate: unknown engine")
+// ErrEngineSpec: an engine specification that names no engine analyze
+// can run (engine.ErrSpec).
+var ErrEngineSpec = engine.ErrSpec
 
 // AnalyzeTTSizeMB is the built-in engine's table per worker that the
 // analyze command uses by default: a batch analysis searches many small
@@ -61,7 +36,7 @@ var ErrEngineSpec = errors.New("annotate: unknown engine")
 // nodes). Deeper searches or a move time may want more (--tt-size).
 const AnalyzeTTSizeMB = 1
 
-// EngineOptions configure the engine ParseEngine makes.
+// EngineOptions configure the engine OpenEngine makes.
 type EngineOptions struct {
 	// Limit is every search's limit (checked: Limit.Check).
 	Limit Limit
@@ -99,76 +74,43 @@ func (e *Engine) Close() error {
 	return err
 }
 
-// ParseEngine makes the engine spec names, with args its program's
-// arguments:
-//
-//	builtin    draughtsdb's own search (package search); no args
-//	hub:PATH   the Hub-protocol engine program PATH, one process per
-//	           evaluator (started once here to read its name and version;
-//	           the file name of PATH if it gives no name)
-//
-// A spec of no known form wraps ErrEngineSpec, a bad limit ErrLimit. The
-// analyze command takes spec from --engine and args from --engine-arg;
-// other front ends (a match between engines) share the forms.
-func ParseEngine(spec string, args []string, o EngineOptions) (*Engine, error) {
+// OpenEngine opens the engine spec names (engine.ParseSpec; analyze takes
+// builtin and hub:PATH, as a DXP engine reports no score), with args its
+// program's arguments. A Hub engine is started once here to read its name
+// and version (the file name of its program if it gives no name), then
+// once per further evaluator; a position it times out or crashes on is
+// tried twice (hub.AnalyzeRetry). A spec of no usable form wraps
+// ErrEngineSpec, a bad limit ErrLimit.
+func OpenEngine(ctx context.Context, spec string, args []string, o EngineOptions) (*Engine, error) {
 	if err := o.Limit.Check(); err != nil {
 		return nil, err
 	}
-	if o.TTSizeMB <= 0 {
-		o.TTSizeMB = search.DefaultTTSizeMB
+	s, err := engine.ParseSpec(spec, args, engine.Builtin, engine.Hub)
+	if err != nil {
+		return nil, err
 	}
-	if o.Timeout <= 0 {
-		o.Timeout = time.Minute
-	}
-	if o.Stderr == nil {
-		o.Stderr = io.Discard
-	}
+	eo := engine.Options{TTSizeMB: o.TTSizeMB, Timeout: o.Timeout, Stderr: o.Stderr, Notice: o.Notice, Retry: true}
 	lim := o.Limit
-	switch kind, arg, _ := strings.Cut(spec, ":"); {
-	case spec == "builtin":
-		if len(args) > 0 {
-			return nil, fmt.Errorf("%w: builtin takes no program arguments (have %d: %s)", ErrEngineSpec, len(args), capQuote(strings.Join(args, " ")))
-		}
+	if s.Kind == engine.Builtin {
 		return &Engine{Name: search.Name, Version: search.Version,
-			New: func() (Evaluator, error) { return NewBuiltin(lim, o.TTSizeMB), nil }}, nil
-	case kind == "hub" && arg != "":
-		cfg := hub.Config{Path: arg, Args: args, Timeout: o.Timeout, Stderr: o.Stderr, Notice: o.Notice}
-		first, err := StartHub(cfg, lim)
-		if err != nil {
-			return nil, fmt.Errorf("engine %s: %w", capQuote(arg), err)
-		}
-		e := &Engine{Name: first.Name(), Version: first.Version(), First: first,
-			New: func() (Evaluator, error) { return StartHub(cfg, lim) }}
-		if e.Name == "" {
-			e.Name = filepath.Base(arg)
-		}
-		return e, nil
+			New: func() (Evaluator, error) { return NewBuiltin(lim, eo.TTSizeMB), nil }}, nil
 	}
-	return nil, fmt.Errorf("%w %s: want builtin or hub:PATH", ErrEngineSpec, capQuote(spec))
-}
-
-// capQuote quotes s for a message, cut to 80 bytes on a rune boundary.
-func capQuote(s string) string { return fmt.Sprintf("%q", pdn.Clip(s, 80)) }
-
-// over is the verdict on a position whose game is over by the variant's
-// Win rule (rules.Position.Outcome: no legal move loses, or wins in
-// antidraughts; in breakthrough the first king has won), given without
-// asking the engine (a Hub GUI never asks one about a finished game):
-// draughtsdb's own -Win or Win for the side to move, as the built-in
-// engine returns it, and no best move. ok is false when the game goes on.
-func over(pos *rules.Position) (e Eval, ok bool) {
-	o := pos.Outcome()
-	if o == rules.Undecided {
-		return Eval{}, false
+	first, err := engine.OpenSpec(ctx, s, eo)
+	if err != nil {
+		return nil, err
 	}
-	winner := rules.White
-	if o == rules.BlackWins {
-		winner = rules.Black
+	e := &Engine{Name: first.Name(), Version: first.Version(), First: NewEvaluator(first, lim),
+		New: func() (Evaluator, error) {
+			x, err := engine.OpenSpec(context.Background(), s, eo)
+			if err != nil {
+				return nil, err
+			}
+			return NewEvaluator(x, lim), nil
+		}}
+	if e.Name == "" {
+		e.Name = s.Fallback()
 	}
-	if winner == pos.SideToMove() {
-		return Eval{Score: search.Win, Mate: true}, true
-	}
-	return Eval{Score: -search.Win, Mate: true}, true
+	return e, nil
 }
 
 // LineEvaluator is an Evaluator that gains from evaluating the positions of
@@ -185,34 +127,42 @@ type LineEvaluator interface {
 	EvaluateInLine(ctx context.Context, pos rules.Position, first bool) (Eval, error)
 }
 
-// Builtin is the built-in engine (package search) with its own
-// transposition table.
-type Builtin struct {
+// EngineEvaluator evaluates positions with an engine.Engine at Limit.
+type EngineEvaluator struct {
 	Limit Limit
-	e     *search.Engine
+	E     engine.Engine
 }
 
-// NewBuiltin returns a built-in evaluator; ttMB sizes its table.
-func NewBuiltin(l Limit, ttMB int) *Builtin {
-	return &Builtin{Limit: l, e: search.NewEngine(ttMB)}
-}
-
-// Evaluate searches pos on its own (from an empty table).
-func (b *Builtin) Evaluate(ctx context.Context, pos rules.Position) (Eval, error) {
-	return b.evaluate(ctx, pos, false)
-}
-
-// EvaluateInLine searches pos keeping the table of the searches since the
-// last call with first set (search.Options.Continue).
-func (b *Builtin) EvaluateInLine(ctx context.Context, pos rules.Position, first bool) (Eval, error) {
-	return b.evaluate(ctx, pos, !first)
-}
-
-func (b *Builtin) evaluate(ctx context.Context, pos rules.Position, cont bool) (Eval, error) {
-	if e, ok := over(&pos); ok {
-		return e, nil
+// NewEvaluator evaluates with e at l; a LineSearcher (the built-in engine)
+// gives a LineEvaluator.
+func NewEvaluator(e engine.Engine, l Limit) Evaluator {
+	if ls, ok := e.(engine.LineSearcher); ok && ls.KeepsTable() {
+		return &Builtin{EngineEvaluator{Limit: l, E: e}}
 	}
-	r := b.e.Search(ctx, pos, search.Options{Depth: b.Limit.Depth, MoveTime: b.Limit.MoveTime, Continue: cont}, nil)
+	return &EngineEvaluator{Limit: l, E: e}
+}
+
+// Evaluate searches pos on its own.
+func (x *EngineEvaluator) Evaluate(ctx context.Context, pos rules.Position) (Eval, error) {
+	return x.evaluate(ctx, pos, false)
+}
+
+func (x *EngineEvaluator) evaluate(ctx context.Context, pos rules.Position, cont bool) (Eval, error) {
+	if r, ok := engine.Over(&pos); ok {
+		return Eval{Score: r.Score, Mate: r.Mate}, nil
+	}
+	r, err := x.E.Search(ctx, engine.Game{Start: pos, Continue: cont}, x.Limit)
+	if err != nil {
+		return Eval{}, err
+	}
+	if !r.HasScore {
+		return Eval{}, fmt.Errorf("engine %s gave no score", engine.Quote(engine.NameOf(x.E)))
+	}
+	return EvalOf(r), nil
+}
+
+// EvalOf is an engine result as stored: moves in Hub notation.
+func EvalOf(r engine.Result) Eval {
 	e := Eval{Score: r.Score, Mate: r.Mate, Depth: r.Depth, Nodes: int64(r.Nodes), TimeMs: int(r.Time.Milliseconds())}
 	pv := make([]string, len(r.PV))
 	for i := range r.PV {
@@ -222,47 +172,28 @@ func (b *Builtin) evaluate(ctx context.Context, pos rules.Position, cont bool) (
 	switch {
 	case len(r.PV) > 0:
 		e.Best = pv[0]
-	case r.Best.From() != 0:
-		e.Best = hub.FormatMove(&r.Best)
+	case r.Move.From() != 0:
+		e.Best = hub.FormatMove(&r.Move)
 	}
-	return e, nil
+	return e
 }
 
-// Close does nothing.
-func (b *Builtin) Close() error { return nil }
+// Close closes the engine.
+func (x *EngineEvaluator) Close() error { return x.E.Close() }
 
-// Hub is an external engine driven over the Hub protocol (hub.Client),
-// with hub.AnalyzeRetry's policy: a position is tried twice, then failed.
-type Hub struct {
-	Limit Limit
-	c     *hub.Client
+// Builtin is an evaluator with the built-in engine (package search) and
+// its own transposition table: a LineEvaluator.
+type Builtin struct {
+	EngineEvaluator
 }
 
-// StartHub starts the engine.
-func StartHub(cfg hub.Config, l Limit) (*Hub, error) {
-	c, err := hub.Start(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &Hub{Limit: l, c: c}, nil
+// NewBuiltin returns a built-in evaluator; ttMB sizes its table.
+func NewBuiltin(l Limit, ttMB int) *Builtin {
+	return &Builtin{EngineEvaluator{Limit: l, E: engine.NewBuiltin(ttMB)}}
 }
 
-// Name and Version are the engine's, from its id line ("" if it gave none).
-func (h *Hub) Name() string    { return h.c.ID()["name"] }
-func (h *Hub) Version() string { return h.c.ID()["version"] }
-
-// Evaluate has the engine analyse pos.
-func (h *Hub) Evaluate(ctx context.Context, pos rules.Position) (Eval, error) {
-	if e, ok := over(&pos); ok {
-		return e, nil
-	}
-	a, err := hub.AnalyzeRetry(ctx, h.c, pos, h.Limit.Depth, h.Limit.MoveTime)
-	if err != nil {
-		return Eval{}, err
-	}
-	return Eval{Score: a.Score, Mate: a.Mate, Depth: a.Depth, Best: hub.FormatMove(&a.Best),
-		PV: strings.Join(a.PV, " "), Nodes: int64(a.Nodes), TimeMs: int(a.Time.Milliseconds())}, nil
+// EvaluateInLine searches pos keeping the table of the searches since the
+// last call with first set (engine.Game.Continue).
+func (b *Builtin) EvaluateInLine(ctx context.Context, pos rules.Position, first bool) (Eval, error) {
+	return b.evaluate(ctx, pos, !first)
 }
-
-// Close stops the engine.
-func (h *Hub) Close() error { return h.c.Close() }

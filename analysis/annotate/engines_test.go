@@ -96,9 +96,9 @@ func TestRunChecksOptionsFirst(t *testing.T) {
 	}
 }
 
-func TestParseEngine(t *testing.T) {
+func TestOpenEngine(t *testing.T) {
 	lim := Limit{Depth: 2}
-	e, err := ParseEngine("builtin", nil, EngineOptions{Limit: lim})
+	e, err := OpenEngine(context.Background(), "builtin", nil, EngineOptions{Limit: lim})
 	if err != nil || e.Name != search.Name || e.Version != search.Version || e.First != nil {
 		t.Fatalf("builtin: %+v, %v", e, err)
 	}
@@ -129,30 +129,30 @@ func TestParseEngine(t *testing.T) {
 		{"builtin", nil, Limit{Depth: search.MaxDepth + 1}, ErrLimit},
 		{"hub:/bin/true", nil, Limit{}, ErrLimit}, // checked before the engine starts
 	} {
-		_, err := ParseEngine(c.spec, c.args, EngineOptions{Limit: c.lim})
+		_, err := OpenEngine(context.Background(), c.spec, c.args, EngineOptions{Limit: c.lim})
 		if !errors.Is(err, c.want) || len(err.Error()) > 250 {
 			t.Errorf("%.20q %q %+v: %v, want %v", c.spec, c.args, c.lim, err, c.want)
 		}
 	}
 	// A program that is not there: the error names it and is no spec error.
 	missing := t.TempDir() + "/no-such-engine"
-	if _, err := ParseEngine("hub:"+missing, nil, EngineOptions{Limit: lim}); err == nil || errors.Is(err, ErrEngineSpec) || !strings.Contains(err.Error(), missing) {
+	if _, err := OpenEngine(context.Background(), "hub:"+missing, nil, EngineOptions{Limit: lim}); err == nil || errors.Is(err, ErrEngineSpec) || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing program: %v", err)
 	}
 }
 
-// TestParseEngineHub: hub:PATH with --engine-arg style arguments starts
+// TestOpenEngineHub: hub:PATH with --engine-arg style arguments starts
 // the program once to read its name (the test binary serving Hub), gives
 // that evaluator as First and starts one more per New; the evaluations
 // equal the built-in engine's.
-func TestParseEngineHub(t *testing.T) {
+func TestOpenEngineHub(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv(engineEnv, "1")
 	var notices []string
-	e, err := ParseEngine("hub:"+exe, []string{"-test.run=^$"}, EngineOptions{Limit: Limit{Depth: 3}, Notice: func(s string) { notices = append(notices, s) }})
+	e, err := OpenEngine(context.Background(), "hub:"+exe, []string{"-test.run=^$"}, EngineOptions{Limit: Limit{Depth: 3}, Notice: func(s string) { notices = append(notices, s) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Package dxp speaks DXP (DamExchange), the TCP protocol by which
 // International draughts programs play each other (default port 27531):
-// Serve puts one of draughtsdb's engines (annotate.ParseEngine: builtin or
+// Serve puts one of draughtsdb's engines (package engine: builtin or
 // hub:PATH) behind a listener, as `draughtsdb dxp` does, and Player drives
 // an external DXP engine (Moby Dam, Kingsrow, Scan's dxp build, or
 // draughtsdb dxp) as one side of a game that the caller referees.
@@ -85,19 +85,26 @@
 //
 // # Serve: our engine behind a listener
 //
-//	eng, err := annotate.ParseEngine("builtin", nil, annotate.EngineOptions{Limit: annotate.Limit{Depth: 8}})
-//	err = dxp.Serve(ctx, ln, eng, dxp.ServerOptions{Limit: annotate.Limit{Depth: 8}, Notice: logf, Log: logGame})
+//	pool := engine.NewPool(first, func() (engine.Engine, error) { return engine.OpenSpec(ctx, spec, eo) }, 1)
+//	err = dxp.Serve(ctx, ln, pool, dxp.ServerOptions{Limit: engine.Limit{Depth: 8}, Notice: logf, Log: logGame})
 //
 // Serve accepts connections until ctx ends (then it closes the listener
-// and every connection, and waits for their goroutines) and plays on each
-// connection, one game at a time, with an evaluator of the engine (eng.First
-// for the first connection, eng.New for others; closed when Serve
-// returns). Per connection the server follows: a GAMEREQ of another
+// and every connection, waits for their goroutines and closes the pool)
+// and plays on each connection, one game at a time, with an engine from
+// the pool: taken when the connection's first game begins, given back when
+// it closes (the pool keeps one idle engine and closes the others, so
+// engines do not outlive their connections). At most
+// ServerOptions.MaxConnections are served at once (one more is told so in
+// a CHAT and closed); a connection silent outside a game for IdleTimeout
+// (a new one before its first message too) is closed; a GAMEREQ's
+// thinking time is capped at MaxMinutes (said in a CHAT). The engine
+// searches the whole game (engine.Game: start position and moves), so it
+// sees repetitions. Per connection the server follows: a GAMEREQ of another
 // version is refused with code 1; one whose position is not playable
 // (no legal move, a man on its promotion row, no piece of a side) or that
 // comes while a game is going on, with code 2. Otherwise it accepts, and
-// when it is to move asks the engine (the Eval's Best, in Hub notation,
-// resolved with hub.ParseMove) and sends the MOVE. When it is to move in a
+// when it is to move asks the engine (its move, checked against the legal
+// moves) and sends the MOVE. When it is to move in a
 // position without a legal move it sends GAMEEND reason 1; after a
 // threefold repetition or the 25-move king rule (rules.DrawCounter) reason 2;
 // after the GAMEREQ's number of moves reason 0. An illegal or malformed

@@ -58,7 +58,7 @@ func (k Kind) String() string {
 	case KindBackAcc:
 		return "BACKACC"
 	}
-	return fmt.Sprintf("unknown message %q", byte(k))
+	return "unknown message " + escByte(byte(k))
 }
 
 // Message is one of Chat, GameReq, GameAcc, Move, GameEnd, BackReq,
@@ -99,8 +99,37 @@ func (e *MessageError) Error() string {
 // Unwrap makes errors.Is(err, ErrMalformed) hold.
 func (e *MessageError) Unwrap() error { return ErrMalformed }
 
-// quote quotes s for a message, cut to 140 bytes on a rune boundary.
-func quote(s string) string { return strconv.Quote(pdn.Clip(s, 140)) }
+// quote quotes s for a message, cut to 140 bytes on a rune boundary, with
+// every byte outside printable ASCII escaped (escBytes): DXP is ASCII, and
+// what a peer sent goes back to it in a CHAT and to the terminal.
+func quote(s string) string { return escBytes([]byte(pdn.Clip(s, 140))) }
+
+// escBytes quotes b between double quotes, printable ASCII as it is
+// (a quote and a backslash escaped), every other byte as \xNN.
+func escBytes(b []byte) string {
+	out := make([]byte, 0, len(b)+2)
+	out = append(out, '"')
+	for _, c := range b {
+		out = appendEsc(out, c, '"')
+	}
+	return string(append(out, '"'))
+}
+
+// escByte quotes one byte between single quotes as escBytes does.
+func escByte(c byte) string {
+	return string(appendEsc([]byte{'\''}, c, '\'')) + "'"
+}
+
+func appendEsc(dst []byte, c, q byte) []byte {
+	switch {
+	case c == q || c == '\\':
+		return append(dst, '\\', c)
+	case c >= 0x20 && c < 0x7f:
+		return append(dst, c)
+	}
+	const hex = "0123456789abcdef"
+	return append(dst, '\\', 'x', hex[c>>4], hex[c&15])
+}
 
 // Chat is free text (1..126 bytes; the protocol has no other rule).
 type Chat struct{ Text string }
@@ -297,7 +326,7 @@ func Parse(b []byte) (Message, error) {
 		}
 		c, ok := digits(b[33:34])
 		if !ok {
-			return nil, fail("acceptance code", "%q is not 0..3", b[33])
+			return nil, fail("acceptance code", "%s is not 0..3", escByte(b[33]))
 		}
 		if c > 3 {
 			return nil, fail("acceptance code", "%d is not 0..3", c)
@@ -311,10 +340,10 @@ func Parse(b []byte) (Message, error) {
 		}
 		r, ok := digits(b[1:2])
 		if !ok || r > 3 {
-			return nil, fail("reason", "%q is not 0..3", b[1])
+			return nil, fail("reason", "%s is not 0..3", escByte(b[1]))
 		}
 		if b[2] != '0' && b[2] != '1' {
-			return nil, fail("stop code", "%q is not 0 or 1", b[2])
+			return nil, fail("stop code", "%s is not 0 or 1", escByte(b[2]))
 		}
 		return GameEnd{Reason: EndReason(r), Stop: b[2] == '1'}, nil
 	case KindBackReq:
@@ -323,11 +352,11 @@ func Parse(b []byte) (Message, error) {
 		}
 		n, ok := digits(b[1:4])
 		if !ok || n < 1 {
-			return nil, fail("move number", "%q is not 001..999", b[1:4])
+			return nil, fail("move number", "%s is not 001..999", escBytes(b[1:4]))
 		}
 		c, ok := parseColor(b[4])
 		if !ok {
-			return nil, fail("color to move", "%q is not W or Z", b[4])
+			return nil, fail("color to move", "%s is not W or Z", escByte(b[4]))
 		}
 		return BackReq{MoveNumber: n, Color: c}, nil
 	case KindBackAcc:
@@ -336,11 +365,11 @@ func Parse(b []byte) (Message, error) {
 		}
 		c, ok := digits(b[1:2])
 		if !ok || c > 2 {
-			return nil, fail("acceptance code", "%q is not 0..2", b[1])
+			return nil, fail("acceptance code", "%s is not 0..2", escByte(b[1]))
 		}
 		return BackAcc{Code: BackCode(c)}, nil
 	}
-	return nil, fail("header", "%q is no DXP message type (C R A M E B K)", b[0])
+	return nil, fail("header", "%s is no DXP message type (C R A M E B K)", escByte(b[0]))
 }
 
 const (
@@ -355,17 +384,17 @@ func parseGameReq(b []byte, fail func(string, string, ...any) error) (Message, e
 	var r GameReq
 	var ok bool
 	if r.Version, ok = digits(b[1:3]); !ok {
-		return nil, fail("version", "%q is not two digits", b[1:3])
+		return nil, fail("version", "%s is not two digits", escBytes(b[1:3]))
 	}
 	r.Name = trimName(b[3:35])
 	if r.Follower, ok = parseColor(b[35]); !ok {
-		return nil, fail("follower color", "%q is not W or Z", b[35])
+		return nil, fail("follower color", "%s is not W or Z", escByte(b[35]))
 	}
 	if r.Minutes, ok = digits(b[36:39]); !ok {
-		return nil, fail("thinking time", "%q is not three digits (minutes)", b[36:39])
+		return nil, fail("thinking time", "%s is not three digits (minutes)", escBytes(b[36:39]))
 	}
 	if r.Moves, ok = digits(b[39:42]); !ok {
-		return nil, fail("number of moves", "%q is not three digits", b[39:42])
+		return nil, fail("number of moves", "%s is not three digits", escBytes(b[39:42]))
 	}
 	switch b[42] {
 	case 'A':
@@ -375,14 +404,14 @@ func parseGameReq(b []byte, fail func(string, string, ...any) error) (Message, e
 		return r, nil
 	case 'B':
 	default:
-		return nil, fail("starting position", "%q is not A or B", b[42])
+		return nil, fail("starting position", "%s is not A or B", escByte(b[42]))
 	}
 	if len(b) != reqLong {
 		return nil, fail("position", "%d bytes after 'B', want 51 (colour to move and 50 squares)", len(b)-reqShort)
 	}
 	side, ok := parseColor(b[43])
 	if !ok {
-		return nil, fail("color to move first", "%q is not W or Z", b[43])
+		return nil, fail("color to move first", "%s is not W or Z", escByte(b[43]))
 	}
 	r.Setup = true
 	r.Position = rules.NewPosition(rules.International, side)
@@ -400,7 +429,7 @@ func parseGameReq(b []byte, fail func(string, string, ...any) error) (Message, e
 		case 'Z':
 			pc = rules.BlackKing
 		default:
-			return nil, fail("position", "square %d is %q, not one of w z W Z e", sq, c)
+			return nil, fail("position", "square %d is %s, not one of w z W Z e", sq, escByte(c))
 		}
 		r.Position.SetPiece(sq, pc)
 	}
@@ -414,17 +443,17 @@ func parseMove(b []byte, fail func(string, string, ...any) error) (Message, erro
 	var m Move
 	var ok bool
 	if m.Seconds, ok = digits(b[1:5]); !ok {
-		return nil, fail("time", "%q is not four digits (seconds)", b[1:5])
+		return nil, fail("time", "%s is not four digits (seconds)", escBytes(b[1:5]))
 	}
 	if m.From, ok = square(b[5:7]); !ok {
-		return nil, fail("from field", "%q is not 01..50", b[5:7])
+		return nil, fail("from field", "%s is not 01..50", escBytes(b[5:7]))
 	}
 	if m.To, ok = square(b[7:9]); !ok {
-		return nil, fail("to field", "%q is not 01..50", b[7:9])
+		return nil, fail("to field", "%s is not 01..50", escBytes(b[7:9]))
 	}
 	n, ok := digits(b[9:11])
 	if !ok || n > 20 {
-		return nil, fail("number captured", "%q is not 00..20", b[9:11])
+		return nil, fail("number captured", "%s is not 00..20", escBytes(b[9:11]))
 	}
 	if len(b) != 11+2*n {
 		return nil, fail("captured pieces", "%d bytes for %d pieces, want %d", len(b)-11, n, 2*n)
@@ -436,7 +465,7 @@ func parseMove(b []byte, fail func(string, string, ...any) error) (Message, erro
 	for i := range n {
 		s, ok := square(b[11+2*i : 13+2*i])
 		if !ok {
-			return nil, fail("captured pieces", "piece %d: %q is not 01..50", i+1, b[11+2*i:13+2*i])
+			return nil, fail("captured pieces", "piece %d: %s is not 01..50", i+1, escBytes(b[11+2*i:13+2*i]))
 		}
 		if seen&(1<<s) != 0 {
 			return nil, fail("captured pieces", "square %d is given twice", s)

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
@@ -175,10 +176,7 @@ func TestMobyDamConnects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := annotate.ParseEngine("builtin", nil, annotate.EngineOptions{Limit: annotate.Limit{Depth: 4}, TTSizeMB: 16})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := engine.NewPool(nil, func() (engine.Engine, error) { return engine.NewBuiltin(16), nil }, 1)
 	records := make(chan GameRecord, 4)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

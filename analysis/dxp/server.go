@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
@@ -21,6 +21,17 @@ const (
 	DefaultMoveTime = time.Second
 )
 
+// Server defaults.
+const (
+	// DefaultMaxConnections is ServerOptions.MaxConnections' default:
+	// each connection may hold an engine (a table, or a process).
+	DefaultMaxConnections = 4
+	// DefaultMaxMinutes is ServerOptions.MaxMinutes' default.
+	DefaultMaxMinutes = 60
+	// DefaultIdleTimeout is ServerOptions.IdleTimeout's default.
+	DefaultIdleTimeout = 5 * time.Minute
+)
+
 // ServerOptions configure Serve.
 type ServerOptions struct {
 	// Name is ours in GAMEACC and GAMEREQ (at most 32 bytes; default the
@@ -28,17 +39,24 @@ type ServerOptions struct {
 	Name string
 	// Limit is every move's search (a depth or a move time); the zero
 	// Limit derives a move time from the GAMEREQ's thinking time (see the
-	// package documentation). It reaches the evaluators annotate.ParseEngine
-	// makes (*annotate.Builtin, *annotate.Hub) per move; another
-	// Evaluator keeps its own.
-	Limit annotate.Limit
+	// package documentation).
+	Limit engine.Limit
 	// Timeout bounds the other side's silence when it owes a move or an
 	// answer. 0: the game's thinking time plus a minute (10 minutes when
 	// the GAMEREQ gives 0).
 	Timeout time.Duration
-	// IdleTimeout bounds the silence between games (0: an hour); then the
-	// connection is closed.
+	// IdleTimeout bounds the silence between games, a new connection's
+	// before its first message included (0: DefaultIdleTimeout); then the
+	// connection is closed and its engine given back.
 	IdleTimeout time.Duration
+	// MaxConnections bounds the connections served at once (0:
+	// DefaultMaxConnections); one more is told so in a CHAT and closed.
+	MaxConnections int
+	// MaxMinutes caps the thinking time a GAMEREQ may give (0:
+	// DefaultMaxMinutes): a request for more is played as if it gave
+	// MaxMinutes (said in a CHAT), which bounds our engine's time per move
+	// and the other side's silence alike.
+	MaxMinutes int
 	// NoTakeBack answers every BACKREQ with code 1 (not supported).
 	NoTakeBack bool
 	// Initiate, if not nil, makes the server the Initiator on every
@@ -79,19 +97,34 @@ func (r GameRecord) String() string {
 		r.Number, quote(r.Opponent), r.Peer, r.Color, len(r.Moves), r.Result, r.End)
 }
 
-// Serve plays DXP games with eng on every connection ln accepts, until
-// ctx ends; then it closes ln and every connection, waits for them, closes
-// the evaluators and returns nil. Another failure of ln is returned. See
-// the package documentation for the protocol as served.
-func Serve(ctx context.Context, ln net.Listener, eng *annotate.Engine, o ServerOptions) error {
-	if eng == nil || eng.New == nil {
-		return errors.New("dxp: Serve needs an engine (annotate.ParseEngine)")
+// Serve plays DXP games with engines from eng on every connection ln
+// accepts, until ctx ends; then it closes ln and every connection, waits
+// for them, closes the pool and returns nil. Another failure of ln is
+// returned. A connection takes an engine from the pool when its first game
+// begins and gives it back when it closes. See the package documentation
+// for the protocol as served.
+func Serve(ctx context.Context, ln net.Listener, eng *engine.Pool, o ServerOptions) error {
+	if eng == nil {
+		return errors.New("dxp: Serve needs an engine pool (engine.NewPool)")
 	}
+	defer eng.Close()
 	if o.Name == "" {
-		o.Name = eng.Name + " " + eng.Version
+		o.Name = eng.Name()
+		if o.Name == "" {
+			o.Name = "draughtsdb"
+		}
+	}
+	if o.MaxConnections <= 0 {
+		o.MaxConnections = DefaultMaxConnections
+	}
+	if o.MaxMinutes <= 0 {
+		o.MaxMinutes = DefaultMaxMinutes
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
 	}
 	o.Name = fit(o.Name, NameBytes)
-	if o.Limit != (annotate.Limit{}) {
+	if o.Limit != (engine.Limit{}) {
 		if err := o.Limit.Check(); err != nil {
 			return err
 		}
@@ -108,12 +141,11 @@ func Serve(ctx context.Context, ln net.Listener, eng *annotate.Engine, o ServerO
 			return fmt.Errorf("dxp: start position %s: %s", start.FEN(), why)
 		}
 	}
-	p := &pool{eng: eng}
-	defer p.close()
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	slots := make(chan struct{}, o.MaxConnections)
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
@@ -122,73 +154,37 @@ func Serve(ctx context.Context, ln net.Listener, eng *annotate.Engine, o ServerO
 			}
 			return fmt.Errorf("dxp: accept: %w", err)
 		}
-		peer := nc.RemoteAddr().String()
-		ev, err := p.get()
-		if err != nil {
-			if o.Notice != nil {
-				o.Notice(fmt.Sprintf("%s: no engine for this connection: %v", peer, err))
-			}
-			nc.Close()
+		select {
+		case slots <- struct{}{}:
+		default:
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				refuseBusy(ctx, nc, &o)
+			}()
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := newSession(&o, nc, ev)
+			defer func() { <-slots }()
+			s := newSession(&o, nc, eng)
 			s.run(ctx)
-			p.put(ev)
 		}()
 	}
 }
 
-// pool keeps the evaluators of finished connections for the next ones
-// (an external engine is a process worth keeping).
-type pool struct {
-	eng  *annotate.Engine
-	mu   sync.Mutex
-	free []annotate.Evaluator
-}
-
-func (p *pool) get() (annotate.Evaluator, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if n := len(p.free); n > 0 {
-		ev := p.free[n-1]
-		p.free = p.free[:n-1]
-		return ev, nil
+// refuseBusy tells a connection beyond MaxConnections so and closes it.
+func refuseBusy(ctx context.Context, nc net.Conn, o *ServerOptions) {
+	peer := nc.RemoteAddr().String()
+	if o.Notice != nil {
+		o.Notice(fmt.Sprintf("%s: refused: %d connections are being served (dxp.max_connections)", peer, o.MaxConnections))
 	}
-	if p.eng.First != nil {
-		ev := p.eng.First
-		p.eng.First = nil
-		return ev, nil
-	}
-	return p.eng.New()
-}
-
-func (p *pool) put(ev annotate.Evaluator) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.free = append(p.free, ev)
-}
-
-func (p *pool) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, ev := range p.free {
-		ev.Close()
-	}
-	p.free = nil
-	p.eng.Close()
-}
-
-// setLimit gives the evaluators ParseEngine makes the next move's limit.
-func setLimit(ev annotate.Evaluator, l annotate.Limit) {
-	switch e := ev.(type) {
-	case *annotate.Builtin:
-		e.Limit = l
-	case *annotate.Hub:
-		e.Limit = l
-	}
+	c := NewConn(nc)
+	sctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	c.Send(sctx, Chat{Text: fmt.Sprintf("busy: %d connections are being served, try again later", o.MaxConnections)}) //nolint:errcheck // closing anyway
+	c.Close()
 }
 
 // moveTime is the time for the next move of a game under req, at move
@@ -225,7 +221,7 @@ type inbound struct {
 }
 
 type thought struct {
-	e    annotate.Eval
+	r    engine.Result
 	err  error
 	took time.Duration
 }
@@ -235,7 +231,8 @@ type session struct {
 	o    *ServerOptions
 	c    *Conn
 	peer string
-	ev   annotate.Evaluator
+	pool *engine.Pool
+	eng  engine.Engine // taken from pool when the first game begins
 	msgs chan inbound
 	quit chan struct{}
 
@@ -258,8 +255,8 @@ type session struct {
 	done     chan thought
 }
 
-func newSession(o *ServerOptions, nc net.Conn, ev annotate.Evaluator) *session {
-	s := &session{o: o, c: NewConn(nc), peer: nc.RemoteAddr().String(), ev: ev,
+func newSession(o *ServerOptions, nc net.Conn, pool *engine.Pool) *session {
+	s := &session{o: o, c: NewConn(nc), peer: nc.RemoteAddr().String(), pool: pool,
 		msgs: make(chan inbound), quit: make(chan struct{}), left: o.Games}
 	if o.Trace != nil {
 		s.c.Trace = func(sent bool, raw []byte) { o.Trace(s.peer, sent, raw) }
@@ -299,6 +296,10 @@ func (s *session) run(ctx context.Context) {
 		close(s.quit)
 		s.c.Close()
 		rwg.Wait()
+		if s.eng != nil {
+			s.pool.Put(s.eng)
+			s.eng = nil
+		}
 	}()
 	if s.o.Initiate != nil {
 		s.request(ctx)
@@ -359,10 +360,7 @@ func (s *session) wait(ctx context.Context, timeout <-chan time.Time) bool {
 func (s *session) timeout() time.Duration {
 	switch s.state {
 	case idle:
-		if s.o.IdleTimeout > 0 {
-			return s.o.IdleTimeout
-		}
-		return time.Hour
+		return s.o.IdleTimeout
 	case playing:
 		if s.g.pos.SideToMove() == s.our {
 			return 0
@@ -410,6 +408,11 @@ func (s *session) request(ctx context.Context) {
 		s.closing = true
 		return
 	}
+	if !s.takeEngine() {
+		s.send(ctx, GameEnd{Stop: true})
+		s.closing = true
+		return
+	}
 	s.left--
 	follower := gm.Engine
 	if s.number%2 == 1 {
@@ -448,18 +451,19 @@ func (s *session) ourTurn(ctx context.Context) {
 		s.endGame(ctx, EndUnknown, fmt.Sprintf("the %d moves of the game are played", s.req.Moves))
 	default:
 		lim := s.o.Limit
-		if lim == (annotate.Limit{}) {
+		if lim == (engine.Limit{}) {
 			n, _ := g.numberAt(g.ply())
-			lim = annotate.Limit{MoveTime: moveTime(s.req, n, s.made, s.used)}
+			lim = engine.Limit{MoveTime: moveTime(s.req, n, s.made, s.used)}
 		}
-		setLimit(s.ev, lim)
 		tctx, cancel := context.WithCancel(ctx)
 		s.cancel, s.done, s.thinking = cancel, make(chan thought, 1), true
-		pos, ev, done := g.pos, s.ev, s.done
+		// The whole game goes to the engine, so that it sees repetitions.
+		eg := engine.Game{Start: g.start, Moves: append([]rules.Move(nil), g.moves...)}
+		eng, done := s.eng, s.done
 		go func() {
 			t0 := time.Now()
-			e, err := ev.Evaluate(tctx, pos)
-			done <- thought{e: e, err: err, took: time.Since(t0)}
+			r, err := eng.Search(tctx, eg, lim)
+			done <- thought{r: r, err: err, took: time.Since(t0)}
 		}()
 	}
 }
@@ -491,9 +495,9 @@ func (s *session) played(ctx context.Context, r thought) {
 		s.endGame(ctx, EndUnknown, fmt.Sprintf("our engine failed at ply %d: %v", g.ply()+1, r.err))
 		return
 	}
-	m, err := hub.ParseMove(&g.pos, r.e.Best)
-	if err != nil {
-		s.endGame(ctx, EndUnknown, fmt.Sprintf("our engine's move at ply %d: %v", g.ply()+1, err))
+	m, ok := legal(&g.pos, &r.r.Move)
+	if !ok {
+		s.endGame(ctx, EndUnknown, fmt.Sprintf("our engine's move %s at ply %d is not legal in %s", hub.FormatMove(&r.r.Move), g.ply()+1, g.pos.FEN()))
 		return
 	}
 	s.used += r.took
@@ -681,10 +685,48 @@ func (s *session) gameReq(ctx context.Context, r GameReq) {
 		refuse(Refused, why)
 		return
 	}
+	if !s.takeEngine() {
+		refuse(RefusedGames, "no engine is available")
+		return
+	}
+	if r.Minutes > s.o.MaxMinutes {
+		s.notice("GAMEREQ from %s asks for %d minutes: played as %d (dxp.max_minutes)", quote(r.Name), r.Minutes, s.o.MaxMinutes)
+		if !s.send(ctx, Chat{Text: fmt.Sprintf("thinking time capped: %d minutes asked, %d played", r.Minutes, s.o.MaxMinutes)}) {
+			return
+		}
+		r.Minutes = s.o.MaxMinutes
+	}
 	s.req = r
 	s.opponent = r.Name
 	s.begin(false)
 	if !s.send(ctx, GameAcc{Name: s.o.Name, Code: Accepted}) {
 		return
 	}
+}
+
+// legal finds m among the legal moves of pos.
+func legal(pos *rules.Position, m *rules.Move) (rules.Move, bool) {
+	moves := pos.LegalMoves(nil)
+	for i := range moves {
+		if moves[i].SameAs(m) {
+			return moves[i], true
+		}
+	}
+	return rules.Move{}, false
+}
+
+// takeEngine gives the session an engine from the pool for its games
+// (kept until the connection closes); false, after saying why, when none
+// can be had.
+func (s *session) takeEngine() bool {
+	if s.eng != nil {
+		return true
+	}
+	e, err := s.pool.Get()
+	if err != nil {
+		s.notice("no engine for this connection: %v", err)
+		return false
+	}
+	s.eng = e
+	return true
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
@@ -29,10 +30,11 @@ type testServer struct {
 
 func startServer(t *testing.T, o ServerOptions) *testServer {
 	t.Helper()
-	eng, err := annotate.ParseEngine("builtin", nil, annotate.EngineOptions{Limit: annotate.Limit{Depth: 2}, TTSizeMB: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	return startServerPool(t, o, engine.NewPool(nil, func() (engine.Engine, error) { return engine.NewBuiltin(1), nil }, 1))
+}
+
+func startServerPool(t *testing.T, o ServerOptions, eng *engine.Pool) *testServer {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

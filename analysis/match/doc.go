@@ -7,8 +7,8 @@
 //
 // # Engines
 //
-// ParseEngine makes a Player from a specification (annotate.ParseEngine's
-// forms plus DXP):
+// OpenPlayer makes a Player from a specification (engine.ParseSpec's
+// forms; NewPlayer wraps an engine.Engine already open):
 //
 //	builtin        package search in this process, given the game's history
 //	               (Options.History for repetitions, KingMoves for Frisian)
@@ -23,7 +23,8 @@
 // the GAMEREQ gives it EngineOptions.DXPMinutes for the game, by default
 // 75 moves at the move time, at a fixed depth 75 moves at
 // dxp.DefaultMoveTime: 2 minutes (DXPMinutesFor). Never 0 minutes, which
-// Moby Dam does not answer.
+// Moby Dam does not answer. Each of its moves is bounded like any
+// engine's: the move time plus EngineOptions.Timeout.
 //
 // The Hub client is called without hub.AnalyzeRetry: in a match a timeout
 // or a crash loses the game at once (the client has restarted the engine

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/dxp"
+	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay"
@@ -104,6 +105,15 @@ type Game struct {
 
 	kingPlies rules.DrawCounter
 	ending    endingCounter
+	// kingStart is KingMoves at Start.
+	kingStart rules.KingMoveCounter
+}
+
+// engineGame is g as an engine searches it: Start, the moves since and
+// the king-move counter at Start (the opening's line included).
+func (g *Game) engineGame() engine.Game {
+	k := g.kingStart
+	return engine.Game{Start: g.Start, Moves: g.Moves, KingMoves: &k}
 }
 
 func newGame(round int, o *Opening) *Game {
@@ -115,6 +125,7 @@ func newGame(round int, o *Opening) *Game {
 		p.Play(&o.Line[i])
 	}
 	g.ending.update(&g.Pos)
+	g.kingStart = g.KingMoves
 	return g
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
 	"github.com/draughtsdb/draughtsdb/analysis/dxp"
+	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay"
@@ -570,7 +571,7 @@ func TestPDNOfOtherVariants(t *testing.T) {
 func TestBuiltinPlayer(t *testing.T) {
 	ctx := context.Background()
 	mk := func() Player {
-		p, err := ParseEngine(ctx, "builtin", nil, rules.International, EngineOptions{Limit: annotate.Limit{Depth: 2}})
+		p, err := OpenPlayer(ctx, "builtin", nil, rules.International, EngineOptions{Limit: annotate.Limit{Depth: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -590,16 +591,16 @@ func TestBuiltinPlayer(t *testing.T) {
 	if strings.Join(texts[0], ",") != strings.Join(texts[1], ",") {
 		t.Errorf("depth 2 is not deterministic: %v / %v", texts[0], texts[1])
 	}
-	if _, err := ParseEngine(ctx, "builtin", []string{"x"}, rules.International, EngineOptions{Limit: annotate.Limit{Depth: 2}}); !errors.Is(err, ErrEngineSpec) {
+	if _, err := OpenPlayer(ctx, "builtin", []string{"x"}, rules.International, EngineOptions{Limit: annotate.Limit{Depth: 2}}); !errors.Is(err, ErrEngineSpec) {
 		t.Errorf("builtin with args: %v", err)
 	}
-	if _, err := ParseEngine(ctx, "dxp:localhost:1", nil, rules.Russian, EngineOptions{Limit: annotate.Limit{Depth: 2}}); !errors.Is(err, ErrEngineSpec) {
+	if _, err := OpenPlayer(ctx, "dxp:localhost:1", nil, rules.Russian, EngineOptions{Limit: annotate.Limit{Depth: 2}}); !errors.Is(err, ErrEngineSpec) {
 		t.Errorf("dxp for Russian: %v", err)
 	}
-	if _, err := ParseEngine(ctx, "uci:x", nil, rules.Russian, EngineOptions{Limit: annotate.Limit{Depth: 2}}); !errors.Is(err, ErrEngineSpec) {
+	if _, err := OpenPlayer(ctx, "uci:x", nil, rules.Russian, EngineOptions{Limit: annotate.Limit{Depth: 2}}); !errors.Is(err, ErrEngineSpec) {
 		t.Errorf("uci: %v", err)
 	}
-	if _, err := ParseEngine(ctx, "builtin", nil, rules.Russian, EngineOptions{}); !errors.Is(err, annotate.ErrLimit) {
+	if _, err := OpenPlayer(ctx, "builtin", nil, rules.Russian, EngineOptions{}); !errors.Is(err, annotate.ErrLimit) {
 		t.Errorf("no limit: %v", err)
 	}
 }
@@ -655,10 +656,7 @@ func TestDXPEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	lim := annotate.Limit{Depth: 2}
-	eng, err := annotate.ParseEngine("builtin", nil, annotate.EngineOptions{Limit: lim})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := engine.NewPool(nil, func() (engine.Engine, error) { return engine.NewBuiltin(0), nil }, 1)
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	reqs := &gameReqs{}
@@ -676,11 +674,11 @@ func TestDXPEngine(t *testing.T) {
 
 	v := rules.International
 	bg := context.Background()
-	a, err := ParseEngine(bg, "builtin", nil, v, EngineOptions{Limit: lim})
+	a, err := OpenPlayer(bg, "builtin", nil, v, EngineOptions{Limit: lim})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := ParseEngine(bg, "dxp:"+ln.Addr().String(), nil, v, EngineOptions{Limit: lim, Timeout: time.Minute})
+	b, err := OpenPlayer(bg, "dxp:"+ln.Addr().String(), nil, v, EngineOptions{Limit: lim, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -776,7 +774,7 @@ func TestHubEngineOfAnotherVariant(t *testing.T) {
 	v := rules.International
 	bg := context.Background()
 	lim := annotate.Limit{Depth: 2}
-	b, err := ParseEngine(bg, "hub:"+exe, nil, v, EngineOptions{Limit: lim})
+	b, err := OpenPlayer(bg, "hub:"+exe, nil, v, EngineOptions{Limit: lim})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -784,7 +782,7 @@ func TestHubEngineOfAnotherVariant(t *testing.T) {
 	if b.Name() != "fake 1" {
 		t.Errorf("name %q", b.Name())
 	}
-	a, _ := ParseEngine(bg, "builtin", nil, v, EngineOptions{Limit: lim})
+	a, _ := OpenPlayer(bg, "builtin", nil, v, EngineOptions{Limit: lim})
 	bs, _ := Ballots(v)
 	st := &memStore{}
 	_, err = Run(bg, Options{Variant: v, Openings: bs[:1], A: a, B: b, Key: "k", Store: st})
@@ -801,7 +799,7 @@ func TestCancelWithEnginesThatAnswer(t *testing.T) {
 	defer cancel()
 	v := rules.International
 	mk := func() Player {
-		p, err := ParseEngine(ctx, "builtin", nil, v, EngineOptions{Limit: annotate.Limit{Depth: 2}})
+		p, err := OpenPlayer(ctx, "builtin", nil, v, EngineOptions{Limit: annotate.Limit{Depth: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,20 +2,14 @@ package match
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/draughtsdb/draughtsdb/analysis/annotate"
-	"github.com/draughtsdb/draughtsdb/analysis/dxp"
-	"github.com/draughtsdb/draughtsdb/analysis/hub"
+	"github.com/draughtsdb/draughtsdb/analysis/dxp" // also the DXP client behind engine.Open's dxp:HOST:PORT
+	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
-	"github.com/draughtsdb/draughtsdb/ingest/pdn"
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
@@ -41,29 +35,33 @@ type Player interface {
 	Close() error
 }
 
+// quote quotes s for a message, cut to 80 bytes on a rune boundary.
+func quote(s string) string { return engine.Quote(s) }
+
 // Errors of the players and engine specifications.
 var (
-	// ErrEngineSpec: an engine specification of no known form.
-	ErrEngineSpec = errors.New("match: unknown engine")
+	// ErrEngineSpec: an engine specification of no known form (engine.ErrSpec).
+	ErrEngineSpec = engine.ErrSpec
 	// ErrResigned: the engine gave the game up (DXP GAMEEND "I lose").
-	ErrResigned = errors.New("match: the engine resigned")
+	ErrResigned = engine.ErrResigned
 	// ErrDrawClaim: the engine ended the game claiming a draw (DXP GAMEEND
 	// "draw") in a position the rules do not call drawn.
-	ErrDrawClaim = errors.New("match: the engine claimed a draw")
+	ErrDrawClaim = engine.ErrDrawClaim
 	// ErrNoMove: an engine answered without a move.
-	ErrNoMove = errors.New("match: the engine gave no move")
+	ErrNoMove = engine.ErrNoMove
 )
 
-// EngineOptions configure the players ParseEngine makes.
+// EngineOptions configure the players OpenPlayer makes.
 type EngineOptions struct {
-	// Limit is every move's search limit (annotate.Limit.Check).
-	Limit annotate.Limit
+	// Limit is every move's search limit (engine.Limit.Check).
+	Limit engine.Limit
 	// Timeout is how much longer than Limit.MoveTime (or, at a fixed
-	// depth, in all) an engine may take for one move before it forfeits
-	// the game (default 60 s); a DXP engine, which keeps its own clock,
-	// may take Timeout plus its whole game time (DXPMinutes). The built-in
-	// engine is stopped at that point and plays its best move so far: it
-	// runs in this process and cannot hang.
+	// depth, in all) an engine of any kind may take for one move before it
+	// forfeits the game (default 60 s). A DXP engine, which keeps its own
+	// clock, is bounded the same way: a game time that would let it think
+	// longer on one move does not extend the bound. The built-in engine is
+	// stopped at that point and plays its best move so far: it runs in
+	// this process and cannot hang.
 	Timeout time.Duration
 	// TTSizeMB is the built-in engine's transposition table
 	// (search.DefaultTTSizeMB when 0).
@@ -119,274 +117,93 @@ func (o *EngineOptions) fill() {
 // the timeout.
 func (o *EngineOptions) moveBudget() time.Duration { return o.Limit.MoveTime + o.Timeout }
 
-// ParseEngine starts the engine spec names, with args its program's
-// arguments, for games of variant v:
+// OpenPlayer opens the engine spec names (engine.ParseSpec: builtin,
+// hub:PATH, dxp:HOST:PORT), with args its program's arguments, as a player
+// in games of variant v:
 //
-//	builtin          draughtsdb's own search (package search), with the game's
-//	                 history (repetitions, Frisian's king-move limit); no args
-//	hub:PATH         a Hub-protocol engine program (Scan, draughtsdb hub), one
-//	                 process, told the position of every move (not the game's
-//	                 history: in Frisian it may move one king a fourth time,
-//	                 which the referee forfeits as illegal)
-//	dxp:HOST:PORT    a DXP engine listening there (Moby Dam, draughtsdb dxp),
-//	                 International only; one connection, one DXP game per game
+//	builtin        sees the game's history (repetitions, Frisian's
+//	               king-move limit)
+//	hub:PATH       one process, told the position of every move (not the
+//	               game's history: in Frisian it may move one king a fourth
+//	               time, which the referee forfeits as illegal)
+//	dxp:HOST:PORT  International only; one connection, one DXP game per game
 //
-// The forms are annotate.ParseEngine's, plus dxp. A spec of no known form
-// wraps ErrEngineSpec, a bad limit annotate.ErrLimit.
-func ParseEngine(ctx context.Context, spec string, args []string, v *rules.Variant, o EngineOptions) (Player, error) {
+// A spec of no known form wraps ErrEngineSpec, a bad limit engine.ErrLimit.
+func OpenPlayer(ctx context.Context, spec string, args []string, v *rules.Variant, o EngineOptions) (Player, error) {
 	if err := o.Limit.Check(); err != nil {
 		return nil, err
 	}
 	o.fill()
-	kind, arg, _ := strings.Cut(spec, ":")
-	switch {
-	case spec == "builtin":
-		if len(args) > 0 {
-			return nil, fmt.Errorf("%w: builtin takes no program arguments (have %s)", ErrEngineSpec, quote(strings.Join(args, " ")))
-		}
-		return &builtinPlayer{o: o, e: search.NewEngine(o.TTSizeMB)}, nil
-	case kind == "hub" && arg != "":
-		p := &hubPlayer{o: o, cfg: hub.Config{Path: arg, Args: args, Timeout: o.Timeout, Stderr: o.Stderr, Notice: o.Notice}}
-		if err := p.start(); err != nil {
-			return nil, fmt.Errorf("engine %s: %w", quote(spec), err)
-		}
-		return p, nil
-	case kind == "dxp" && arg != "":
-		if v != rules.International {
-			return nil, fmt.Errorf("%w: %s: DXP plays International draughts only, not %s", ErrEngineSpec, quote(spec), v.Name)
-		}
-		if len(args) > 0 {
-			return nil, fmt.Errorf("%w: a DXP engine takes no program arguments (have %s)", ErrEngineSpec, quote(strings.Join(args, " ")))
-		}
-		p := &dxpPlayer{o: o, addr: arg}
-		if err := p.dial(ctx); err != nil {
-			return nil, fmt.Errorf("engine %s: %w", quote(spec), err)
-		}
-		return p, nil
-	}
-	return nil, fmt.Errorf("%w %s: want builtin, hub:PATH or dxp:HOST:PORT", ErrEngineSpec, quote(spec))
-}
-
-// quote quotes s for a message, cut to 80 bytes on a rune boundary.
-func quote(s string) string { return fmt.Sprintf("%q", pdn.Clip(s, 80)) }
-
-// builtinPlayer is package search in this process. It sees the game's
-// history: the positions since the last irreversible move for repetitions
-// and the king-move counter (Frisian).
-type builtinPlayer struct {
-	o EngineOptions
-	e *search.Engine
-}
-
-func (p *builtinPlayer) Name() string { return search.Name + " " + search.Version }
-
-func (p *builtinPlayer) Begin(context.Context, *Game, rules.Color) error { return nil }
-
-func (p *builtinPlayer) Move(ctx context.Context, g *Game) (rules.Move, error) {
-	ctx, cancel := context.WithTimeout(ctx, p.o.moveBudget())
-	defer cancel()
-	kmc := g.KingMoves
-	r := p.e.Search(ctx, g.Pos, search.Options{Depth: p.o.Limit.Depth, MoveTime: p.o.Limit.MoveTime,
-		History: g.History[:len(g.History)-1], KingMoves: &kmc}, nil)
-	if r.Best.From() == 0 && r.Best.To() == 0 {
-		return rules.Move{}, ErrNoMove
-	}
-	return r.Best, nil
-}
-
-func (p *builtinPlayer) Finish(context.Context, *Game) error { return nil }
-func (p *builtinPlayer) Reset(context.Context) error         { return nil }
-func (p *builtinPlayer) Close() error                        { return nil }
-
-// hubPlayer drives a Hub engine with hub.Client: one Analyze per move, no
-// retry (a failure forfeits the game; the client has then restarted the
-// engine already when it timed out or crashed).
-type hubPlayer struct {
-	o    EngineOptions
-	cfg  hub.Config
-	c    *hub.Client
-	name string
-}
-
-func (p *hubPlayer) start() error {
-	c, err := hub.Start(p.cfg)
+	s, err := engine.ParseSpec(spec, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	p.c = c
-	if p.name == "" {
-		id := c.ID()
-		p.name = strings.TrimSpace(id["name"] + " " + id["version"])
-		if p.name == "" {
-			p.name = filepath.Base(p.cfg.Path)
-		}
+	e, err := engine.OpenSpec(ctx, s, engine.Options{Variant: v, TTSizeMB: o.TTSizeMB, Timeout: o.Timeout,
+		Stderr: o.Stderr, Notice: o.Notice, DXPName: o.DXPName, DXPMinutes: o.DXPMinutes, DXPMoves: o.DXPMoves})
+	if err != nil {
+		return nil, err
+	}
+	return NewPlayer(e, s.Fallback(), o), nil
+}
+
+// NewPlayer makes engine e a player; fallback is its name until it
+// reports one (a DXP engine names itself in its first GAMEACC).
+func NewPlayer(e engine.Engine, fallback string, o EngineOptions) Player {
+	o.fill()
+	return &enginePlayer{e: e, o: o, fallback: fallback}
+}
+
+// enginePlayer is an engine.Engine as a Player: the game goes to Search
+// with its history; a GamePlayer (DXP) is told when games begin and end.
+type enginePlayer struct {
+	e        engine.Engine
+	o        EngineOptions
+	fallback string
+}
+
+func (p *enginePlayer) Name() string {
+	if n := strings.TrimSpace(engine.NameOf(p.e)); n != "" {
+		return n
+	}
+	return p.fallback
+}
+
+func (p *enginePlayer) Begin(ctx context.Context, g *Game, side rules.Color) error {
+	if gp, ok := p.e.(engine.GamePlayer); ok {
+		return gp.NewGame(ctx, g.Start, side)
 	}
 	return nil
 }
 
-func (p *hubPlayer) Name() string { return p.name }
-
-func (p *hubPlayer) Begin(context.Context, *Game, rules.Color) error { return nil }
-
-func (p *hubPlayer) Move(ctx context.Context, g *Game) (rules.Move, error) {
-	if p.c == nil {
-		if err := p.start(); err != nil {
-			return rules.Move{}, err
-		}
+func (p *enginePlayer) Move(ctx context.Context, g *Game) (rules.Move, error) {
+	if _, ok := p.e.(*engine.BuiltinEngine); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, p.o.moveBudget())
+		defer cancel()
 	}
-	a, err := p.c.Analyze(ctx, g.Pos, p.o.Limit.Depth, p.o.Limit.MoveTime)
+	r, err := p.e.Search(ctx, g.engineGame(), p.o.Limit)
 	if err != nil {
 		return rules.Move{}, err
 	}
-	return a.Best, nil
+	if r.Move.From() == 0 && r.Move.To() == 0 {
+		return rules.Move{}, ErrNoMove
+	}
+	return r.Move, nil
 }
 
-func (p *hubPlayer) Finish(context.Context, *Game) error { return nil }
-
-// Reset restarts the engine process: the client already did after a
-// timeout or a crash, but not after a protocol error.
-func (p *hubPlayer) Reset(context.Context) error {
-	if p.c != nil {
-		p.c.Close()
-		p.c = nil
-	}
-	return p.start()
-}
-
-func (p *hubPlayer) Close() error {
-	if p.c == nil {
-		return nil
-	}
-	err := p.c.Close()
-	p.c = nil
-	return err
-}
-
-// dxpPlayer is an engine listening for DXP: we connect and initiate each
-// game (dxp.Player), the engine follows with its colour.
-type dxpPlayer struct {
-	o    EngineOptions
-	addr string
-	p    *dxp.Player
-	name string
-	side rules.Color // the engine's colour in the game going on
-}
-
-func (p *dxpPlayer) dial(ctx context.Context) error {
-	// A DXP engine keeps its own clock: one move may take up to the whole
-	// game's time before it is late.
-	budget := max(p.o.moveBudget(), p.o.Timeout+time.Duration(p.o.DXPMinutes)*time.Minute)
-	pl, err := dxp.Dial(ctx, p.addr, dxp.ClientOptions{Name: p.o.DXPName, Timeout: budget, Notice: p.o.Notice})
-	if err != nil {
-		return err
-	}
-	p.p = pl
-	return nil
-}
-
-// Name is the name the engine gave in its first GAMEACC, or its address
-// before any game.
-func (p *dxpPlayer) Name() string {
-	if p.name != "" {
-		return p.name
-	}
-	return "dxp:" + p.addr
-}
-
-// Begin sends the GAMEREQ (connecting again first if an earlier failure
-// closed the connection). The engine names itself in its GAMEACC: Name is
-// that name from then on.
-func (p *dxpPlayer) Begin(ctx context.Context, g *Game, side rules.Color) error {
-	if p.p == nil {
-		if err := p.dial(ctx); err != nil {
-			return err
-		}
-	}
-	if p.p.InGame() {
-		p.p.End(ctx, dxp.EndUnknown) //nolint:errcheck // a game left over from a failure: end it
-	}
-	err := p.p.Start(ctx, dxp.Game{Start: g.Start, Engine: side, Minutes: p.o.DXPMinutes, Moves: p.o.DXPMoves})
-	if err != nil {
-		return err
-	}
-	p.side = side
-	if n := strings.TrimSpace(p.p.Opponent()); n != "" && p.name == "" {
-		p.name = n
+func (p *enginePlayer) Finish(ctx context.Context, g *Game) error {
+	if gp, ok := p.e.(engine.GamePlayer); ok {
+		return gp.EndGame(ctx, g.engineGame(), g.Result)
 	}
 	return nil
 }
 
-func (p *dxpPlayer) Move(ctx context.Context, g *Game) (rules.Move, error) {
-	var last *rules.Move
-	if len(g.Moves) > 0 {
-		last = &g.Moves[len(g.Moves)-1]
+// Reset restarts an engine that can be (a Hub process, a DXP connection).
+func (p *enginePlayer) Reset(ctx context.Context) error {
+	if r, ok := p.e.(engine.Restarter); ok {
+		return r.Restart(ctx)
 	}
-	m, err := p.p.Move(ctx, g.Pos, last)
-	var ge *dxp.GameEndError
-	if errors.As(err, &ge) {
-		switch ge.End.Reason {
-		case dxp.EndLoss:
-			return rules.Move{}, fmt.Errorf("%w (%v)", ErrResigned, err)
-		case dxp.EndDraw:
-			return rules.Move{}, fmt.Errorf("%w (%v)", ErrDrawClaim, err)
-		}
-	}
-	return m, err
+	return nil
 }
 
-// Finish ends the DXP game from our side: reason from our (the
-// opponent's) view.
-func (p *dxpPlayer) Finish(ctx context.Context, g *Game) error {
-	if p.p == nil || !p.p.InGame() {
-		return nil
-	}
-	reason := dxp.EndUnknown
-	if w, ok := g.Result.Winner(); ok {
-		if w == p.side {
-			reason = dxp.EndLoss
-		} else {
-			reason = dxp.EndWin
-		}
-	} else if g.Result == replay.Draw {
-		reason = dxp.EndDraw
-	}
-	// The last move, when ours, goes to the engine first; when it left
-	// the engine without a legal move, the engine may say so itself.
-	var last *rules.Move
-	wait := time.Duration(0)
-	if n := len(g.Moves); n > 0 {
-		last = &g.Moves[n-1]
-		if g.Pos.SideToMove() == p.side && g.Pos.IsLost() {
-			wait = finishWait
-		}
-	}
-	return p.p.Finish(ctx, len(g.Moves), last, reason, wait)
-}
-
-// finishWait is how long a DXP engine left without a legal move by our
-// last move is given to end the game itself before we do.
-const finishWait = 2 * time.Second
-
-// Reset connects again: after a timeout or a bad message the connection
-// is out of step with the game.
-func (p *dxpPlayer) Reset(ctx context.Context) error {
-	if p.p != nil {
-		p.p.Close()
-		p.p = nil
-	}
-	return p.dial(ctx)
-}
-
-func (p *dxpPlayer) Close() error {
-	if p.p == nil {
-		return nil
-	}
-	if p.p.InGame() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		p.p.End(ctx, dxp.EndUnknown) //nolint:errcheck
-		cancel()
-	}
-	err := p.p.Close()
-	p.p = nil
-	return err
-}
+func (p *enginePlayer) Close() error { return p.e.Close() }

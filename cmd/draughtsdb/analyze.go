@@ -107,7 +107,7 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 					fmt.Fprintln(cmd.ErrOrStderr(), s)
 				}
 			}
-			eng, err := annotate.ParseEngine(engine, engineArgs, annotate.EngineOptions{Limit: lim, TTSizeMB: ttSize, Notice: notice})
+			eng, err := annotate.OpenEngine(cmd.Context(), engine, engineArgs, annotate.EngineOptions{Limit: lim, TTSizeMB: ttSize, Notice: notice})
 			if err != nil {
 				return engineFlagError(err)
 			}
@@ -176,7 +176,8 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 	return cmd
 }
 
-// engineFlagError names the flags behind an annotate.ParseEngine error.
+// engineFlagError names the flags behind an engine error (a limit or a
+// specification, engine.ErrLimit and engine.ErrSpec).
 func engineFlagError(err error) error {
 	switch {
 	case errors.Is(err, annotate.ErrLimit):

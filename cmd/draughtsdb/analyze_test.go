@@ -503,7 +503,7 @@ func TestAnalyzeOwnWorkersAreNotOthers(t *testing.T) {
 }
 
 // TestAnalyzeEngineFlags: --engine, --engine-arg, --depth and --movetime
-// are checked by annotate.ParseEngine, before any database is opened; the
+// are checked by annotate.OpenEngine, before any database is opened; the
 // error names the flags and wraps annotate's sentinel.
 func TestAnalyzeEngineFlags(t *testing.T) {
 	isolate(t)

@@ -240,6 +240,15 @@ var intLimits = map[string]struct {
 	"analysis.blunder":               {1, maxLoss, "hundredths of a man"},
 	"serve.max_expensive":            {1, 64, "requests at once; at most the database pool's connections less one"},
 	"serve.max_expensive_per_client": {1, 64, "requests at once"},
+	"embedded.port":                  {1, 65535, ""},
+	"workers":                        {0, MaxWorkers, "0 = one per CPU"},
+	"import.batch_size":              {1, 1_000_000, "games per transaction"},
+	"import.opening_depth":           {1, openings.MaxDepth, "plies"},
+	"analysis.inaccuracy":            {1, maxLoss, "hundredths of a man"},
+	"analysis.mistake":               {1, maxLoss, "hundredths of a man"},
+	"analysis.blunder":               {1, maxLoss, "hundredths of a man"},
+	"dxp.max_connections":            {1, 1024, "connections served at once"},
+	"dxp.max_minutes":                {1, 999, "minutes of thinking time per game"},
 }
 
 // Why a SettingError rejects a value.
@@ -337,6 +346,7 @@ func checkValues(v *viper.Viper, src sources) error {
 	for _, d := range []struct{ key, want string }{
 		{"analysis.lease", "a duration from 1s to 24h (60s, 2m)"},
 		{"match.timeout", "a duration from 1s to 24h (30s, 2m)"},
+		{"dxp.idle_timeout", "a duration from 1s to 24h (5m, 1h)"},
 	} {
 		if x, err := time.ParseDuration(strings.TrimSpace(fmt.Sprint(v.Get(d.key)))); err != nil {
 			bad(d.key, ErrNotDuration, d.want)

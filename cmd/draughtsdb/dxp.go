@@ -1,14 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
 	"strings"
 	"time"
 
-	"github.com/draughtsdb/draughtsdb/analysis/annotate"
 	"github.com/draughtsdb/draughtsdb/analysis/dxp"
+	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
@@ -16,7 +17,7 @@ import (
 
 func newDXPCommand(a *app) *cobra.Command {
 	var (
-		engine     string
+		engineSpec string
 		engineArgs []string
 		depth      int
 		moveTimeMS int
@@ -50,7 +51,15 @@ move (reason 1: it loses), on a threefold repetition or after 25 moves each
 of kings only (reason 2: draw), and when the GAMEREQ's number of moves is
 played (reason 0). A GAMEEND from the other side is acknowledged; BACKREQ to
 an earlier point of the game is accepted (--no-takeback refuses them); CHAT
-is printed. Several connections play at once, each with its own engine.
+is printed. Several connections play at once, each with its own engine:
+at most --max-connections (dxp.max_connections, 4); one more is told so in
+a CHAT and closed. A connection takes its engine when its first game begins
+(a Hub engine is a process each) and gives it back when it closes: one
+engine is kept for the next connection, the others are stopped. A
+connection silent outside a game for --idle-timeout (dxp.idle_timeout, 5m;
+a new connection before its first message too) is closed. A GAMEREQ may
+give at most --max-minutes (dxp.max_minutes, 60) of thinking time: a
+request for more is played as that many minutes, said in a CHAT.
 
 Search per move: --depth N or --movetime MS; with neither, each move gets
 the time left in the GAMEREQ's thinking time over the moves still to play
@@ -76,12 +85,12 @@ games in progress end unfinished) and stops.`,
 			if depthSet && timeSet {
 				return errors.New("give --depth or --movetime, not both")
 			}
-			var lim annotate.Limit // zero: from the GAMEREQ
+			var lim engine.Limit // zero: from the GAMEREQ
 			switch {
 			case depthSet:
-				lim = annotate.Limit{Depth: depth}
+				lim = engine.Limit{Depth: depth}
 			case timeSet:
-				lim = annotate.Limit{MoveTime: time.Duration(moveTimeMS) * time.Millisecond}
+				lim = engine.Limit{MoveTime: time.Duration(moveTimeMS) * time.Millisecond}
 			}
 			if depthSet || timeSet {
 				if err := lim.Check(); err != nil {
@@ -91,7 +100,14 @@ games in progress end unfinished) and stops.`,
 			if timeout < 0 {
 				return errors.New("--timeout must not be negative")
 			}
-			o := dxp.ServerOptions{Name: name, Limit: lim, Timeout: timeout, NoTakeBack: noTakeBack}
+			// The configuration checked dxp.idle_timeout (1s..24h) and the
+			// integer settings' ranges.
+			idle, err := time.ParseDuration(strings.TrimSpace(a.cfg.DXP.IdleTimeout))
+			if err != nil {
+				return fmt.Errorf("dxp.idle_timeout: %w", err)
+			}
+			o := dxp.ServerOptions{Name: name, Limit: lim, Timeout: timeout, NoTakeBack: noTakeBack,
+				IdleTimeout: idle, MaxConnections: a.cfg.DXP.MaxConnections, MaxMinutes: a.cfg.DXP.MaxMinutes}
 			if initiate {
 				var our rules.Color
 				switch strings.ToLower(color) {
@@ -130,31 +146,40 @@ games in progress end unfinished) and stops.`,
 				}
 			}
 
-			// The engine's own limit is replaced per move when the GAMEREQ
-			// decides it; ParseEngine needs a valid one meanwhile.
-			engLim := lim
-			if engLim == (annotate.Limit{}) {
-				engLim = annotate.Limit{MoveTime: dxp.DefaultMoveTime}
-			}
-			eng, err := annotate.ParseEngine(engine, engineArgs, annotate.EngineOptions{Limit: engLim, TTSizeMB: ttSize, Stderr: stderr, Notice: o.Notice})
+			spec, err := engine.ParseSpec(engineSpec, engineArgs, engine.Builtin, engine.Hub)
 			if err != nil {
 				return engineFlagError(err)
 			}
+			eo := engine.Options{Variant: rules.International, TTSizeMB: ttSize, Stderr: stderr, Notice: o.Notice}
+			// The first engine is started here, to learn its name and to
+			// fail before listening; the others when connections need them.
+			first, err := engine.OpenSpec(cmd.Context(), spec, eo)
+			if err != nil {
+				return engineFlagError(err)
+			}
+			pool := engine.NewPool(first, func() (engine.Engine, error) { return engine.OpenSpec(context.Background(), spec, eo) }, 1)
+			engName := pool.Name()
+			if engName == "" {
+				engName = spec.Fallback()
+			}
+			if o.Name == "" {
+				o.Name = engName
+			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
-				eng.Close()
+				pool.Close()
 				return fmt.Errorf("dxp: %w", err)
 			}
 			setting := "time from each GAMEREQ"
-			if lim != (annotate.Limit{}) {
+			if lim != (engine.Limit{}) {
 				setting = lim.Setting()
 			}
 			role := "following"
 			if initiate {
 				role = fmt.Sprintf("initiating %d game(s) per connection", games)
 			}
-			fmt.Fprintf(stderr, "draughtsdb: dxp on %s: %s %s, %s, %s (Ctrl-C stops it)\n", ln.Addr(), eng.Name, eng.Version, setting, role)
-			if err := dxp.Serve(cmd.Context(), ln, eng, o); err != nil {
+			fmt.Fprintf(stderr, "draughtsdb: dxp on %s: %s, %s, %s, at most %d connection(s) (Ctrl-C stops it)\n", ln.Addr(), engName, setting, role, o.MaxConnections)
+			if err := dxp.Serve(cmd.Context(), ln, pool, o); err != nil {
 				return err
 			}
 			fmt.Fprintln(stderr, "draughtsdb: dxp stopped")
@@ -164,7 +189,7 @@ games in progress end unfinished) and stops.`,
 	f := cmd.Flags()
 	f.String("listen", "127.0.0.1:27531", settingHelp("dxp.listen"))
 	bindFlag(f, "listen", "dxp.listen")
-	f.StringVar(&engine, "engine", "builtin", "engine: builtin, or hub:PATH for a Hub-protocol engine program")
+	f.StringVar(&engineSpec, "engine", "builtin", "engine: builtin, or hub:PATH for a Hub-protocol engine program")
 	f.StringArrayVar(&engineArgs, "engine-arg", nil, "argument for the hub engine program (repeat for several)")
 	f.IntVar(&depth, "depth", 0, "search every move to this depth in plies (deterministic); default: a move time from the GAMEREQ")
 	f.IntVar(&moveTimeMS, "movetime", 0, "search every move this many milliseconds; default: a move time from the GAMEREQ")
@@ -177,6 +202,12 @@ games in progress end unfinished) and stops.`,
 	f.IntVar(&minutes, "minutes", 5, "with --initiate: each side's thinking time for the whole game in minutes (0..999)")
 	f.IntVar(&moves, "moves", 0, "with --initiate: moves to play in that time (0..999; 0 = no limit)")
 	f.IntVar(&games, "games", 2, "with --initiate: games per connection")
+	f.Int("max-connections", 4, settingHelp("dxp.max_connections"))
+	f.Int("max-minutes", 60, settingHelp("dxp.max_minutes"))
+	f.String("idle-timeout", "5m", settingHelp("dxp.idle_timeout"))
+	bindFlag(f, "max-connections", "dxp.max_connections")
+	bindFlag(f, "max-minutes", "dxp.max_minutes")
+	bindFlag(f, "idle-timeout", "dxp.idle_timeout")
 	f.BoolVar(&trace, "trace", false, "print every DXP message sent (->) and received (<-) to stderr")
 	return cmd
 }

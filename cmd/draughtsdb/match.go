@@ -227,12 +227,12 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 
 	eo := match.EngineOptions{Limit: lim, Timeout: timeout, TTSizeMB: f.ttSize, Notice: notice,
 		DXPMinutes: dxpMinutes, DXPMoves: f.dxpMoves, Stderr: engineStderr(f.quiet, errOut)}
-	engA, err := match.ParseEngine(ctx, f.engines[0], f.argsA, v, eo)
+	engA, err := match.OpenPlayer(ctx, f.engines[0], f.argsA, v, eo)
 	if err != nil {
 		return fmt.Errorf("--engine (A)/--engine-arg-a: %w", err)
 	}
 	defer engA.Close()
-	engB, err := match.ParseEngine(ctx, f.engines[1], f.argsB, v, eo)
+	engB, err := match.OpenPlayer(ctx, f.engines[1], f.argsB, v, eo)
 	if err != nil {
 		return fmt.Errorf("--engine (B)/--engine-arg-b: %w", err)
 	}

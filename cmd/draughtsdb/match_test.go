@@ -20,6 +20,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
 	"github.com/draughtsdb/draughtsdb/analysis/dxp"
+	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/analysis/match"
 	"github.com/draughtsdb/draughtsdb/ingest"
@@ -314,7 +315,7 @@ func TestMatchResumesAfterCancel(t *testing.T) {
 	lim := annotate.Limit{Depth: 2}
 	key := match.Key(v, "builtin", nil, "builtin", nil, lim.Setting(), -1, "resume", "", ballots)
 	mk := func() match.Player {
-		p, err := match.ParseEngine(context.Background(), "builtin", nil, v, match.EngineOptions{Limit: lim})
+		p, err := match.OpenPlayer(context.Background(), "builtin", nil, v, match.EngineOptions{Limit: lim})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -479,10 +480,7 @@ func TestMatchDXPEngineAtDepth(t *testing.T) {
 		t.Fatal(err)
 	}
 	lim := annotate.Limit{Depth: 2}
-	eng, err := annotate.ParseEngine("builtin", nil, annotate.EngineOptions{Limit: lim, TTSizeMB: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := engine.NewPool(nil, func() (engine.Engine, error) { return engine.NewBuiltin(8), nil }, 1)
 	var mu sync.Mutex
 	var reqs []dxp.GameReq
 	ctx, stop := context.WithCancel(context.Background())

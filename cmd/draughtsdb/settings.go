@@ -35,6 +35,9 @@ var settings = []setting{
 	{"dxp.listen", "127.0.0.1:27531", "dxp: the address (HOST:PORT) the DXP engine listens on (27531 is DXP's port); loopback by default"},
 	{"user_sql.work_mem", "32MB", "user SQL (analyze --where, query, the explorer): PostgreSQL work_mem, the memory of each sort or hash before it spills to temporary files; 64kB..1TB"},
 	{"user_sql.temp_file_limit", "1GB", "user SQL (analyze --where, query, the explorer): PostgreSQL temp_file_limit, the temporary files one statement may write; 64kB..1TB, -1 = no limit"},
+	{"dxp.max_connections", 4, "dxp: connections served at once, each with its own engine (a hub engine is a process each); one more is told so in a CHAT and closed; 1..1024"},
+	{"dxp.max_minutes", 60, "dxp: the most thinking time per game a GAMEREQ may give; a request for more is played as this many minutes; 1..999"},
+	{"dxp.idle_timeout", "5m", "dxp: how long a connection may stay silent outside a game (a new one included) before it is closed and its engine given back; 1s..24h"},
 }
 
 // Config is the effective configuration handed to the commands as a plain
@@ -70,7 +73,10 @@ type Config struct {
 		MaxExpensivePerClient int    `mapstructure:"max_expensive_per_client"`
 	} `mapstructure:"serve"`
 	DXP struct {
-		Listen string `mapstructure:"listen"`
+		Listen         string `mapstructure:"listen"`
+		MaxConnections int    `mapstructure:"max_connections"`
+		MaxMinutes     int    `mapstructure:"max_minutes"`
+		IdleTimeout    string `mapstructure:"idle_timeout"`
 	} `mapstructure:"dxp"`
 	UserSQL struct {
 		WorkMem       string `mapstructure:"work_mem"`

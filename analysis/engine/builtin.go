@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/draughtsdb/draughtsdb/analysis/search"
+)
+
+// BuiltinEngine is draughtsdb's own search (package search) with its own
+// transposition table, in this process. It sees the game's history:
+// repetitions and Frisian's king-move limit along every line.
+type BuiltinEngine struct {
+	e *search.Engine
+	// Options, if not nil, adjusts each search's options (tests: a fake
+	// clock).
+	Options func(*search.Options)
+}
+
+// NewBuiltin returns the built-in engine; ttMB sizes its table
+// (search.DefaultTTSizeMB when <= 0).
+func NewBuiltin(ttMB int) *BuiltinEngine {
+	if ttMB <= 0 {
+		ttMB = search.DefaultTTSizeMB
+	}
+	return &BuiltinEngine{e: search.NewEngine(ttMB)}
+}
+
+// Name is search.Name, Version search.Version.
+func (b *BuiltinEngine) Name() string    { return search.Name }
+func (b *BuiltinEngine) Version() string { return search.Version }
+
+// KeepsTable: Game.Continue keeps the table of the earlier searches.
+func (b *BuiltinEngine) KeepsTable() bool { return true }
+
+// Search searches the game's position to l. Cancelling ctx stops it with
+// the best move so far (the first legal move if the first iteration did
+// not complete).
+func (b *BuiltinEngine) Search(ctx context.Context, g Game, l Limit) (Result, error) {
+	if err := l.Check(); err != nil {
+		return Result{}, err
+	}
+	if b.e == nil {
+		return Result{}, errClosed
+	}
+	pos, hist, kmc, err := g.Position()
+	if err != nil {
+		return Result{}, err
+	}
+	o := search.Options{Depth: l.Depth, MoveTime: l.MoveTime, History: hist, KingMoves: &kmc, Continue: g.Continue}
+	if b.Options != nil {
+		b.Options(&o)
+	}
+	r := b.e.Search(ctx, pos, o, nil)
+	return Result{Move: r.Best, PV: r.PV, Score: r.Score, Mate: r.Mate, HasScore: true,
+		Depth: r.Depth, Nodes: r.Nodes, Time: r.Time}, nil
+}
+
+// Close drops the table.
+func (b *BuiltinEngine) Close() error {
+	b.e = nil
+	return nil
+}
+
+var errClosed = errors.New("engine: search after Close")
