@@ -94,25 +94,27 @@ func (b *Board) Position(v *rules.Variant) rules.Position {
 // leave the board (first: where jumped pieces leave at once, as in Turkish,
 // a king may end on a square it emptied), and the other side is to move.
 func (b *Board) Play(from, to int, promotes bool, captured []byte) {
+	// Word indices masked with &1 (squares are below 128): no bounds checks
+	// in the scan's innermost loop.
 	for _, c := range captured {
-		w, m := (int(c)-1)>>6, uint64(1)<<(uint(c-1)&63)
-		b.White[w] &^= m
-		b.Black[w] &^= m
-		b.Kings[w] &^= m
+		i := uint(c) - 1
+		w, m := i>>6&1, ^(uint64(1) << (i & 63))
+		b.White[w] &= m
+		b.Black[w] &= m
+		b.Kings[w] &= m
 	}
-	fw, fm := (from-1)>>6, uint64(1)<<(uint(from-1)&63)
-	tw, tm := (to-1)>>6, uint64(1)<<(uint(to-1)&63)
+	f, t := uint(from)-1, uint(to)-1
+	fw, tw := f>>6&1, t>>6&1
+	fm, tm := uint64(1)<<(f&63), uint64(1)<<(t&63)
 	king := b.Kings[fw]&fm != 0 || promotes
 	b.Kings[fw] &^= fm
-	if b.Side == rules.White {
-		b.White[fw] &^= fm
-		b.White[tw] |= tm
-		b.Side = rules.Black
-	} else {
-		b.Black[fw] &^= fm
-		b.Black[tw] |= tm
-		b.Side = rules.White
+	us := &b.White
+	if b.Side == rules.Black {
+		us = &b.Black
 	}
+	us[fw] &^= fm
+	us[tw] |= tm
+	b.Side ^= 1
 	if king {
 		b.Kings[tw] |= tm
 	}

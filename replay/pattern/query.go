@@ -142,6 +142,9 @@ type Matcher struct {
 	MinPly, MaxPly int
 	dirs           []dir // the query, then its colour-reversed form
 	move           bool
+	// single, when set, is the query's one pattern, with nothing else to
+	// test (the common case, tested without the general loop).
+	single *cpat
 }
 
 type dir struct {
@@ -169,14 +172,12 @@ func compilePattern(p *Pattern) cpat {
 }
 
 func (c *cpat) match(b *Board) bool {
-	for w := 0; w < 2; w++ {
-		if b.White[w]&c.white[w] != c.white[w] || b.Black[w]&c.black[w] != c.black[w] ||
-			b.Kings[w]&c.kings[w] != c.kings[w] || b.Kings[w]&c.men[w] != 0 ||
-			(b.White[w]|b.Black[w])&c.empty[w] != 0 {
-			return false
-		}
-	}
-	return true
+	return b.White[0]&c.white[0] == c.white[0] && b.Black[0]&c.black[0] == c.black[0] &&
+		b.Kings[0]&c.kings[0] == c.kings[0] && b.Kings[0]&c.men[0] == 0 &&
+		(b.White[0]|b.Black[0])&c.empty[0] == 0 &&
+		b.White[1]&c.white[1] == c.white[1] && b.Black[1]&c.black[1] == c.black[1] &&
+		b.Kings[1]&c.kings[1] == c.kings[1] && b.Kings[1]&c.men[1] == 0 &&
+		(b.White[1]|b.Black[1])&c.empty[1] == 0
 }
 
 // Reverse returns the pattern with the colours swapped and the board
@@ -277,6 +278,9 @@ func (q *Query) Compile(v *rules.Variant) (*Matcher, error) {
 		}
 		m.dirs = append(m.dirs, rev)
 	}
+	if d := &m.dirs[0]; len(m.dirs) == 1 && len(d.pats) == 1 && len(d.excl) == 0 && d.side == Either && d.mat == nil {
+		m.single = &d.pats[0]
+	}
 	return m, nil
 }
 
@@ -311,6 +315,9 @@ func (d *dir) position(b *Board) bool {
 // Position reports whether position b matches (for a query without a move
 // pattern), and whether only in its colour-reversed form.
 func (m *Matcher) Position(b *Board) (match, reversed bool) {
+	if m.single != nil {
+		return m.single.match(b), false
+	}
 	if m.dirs[0].position(b) {
 		return true, false
 	}
