@@ -99,7 +99,7 @@ func benchImportOnce(b *testing.B, path string) {
 	sched := postgresSched(pool)
 
 	// Plain COPY of the same rows into the same (empty) tables.
-	tables := []string{"sources", "players", "games", "position_index", "opening_index", "rejected_games", "duplicates", "evaluations"}
+	tables := []string{"sources", "players", "games", "position_index", "opening_index", "pattern_index", "rejected_games", "duplicates", "evaluations"}
 	dumps := map[string]*bytes.Buffer{}
 	for _, t := range tables {
 		var buf bytes.Buffer

@@ -38,6 +38,7 @@ type stored struct {
 	hashes       []uint64 // the start position and after every ply
 	opening      []openings.Entry
 	evals        []Evaluation // [%eval] comments (evalcomments.go)
+	pattern      []byte       // its pattern_index record but for the id (patternindex.go)
 	row          rowBuf
 }
 
@@ -91,6 +92,7 @@ func prepare(g *replay.Game) *stored {
 		}
 		warnings = append(warnings, c.notes...)
 	}
+	st.pattern = patternBody(g)
 	st.hashes = make([]uint64, 0, len(g.Hashes)+1)
 	st.hashes = append(st.hashes, g.Start.Hash())
 	st.hashes = append(st.hashes, g.Hashes...)
@@ -401,6 +403,9 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 		}
 	}
 	if err := openings.WriteRows(ctx, tx, sourceID, openingRows); err != nil {
+		return c, err
+	}
+	if err := writePatternRows(ctx, tx, sourceID, ids, news); err != nil {
 		return c, err
 	}
 	if len(rejRows) > 0 {

@@ -107,6 +107,7 @@ that names the variable, flag or config file that holds it.`,
 		newDXPCommand(a),
 		newMatchCommand(a),
 		newTrainCommand(),
+		newSearchCommand(a),
 	)
 	return root
 }

@@ -1,0 +1,9 @@
+package patternsearch
+
+import (
+	"testing"
+
+	"github.com/draughtsdb/draughtsdb/schema/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
