@@ -240,13 +240,6 @@ var intLimits = map[string]struct {
 	"analysis.blunder":               {1, maxLoss, "hundredths of a man"},
 	"serve.max_expensive":            {1, 64, "requests at once; at most the database pool's connections less one"},
 	"serve.max_expensive_per_client": {1, 64, "requests at once"},
-	"embedded.port":                  {1, 65535, ""},
-	"workers":                        {0, MaxWorkers, "0 = one per CPU"},
-	"import.batch_size":              {1, 1_000_000, "games per transaction"},
-	"import.opening_depth":           {1, openings.MaxDepth, "plies"},
-	"analysis.inaccuracy":            {1, maxLoss, "hundredths of a man"},
-	"analysis.mistake":               {1, maxLoss, "hundredths of a man"},
-	"analysis.blunder":               {1, maxLoss, "hundredths of a man"},
 	"dxp.max_connections":            {1, 1024, "connections served at once"},
 	"dxp.max_minutes":                {1, 999, "minutes of thinking time per game"},
 }
