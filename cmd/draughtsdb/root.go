@@ -108,6 +108,7 @@ that names the variable, flag or config file that holds it.`,
 		newMatchCommand(a),
 		newTrainCommand(),
 		newSearchCommand(a),
+		newPlayersCommand(a),
 	)
 	return root
 }

@@ -1,0 +1,41 @@
+-- Statements of package players, one per "-- name:" section.
+
+-- name: spellings
+-- Every written name with its games (a game against oneself once).
+SELECT p.id, p.name, count(DISTINCT g.id)::int AS games
+FROM players p
+LEFT JOIN games g ON g.white_id = p.id OR g.black_id = p.id
+GROUP BY p.id, p.name;
+
+-- name: links
+SELECT name, coalesce(target, '') FROM player_links;
+
+-- name: pairings
+-- The games by pairing and result, with their first and last known years:
+-- enough to make any group of spellings' record without a row per game.
+SELECT white_id, black_id, result, count(*)::int,
+       min(left(date, 4)) FILTER (WHERE left(date, 4) ~ '^[0-9]{4}$'),
+       max(left(date, 4)) FILTER (WHERE left(date, 4) ~ '^[0-9]{4}$')
+FROM games
+WHERE white_id IS NOT NULL OR black_id IS NOT NULL
+GROUP BY white_id, black_id, result;
+
+-- name: games_of
+-- A player's games (their spellings' ids in $1): the facts a record needs.
+SELECT g.id, g.white_id = ANY($1) AS as_white, g.black_id = ANY($1) AS as_black,
+       g.result, left(g.date, 4) AS year,
+       CASE WHEN g.white_id = ANY($1) THEN bw.name ELSE ww.name END AS opponent,
+       coalesce(draughtsdb_moves_text(draughtsdb_moves_prefix(g.moves, 2), g.variant::int), '') AS opening,
+       draughtsdb_variant_name(g.variant) AS variant
+FROM games g
+LEFT JOIN players ww ON ww.id = g.white_id
+LEFT JOIN players bw ON bw.id = g.black_id
+WHERE g.white_id = ANY($1) OR g.black_id = ANY($1)
+ORDER BY g.date, g.id;
+
+-- name: set_link
+INSERT INTO player_links (name, target) VALUES ($1, nullif($2, ''))
+ON CONFLICT (name) DO UPDATE SET target = excluded.target, created_at = now();
+
+-- name: remove_link
+DELETE FROM player_links WHERE name = $1;
