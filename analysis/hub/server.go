@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
@@ -298,7 +299,7 @@ func (s *server) variantValues() string { return strings.Join(allVariantNames(),
 func (s *server) handle(l Line) (quit bool) {
 	switch l.Cmd {
 	case "hub":
-		s.out.line("id name=%s version=%s author=%s", quote(search.Name), quote(search.Version), quote("draughtsdb authors"))
+		s.out.line("id name=%s version=%s author=%s", quote(search.Name), quote(evalid.Version()), quote("draughtsdb authors"))
 		s.out.line("param name=variant value=%s type=enum values=%s", s.variant.Name, quote(s.variantValues()))
 		s.out.line("param name=tt-size value=%d type=int min=%d max=%d", s.ttMB, MinTTSizeMB, MaxTTSizeMB)
 		s.out.line("wait")
