@@ -100,7 +100,7 @@ func OpenEngine(ctx context.Context, spec string, args []string, o EngineOptions
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{Name: first.Name(), Version: first.Version(), First: NewEvaluator(first, lim),
+	e := &Engine{Name: first.Name(), Version: engine.EvalVersion(first), First: NewEvaluator(first, lim),
 		New: func() (Evaluator, error) {
 			x, err := engine.OpenSpec(context.Background(), s, eo)
 			if err != nil {

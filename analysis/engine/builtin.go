@@ -33,8 +33,7 @@ func (b *BuiltinEngine) Name() string    { return search.Name }
 func (b *BuiltinEngine) Version() string { return search.Version }
 
 // EvalVersion is evalid.Version: search.Version with a fingerprint of the
-// evaluation (its weights), as evaluations.engine_version stores it and
-// draughtsdb hub reports it.
+// evaluation (its weights), as evaluations.engine_version stores it.
 func (b *BuiltinEngine) EvalVersion() string { return evalid.Version() }
 
 // KeepsTable: Game.Continue keeps the table of the earlier searches.

@@ -49,6 +49,22 @@ type Restarter interface {
 	Restart(ctx context.Context) error
 }
 
+// EvalVersioner is an Engine whose evaluations name more than its
+// version: the built-in engine's (and draughtsdb hub's) carry a
+// fingerprint of the evaluation, so that other weights are told apart in
+// stored evaluations.
+type EvalVersioner interface {
+	EvalVersion() string
+}
+
+// EvalVersion is e's EvalVersion, or its Version.
+func EvalVersion(e Engine) string {
+	if ev, ok := e.(EvalVersioner); ok {
+		return ev.EvalVersion()
+	}
+	return e.Version()
+}
+
 // LineSearcher is an Engine for which Game.Continue matters: it keeps what
 // it learnt from one search to the next (the built-in engine's
 // transposition table).

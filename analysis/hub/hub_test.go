@@ -346,7 +346,7 @@ func TestClientMatchesSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if c.ID()["name"] != search.Name || c.ID()["version"] != evalid.Version() {
+	if c.ID()["name"] != search.Name || c.ID()["version"] != search.Version || c.ID()["eval"] != evalid.Fingerprint() {
 		t.Errorf("id %v", c.ID())
 	}
 	ctx := context.Background()

@@ -299,7 +299,7 @@ func (s *server) variantValues() string { return strings.Join(allVariantNames(),
 func (s *server) handle(l Line) (quit bool) {
 	switch l.Cmd {
 	case "hub":
-		s.out.line("id name=%s version=%s author=%s", quote(search.Name), quote(evalid.Version()), quote("draughtsdb authors"))
+		s.out.line("id name=%s version=%s eval=%s author=%s", quote(search.Name), quote(search.Version), quote(evalid.Fingerprint()), quote("draughtsdb authors"))
 		s.out.line("param name=variant value=%s type=enum values=%s", s.variant.Name, quote(s.variantValues()))
 		s.out.line("param name=tt-size value=%d type=int min=%d max=%d", s.ttMB, MinTTSizeMB, MaxTTSizeMB)
 		s.out.line("wait")
