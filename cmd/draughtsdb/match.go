@@ -71,9 +71,10 @@ line per line ("32-28 19-23"), or PDN games (each game's FEN and moves).
 A game ends by the rules: the side to move without a legal move (the
 variant's win condition), threefold repetition, the king-move rule (25
 moves in International, 15 in Russian), International's 16- and 5-move
-endgame rules, or the move limit (--max-plies, a draw). An engine that
-fails to move within --timeout (beyond --movetime), crashes, or plays an
-illegal move loses the game by forfeit and is restarted. The reason is the
+endgame rules, or the move limit (--max-plies, a draw). An engine of any
+kind (a DXP engine with its own clock too) that fails to move within
+--timeout (beyond --movetime), crashes, or plays an illegal move loses the
+game by forfeit and is restarted. The reason is the
 game's Termination tag (and Forfeit the engine's error).
 
 Storage: every game is stored as soon as it ends, in one transaction, as a
