@@ -99,8 +99,8 @@ type Game struct {
 // positions up to it (History, Start, the position after each move: the
 // last is the position's own, which is what search.Options.History's
 // repetition check compares the searched lines against) and the king-move
-// counter before it. A move that is not legal in its position is an error
-// naming its ply.
+// counter before it; nil history for a Game of a start position alone. A
+// move that is not legal in its position is an error naming its ply.
 func (g *Game) Position() (rules.Position, []uint64, rules.KingMoveCounter, error) {
 	var kmc rules.KingMoveCounter
 	if g.KingMoves != nil {
@@ -126,6 +126,12 @@ func (g *Game) Position() (rules.Position, []uint64, rules.KingMoveCounter, erro
 		hist = append(hist, pos.Hash())
 		kmc.Update(&pos, m)
 		pos.Play(m)
+	}
+	if len(hist) == 0 {
+		// A position on its own: no history at all, so that its search is
+		// the plain search of the position (deterministic results that
+		// analyze --independent and draughtsdb hub share).
+		return pos, nil, kmc, nil
 	}
 	hist = append(hist, pos.Hash())
 	return pos, hist, kmc, nil

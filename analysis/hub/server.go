@@ -442,6 +442,11 @@ func (s *server) setPosition(l Line) {
 			kings.Update(&pos, &m)
 			pos.Play(&m)
 		}
+		// The search's repetition check compares its lines against the
+		// history up to and including the root.
+		if len(hist) > 0 {
+			hist = append(hist, pos.Hash())
+		}
 	}
 	s.pos, s.history, s.kings = pos, hist, kings
 }
