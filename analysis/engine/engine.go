@@ -442,3 +442,60 @@ func Over(pos *rules.Position) (r Result, ok bool) {
 	}
 	return r, true
 }
+
+// Booker gives a book move in a position (package book's Book).
+type Booker interface {
+	Move(pos *rules.Position) (rules.Move, bool)
+}
+
+// WithBook plays b's move while the game is inside it (a move the
+// king-move limit allows), without asking e; outside it e searches. A book
+// move's Result has no score, depth 0. A GamePlayer (a DXP engine, which
+// keeps its own book) is refused.
+func WithBook(e Engine, b Booker) (Engine, error) {
+	if _, ok := e.(GamePlayer); ok {
+		return nil, fmt.Errorf("%w: a DXP engine plays its own book", ErrSpec)
+	}
+	return &booked{Engine: e, b: b}, nil
+}
+
+type booked struct {
+	Engine
+	b Booker
+}
+
+func (x *booked) Search(ctx context.Context, g Game, l Limit) (Result, error) {
+	pos, _, kmc, err := g.Position()
+	if err != nil {
+		return Result{}, err
+	}
+	if m, ok := x.b.Move(&pos); ok && kmc.Allowed(&pos, &m) {
+		return Result{Move: m, PV: []rules.Move{m}}, nil
+	}
+	return x.Engine.Search(ctx, g, l)
+}
+
+// Restart restarts the engine under the book, if it can be.
+func (x *booked) Restart(ctx context.Context) error {
+	if r, ok := x.Engine.(Restarter); ok {
+		return r.Restart(ctx)
+	}
+	return nil
+}
+
+// Unwrap is the engine under the book.
+func (x *booked) Unwrap() Engine { return x.Engine }
+
+// IsBuiltin reports whether e is the built-in engine (under a book, say).
+func IsBuiltin(e Engine) bool {
+	for {
+		switch x := e.(type) {
+		case *BuiltinEngine:
+			return true
+		case interface{ Unwrap() Engine }:
+			e = x.Unwrap()
+		default:
+			return false
+		}
+	}
+}
