@@ -27,6 +27,10 @@ type Options struct {
 	// TTSizeMB is the initial value of the "tt-size" parameter
 	// (default search.DefaultTTSizeMB).
 	TTSizeMB int
+	// Book, if not nil, answers "go" in a position it has a move for
+	// (allowed by the king-move limit) without a search: an opening book
+	// (package engine/book).
+	Book func(*rules.Position) (rules.Move, bool)
 }
 
 // Parameter limits of tt-size.
@@ -39,7 +43,7 @@ const (
 // r and writes answers to w until "quit" or the end of r. It returns nil
 // then, or a read/write error. See doc.go for the commands.
 func Serve(r io.Reader, w io.Writer, opts Options) error {
-	s := &server{out: &writer{w: w}, ttMB: opts.TTSizeMB}
+	s := &server{out: &writer{w: w}, ttMB: opts.TTSizeMB, book: opts.Book}
 	if s.ttMB <= 0 {
 		s.ttMB = search.DefaultTTSizeMB
 	}
@@ -81,6 +85,7 @@ type server struct {
 	out     *writer
 	variant *rules.Variant
 	ttMB    int
+	book    func(*rules.Position) (rules.Move, bool)
 	engine  *search.Engine
 
 	pos      rules.Position
@@ -452,6 +457,12 @@ func (s *server) setPosition(l Line) {
 }
 
 func (s *server) startSearch() {
+	if s.book != nil {
+		if m, ok := s.book(&s.pos); ok && s.kings.Allowed(&s.pos, &m) {
+			s.out.line("done move=%s", FormatMove(&m)) // no search runs
+			return
+		}
+	}
 	s.ensureEngine()
 	kings := s.kings
 	opts := search.Options{Depth: s.depth, MoveTime: s.moveTime, History: s.history, KingMoves: &kings}

@@ -28,6 +28,7 @@ import (
 // matchFlags are the match command's settings.
 type matchFlags struct {
 	variant      string
+	book         bookFlags
 	engines      []string
 	argsA, argsB []string
 	nameA, nameB string
@@ -116,6 +117,7 @@ the score with its 95% interval and the Elo difference with its error
 	fl.BoolVar(&f.restart, "restart", false, "delete the games stored for this match and play it from the first game")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the final table as one JSON object (the game lines go to stderr)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no line per game, no notices")
+	f.book.add(fl, "builtin and Hub engines")
 	bindFlag(fl, "timeout", "match.timeout")
 	return cmd
 }
@@ -192,7 +194,10 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 	if maxPlies <= 0 {
 		maxPlies = -1 // no limit (match.Options reads 0 as its default)
 	}
-	key := match.Key(v, f.engines[0], f.argsA, f.engines[1], f.argsB, lim.Setting(), maxPlies, event, dxpControl, openings)
+	if err := f.book.check(cmd.Flags().Changed); err != nil {
+		return err
+	}
+	key := match.Key(v, f.engines[0], f.argsA, f.engines[1], f.argsB, lim.Setting()+f.book.setting(), maxPlies, event, dxpControl, openings)
 
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	lines := out
@@ -226,8 +231,16 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 		}
 	}
 
+	bk, err := f.book.build(ctx, a, v)
+	if err != nil {
+		return err
+	}
 	eo := match.EngineOptions{Limit: lim, Timeout: timeout, TTSizeMB: f.ttSize, Notice: notice,
 		DXPMinutes: dxpMinutes, DXPMoves: f.dxpMoves, Stderr: engineStderr(f.quiet, errOut)}
+	if bk != nil {
+		eo.Book = bk
+		notice(fmt.Sprintf("opening book: %d positions (--book-min-games %d, --book-min-score %g)", bk.Len(), f.book.minGames, f.book.minScore))
+	}
 	engA, err := match.OpenPlayer(ctx, f.engines[0], f.argsA, v, eo)
 	if err != nil {
 		return fmt.Errorf("--engine (A)/--engine-arg-a: %w", err)
