@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/match"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/ingest"
@@ -123,17 +124,25 @@ the score with its 95% interval and the Elo difference with its error
 }
 
 // shortSpec names an engine spec briefly: a Hub program by its file name.
-func shortSpec(spec string) string {
-	if kind, arg, ok := strings.Cut(spec, ":"); ok && kind == "hub" {
-		return "hub:" + filepath.Base(arg)
+func shortSpec(s engine.Spec) string {
+	if s.Kind == engine.Hub {
+		return "hub:" + filepath.Base(s.Path)
 	}
-	return spec
+	return s.Text
 }
 
 func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 	ctx := cmd.Context()
 	if len(f.engines) != 2 {
 		return fmt.Errorf("--engine: give exactly two engines (A and B), have %d", len(f.engines))
+	}
+	specA, err := engine.ParseSpec(f.engines[0], f.argsA)
+	if err != nil {
+		return fmt.Errorf("--engine (A)/--engine-arg-a: %w", err)
+	}
+	specB, err := engine.ParseSpec(f.engines[1], f.argsB)
+	if err != nil {
+		return fmt.Errorf("--engine (B)/--engine-arg-b: %w", err)
 	}
 	variant := f.variant
 	if variant == "" {
@@ -180,14 +189,14 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 
 	event := f.event
 	if event == "" {
-		event = fmt.Sprintf("%s vs %s, %s", shortSpec(f.engines[0]), shortSpec(f.engines[1]), lim.Setting())
+		event = fmt.Sprintf("%s vs %s, %s", shortSpec(specA), shortSpec(specB), lim.Setting())
 	}
 	dxpMinutes := f.dxpMinutes
 	if dxpMinutes == 0 {
 		dxpMinutes = match.DXPMinutesFor(lim.MoveTime)
 	}
 	dxpControl := ""
-	if strings.HasPrefix(f.engines[0], "dxp:") || strings.HasPrefix(f.engines[1], "dxp:") {
+	if specA.Kind == engine.DXP || specB.Kind == engine.DXP {
 		dxpControl = fmt.Sprintf("%d/%d", dxpMinutes, f.dxpMoves)
 	}
 	maxPlies := f.maxPlies
