@@ -72,6 +72,7 @@ func TestGameOrderAgainstIndependent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("searches a few hundred positions twice")
 	}
+	t.Parallel()
 	const depth = 6
 	ctx := context.Background()
 	for _, v := range []*rules.Variant{rules.International, rules.English} {
