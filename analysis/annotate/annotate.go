@@ -137,6 +137,14 @@ type Options struct {
 	// in order, carrying its table from one to the next (see runs).
 	Independent bool
 
+	// Reevaluate treats a position whose stored evaluation (this engine
+	// and setting) names another EngineVersion as not evaluated: it is
+	// evaluated again and its row replaced, so that evaluations by an
+	// older engine, or other weights of the built-in one (its version
+	// carries a fingerprint of the evaluation, evalid.Version), give way
+	// to the current engine's. Without it any stored evaluation counts.
+	Reevaluate bool
+
 	// Owner prefixes lease owners (default host:pid).
 	Owner string
 	// Progress, if set, is called after each stored batch with the
@@ -144,6 +152,15 @@ type Options struct {
 	Progress func(evaluated, failed, total int64)
 	// Notice receives remarks (undecodable games, waits for other workers).
 	Notice func(string)
+}
+
+// current is the version an evaluation must have to count as done: nil
+// (any) unless Reevaluate.
+func (o *Options) current() *string {
+	if !o.Reevaluate {
+		return nil
+	}
+	return &o.EngineVersion
 }
 
 // MaxWorkers bounds Options.Workers: each worker is an engine (a process
@@ -450,8 +467,9 @@ func enqueue(ctx context.Context, pool *pgxpool.Pool, opts Options, positions []
 			if err := tx.QueryRow(ctx, `
 				SELECT count(*) FROM unnest($1::smallint[], $2::bigint[]) AS c(variant, hash)
 				WHERE EXISTS (SELECT 1 FROM evaluations e
-				              WHERE e.variant = c.variant AND e.hash = c.hash AND e.engine = $3 AND e.setting = $4)`,
-				vs, hs, opts.Engine, opts.Setting).Scan(&skipped); err != nil {
+				              WHERE e.variant = c.variant AND e.hash = c.hash AND e.engine = $3 AND e.setting = $4
+				                AND ($5::text IS NULL OR e.engine_version = $5))`,
+				vs, hs, opts.Engine, opts.Setting, opts.current()).Scan(&skipped); err != nil {
 				return err
 			}
 			tag, err := tx.Exec(ctx, `
@@ -459,11 +477,12 @@ func enqueue(ctx context.Context, pool *pgxpool.Pool, opts Options, positions []
 				SELECT c.variant, c.hash, $4, $5, c.fen
 				FROM unnest($1::smallint[], $2::bigint[], $3::text[]) AS c(variant, hash, fen)
 				WHERE NOT EXISTS (SELECT 1 FROM evaluations e
-				                  WHERE e.variant = c.variant AND e.hash = c.hash AND e.engine = $4 AND e.setting = $5)
+				                  WHERE e.variant = c.variant AND e.hash = c.hash AND e.engine = $4 AND e.setting = $5
+				                    AND ($6::text IS NULL OR e.engine_version = $6))
 				ON CONFLICT (variant, hash, engine, setting) DO UPDATE
 				    SET failed = false, attempts = 0, error = NULL, lease_owner = NULL, lease_until = NULL
 				    WHERE analysis_queue.failed`,
-				vs, hs, fens, opts.Engine, opts.Setting)
+				vs, hs, fens, opts.Engine, opts.Setting, opts.current())
 			enqueued = int(tag.RowsAffected())
 			return err
 		})

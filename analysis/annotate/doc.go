@@ -46,7 +46,9 @@
 //     attempts + 1. While a batch is evaluated the worker renews its lease
 //     every Lease/2. The evaluations are inserted (ON CONFLICT DO NOTHING:
 //     the primary key makes a position evaluated at most once whatever
-//     races happen), the queue rows deleted and the positions the engine
+//     races happen; with Options.Reevaluate a stored row of another
+//     engine_version is replaced, and only such rows count as not
+//     evaluated), the queue rows deleted and the positions the engine
 //     failed on marked failed with their error, in one statement (so one
 //     transaction and one round trip; TestFailedPositions). A
 //     claimed row that is already evaluated (enqueued again by a run that

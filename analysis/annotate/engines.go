@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/engine"
+	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
@@ -92,14 +93,14 @@ func OpenEngine(ctx context.Context, spec string, args []string, o EngineOptions
 	eo := engine.Options{TTSizeMB: o.TTSizeMB, Timeout: o.Timeout, Stderr: o.Stderr, Notice: o.Notice, Retry: true}
 	lim := o.Limit
 	if s.Kind == engine.Builtin {
-		return &Engine{Name: search.Name, Version: search.Version,
+		return &Engine{Name: search.Name, Version: evalid.Version(),
 			New: func() (Evaluator, error) { return NewBuiltin(lim, eo.TTSizeMB), nil }}, nil
 	}
 	first, err := engine.OpenSpec(ctx, s, eo)
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{Name: first.Name(), Version: first.Version(), First: NewEvaluator(first, lim),
+	e := &Engine{Name: first.Name(), Version: engine.EvalVersion(first), First: NewEvaluator(first, lim),
 		New: func() (Evaluator, error) {
 			x, err := engine.OpenSpec(context.Background(), s, eo)
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
@@ -99,7 +100,7 @@ func TestRunChecksOptionsFirst(t *testing.T) {
 func TestOpenEngine(t *testing.T) {
 	lim := Limit{Depth: 2}
 	e, err := OpenEngine(context.Background(), "builtin", nil, EngineOptions{Limit: lim})
-	if err != nil || e.Name != search.Name || e.Version != search.Version || e.First != nil {
+	if err != nil || e.Name != search.Name || e.Version != evalid.Version() || e.First != nil {
 		t.Fatalf("builtin: %+v, %v", e, err)
 	}
 	ev, err := e.New()
@@ -157,7 +158,7 @@ func TestOpenEngineHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if e.Name != search.Name || e.Version != search.Version || e.First == nil {
+	if e.Name != search.Name || e.Version != evalid.Version() || e.First == nil {
 		t.Fatalf("hub engine: %+v", e)
 	}
 	second, err := e.New()

@@ -203,8 +203,8 @@ func (w *worker) claimRun(ctx context.Context, run []position) ([]claimed, int, 
 			WHERE q.variant = c.variant AND q.hash = c.hash AND q.engine = $1 AND q.setting = $2
 			RETURNING c.ord, q.variant, q.hash, q.fen,
 			          EXISTS (SELECT 1 FROM evaluations e WHERE e.variant = q.variant AND e.hash = q.hash
-			                  AND e.engine = $1 AND e.setting = $2)`,
-			o.Engine, o.Setting, vs, hs, w.owner, o.Lease.Milliseconds(), len(run), MaxAttempts)
+			                  AND e.engine = $1 AND e.setting = $2 AND ($9::text IS NULL OR e.engine_version = $9))`,
+			o.Engine, o.Setting, vs, hs, w.owner, o.Lease.Milliseconds(), len(run), MaxAttempts, o.current())
 		if err != nil {
 			return err
 		}
@@ -281,8 +281,8 @@ func (w *worker) claim(ctx context.Context) ([]claimed, error) {
 			WHERE q.variant = c.variant AND q.hash = c.hash AND q.engine = $1 AND q.setting = $2
 			RETURNING q.variant, q.hash, q.fen,
 			          EXISTS (SELECT 1 FROM evaluations e WHERE e.variant = q.variant AND e.hash = q.hash
-			                  AND e.engine = $1 AND e.setting = $2)`,
-			o.Engine, o.Setting, w.owner, o.Lease.Milliseconds(), o.Batch)
+			                  AND e.engine = $1 AND e.setting = $2 AND ($6::text IS NULL OR e.engine_version = $6))`,
+			o.Engine, o.Setting, w.owner, o.Lease.Milliseconds(), o.Batch, o.current())
 		if err != nil {
 			return err
 		}
@@ -411,7 +411,11 @@ func (w *worker) evaluate(ctx context.Context, batch []claimed, line *bool) (eva
 		      SELECT v, h, $3, $4, s, m, d, b, p, n, t, $12
 		      FROM unnest($1::smallint[], $2::bigint[], $5::int[], $6::bool[], $7::int[], $8::text[], $9::text[], $10::bigint[], $11::int[])
 		           AS x(v, h, s, m, d, b, p, n, t)
-		      ON CONFLICT (variant, hash, engine, setting) DO NOTHING
+		      ON CONFLICT (variant, hash, engine, setting) DO UPDATE
+		          SET score = EXCLUDED.score, mate = EXCLUDED.mate, depth = EXCLUDED.depth, best_move = EXCLUDED.best_move,
+		              pv = EXCLUDED.pv, nodes = EXCLUDED.nodes, time_ms = EXCLUDED.time_ms,
+		              engine_version = EXCLUDED.engine_version, evaluated_at = now()
+		          WHERE $17 AND evaluations.engine_version <> EXCLUDED.engine_version
 		      RETURNING 1),
 		     answered AS (
 		      DELETE FROM analysis_queue q USING unnest($1::smallint[], $2::bigint[]) AS d(variant, hash)
@@ -422,7 +426,7 @@ func (w *worker) evaluate(ctx context.Context, batch []claimed, line *bool) (eva
 		      WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4 AND q.lease_owner = $16)
 		SELECT count(*) FROM ins`,
 		vs, hs, o.Engine, o.Setting, scores, mates, depths, bests, pvs, nodes, times, o.EngineVersion,
-		bvs, bhs, errs, w.owner).Scan(&evaluated)
+		bvs, bhs, errs, w.owner, o.Reevaluate).Scan(&evaluated)
 	if err != nil {
 		return 0, 0, fmt.Errorf("store evaluations: %w", err)
 	}

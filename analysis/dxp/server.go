@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -297,7 +298,12 @@ func (s *session) run(ctx context.Context) {
 		s.c.Close()
 		rwg.Wait()
 		if s.eng != nil {
-			s.pool.Put(s.eng)
+			if !s.pool.Put(s.eng) {
+				// A closed built-in engine leaves its table to the
+				// collector; give the memory back to the system now
+				// rather than keep it for the next connection's table.
+				debug.FreeOSMemory()
+			}
 			s.eng = nil
 		}
 	}()

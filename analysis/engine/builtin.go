@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 )
 
@@ -26,9 +27,14 @@ func NewBuiltin(ttMB int) *BuiltinEngine {
 	return &BuiltinEngine{e: search.NewEngine(ttMB)}
 }
 
-// Name is search.Name, Version search.Version.
+// Name is search.Name, Version search.Version (the name a match records);
+// EvalVersion names the evaluation too, for stored evaluations.
 func (b *BuiltinEngine) Name() string    { return search.Name }
 func (b *BuiltinEngine) Version() string { return search.Version }
+
+// EvalVersion is evalid.Version: search.Version with a fingerprint of the
+// evaluation (its weights), as evaluations.engine_version stores it.
+func (b *BuiltinEngine) EvalVersion() string { return evalid.Version() }
 
 // KeepsTable: Game.Continue keeps the table of the earlier searches.
 func (b *BuiltinEngine) KeepsTable() bool { return true }

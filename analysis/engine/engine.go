@@ -49,6 +49,22 @@ type Restarter interface {
 	Restart(ctx context.Context) error
 }
 
+// EvalVersioner is an Engine whose evaluations name more than its
+// version: the built-in engine's (and draughtsdb hub's) carry a
+// fingerprint of the evaluation, so that other weights are told apart in
+// stored evaluations.
+type EvalVersioner interface {
+	EvalVersion() string
+}
+
+// EvalVersion is e's EvalVersion, or its Version.
+func EvalVersion(e Engine) string {
+	if ev, ok := e.(EvalVersioner); ok {
+		return ev.EvalVersion()
+	}
+	return e.Version()
+}
+
 // LineSearcher is an Engine for which Game.Continue matters: it keeps what
 // it learnt from one search to the next (the built-in engine's
 // transposition table).
@@ -83,8 +99,8 @@ type Game struct {
 // positions up to it (History, Start, the position after each move: the
 // last is the position's own, which is what search.Options.History's
 // repetition check compares the searched lines against) and the king-move
-// counter before it. A move that is not legal in its position is an error
-// naming its ply.
+// counter before it; nil history for a Game of a start position alone. A
+// move that is not legal in its position is an error naming its ply.
 func (g *Game) Position() (rules.Position, []uint64, rules.KingMoveCounter, error) {
 	var kmc rules.KingMoveCounter
 	if g.KingMoves != nil {
@@ -110,6 +126,12 @@ func (g *Game) Position() (rules.Position, []uint64, rules.KingMoveCounter, erro
 		hist = append(hist, pos.Hash())
 		kmc.Update(&pos, m)
 		pos.Play(m)
+	}
+	if len(hist) == 0 {
+		// A position on its own: no history at all, so that its search is
+		// the plain search of the position (deterministic results that
+		// analyze --independent and draughtsdb hub share).
+		return pos, nil, kmc, nil
 	}
 	hist = append(hist, pos.Hash())
 	return pos, hist, kmc, nil
@@ -419,4 +441,61 @@ func Over(pos *rules.Position) (r Result, ok bool) {
 		r.Score = search.Win
 	}
 	return r, true
+}
+
+// Booker gives a book move in a position (package book's Book).
+type Booker interface {
+	Move(pos *rules.Position) (rules.Move, bool)
+}
+
+// WithBook plays b's move while the game is inside it (a move the
+// king-move limit allows), without asking e; outside it e searches. A book
+// move's Result has no score, depth 0. A GamePlayer (a DXP engine, which
+// keeps its own book) is refused.
+func WithBook(e Engine, b Booker) (Engine, error) {
+	if _, ok := e.(GamePlayer); ok {
+		return nil, fmt.Errorf("%w: a DXP engine plays its own book", ErrSpec)
+	}
+	return &booked{Engine: e, b: b}, nil
+}
+
+type booked struct {
+	Engine
+	b Booker
+}
+
+func (x *booked) Search(ctx context.Context, g Game, l Limit) (Result, error) {
+	pos, _, kmc, err := g.Position()
+	if err != nil {
+		return Result{}, err
+	}
+	if m, ok := x.b.Move(&pos); ok && kmc.Allowed(&pos, &m) {
+		return Result{Move: m, PV: []rules.Move{m}}, nil
+	}
+	return x.Engine.Search(ctx, g, l)
+}
+
+// Restart restarts the engine under the book, if it can be.
+func (x *booked) Restart(ctx context.Context) error {
+	if r, ok := x.Engine.(Restarter); ok {
+		return r.Restart(ctx)
+	}
+	return nil
+}
+
+// Unwrap is the engine under the book.
+func (x *booked) Unwrap() Engine { return x.Engine }
+
+// IsBuiltin reports whether e is the built-in engine (under a book, say).
+func IsBuiltin(e Engine) bool {
+	for {
+		switch x := e.(type) {
+		case *BuiltinEngine:
+			return true
+		case interface{ Unwrap() Engine }:
+			e = x.Unwrap()
+		default:
+			return false
+		}
+	}
 }

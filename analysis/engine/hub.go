@@ -49,6 +49,19 @@ func (h *HubEngine) Version() string {
 	return h.c.ID()["version"]
 }
 
+// EvalVersion is the version with the engine's evaluation fingerprint
+// when its id line gives one (draughtsdb hub's eval), as stored
+// evaluations name it: "0.1+eval.a9f34bd9"; else the version.
+func (h *HubEngine) EvalVersion() string {
+	v := h.Version()
+	if h.c != nil {
+		if fp := h.c.ID()["eval"]; fp != "" {
+			v += "+eval." + fp
+		}
+	}
+	return v
+}
+
 // Search has the engine analyse the game's position (a decided one is
 // answered without asking it: a Hub GUI never asks about a finished game).
 func (h *HubEngine) Search(ctx context.Context, g Game, l Limit) (Result, error) {

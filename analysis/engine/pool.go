@@ -74,16 +74,17 @@ func (p *Pool) Get() (Engine, error) {
 }
 
 // Put gives e back: kept idle, or closed when MaxIdle engines already are
-// (or the pool is closed).
-func (p *Pool) Put(e Engine) {
+// (or the pool is closed); kept reports which.
+func (p *Pool) Put(e Engine) (kept bool) {
 	p.mu.Lock()
 	if !p.closed && len(p.idle) < p.maxIdle {
 		p.idle = append(p.idle, e)
 		p.mu.Unlock()
-		return
+		return true
 	}
 	p.mu.Unlock()
 	e.Close()
+	return false
 }
 
 // Idle is the number of idle engines.

@@ -39,7 +39,9 @@
 // variant numbers it) and tt-size (MB). Both may be set at any time
 // outside a search. The moves of a pos line count for Frisian's limit on
 // moving one king (search.Options.KingMoves). Engine name and version are
-// search.Name and search.Version. "go ponder" searches like "go analyze"
+// search.Name and search.Version; the id line's eval is the fingerprint
+// of the evaluation (evalid.Fingerprint), which stored evaluations add to
+// the version. "go ponder" searches like "go analyze"
 // (the protocol lets an engine stop at any time); "level infinite", or no
 // level at all, searches until stop. A search at level depth=N is
 // deterministic (see package search): the client below relies on it to

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
@@ -345,7 +346,7 @@ func TestClientMatchesSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if c.ID()["name"] != search.Name || c.ID()["version"] != search.Version {
+	if c.ID()["name"] != search.Name || c.ID()["version"] != search.Version || c.ID()["eval"] != evalid.Fingerprint() {
 		t.Errorf("id %v", c.ID())
 	}
 	ctx := context.Background()

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
@@ -26,6 +27,10 @@ type Options struct {
 	// TTSizeMB is the initial value of the "tt-size" parameter
 	// (default search.DefaultTTSizeMB).
 	TTSizeMB int
+	// Book, if not nil, answers "go" in a position it has a move for
+	// (allowed by the king-move limit) without a search: an opening book
+	// (package engine/book).
+	Book func(*rules.Position) (rules.Move, bool)
 }
 
 // Parameter limits of tt-size.
@@ -38,7 +43,7 @@ const (
 // r and writes answers to w until "quit" or the end of r. It returns nil
 // then, or a read/write error. See doc.go for the commands.
 func Serve(r io.Reader, w io.Writer, opts Options) error {
-	s := &server{out: &writer{w: w}, ttMB: opts.TTSizeMB}
+	s := &server{out: &writer{w: w}, ttMB: opts.TTSizeMB, book: opts.Book}
 	if s.ttMB <= 0 {
 		s.ttMB = search.DefaultTTSizeMB
 	}
@@ -80,6 +85,7 @@ type server struct {
 	out     *writer
 	variant *rules.Variant
 	ttMB    int
+	book    func(*rules.Position) (rules.Move, bool)
 	engine  *search.Engine
 
 	pos      rules.Position
@@ -298,7 +304,7 @@ func (s *server) variantValues() string { return strings.Join(allVariantNames(),
 func (s *server) handle(l Line) (quit bool) {
 	switch l.Cmd {
 	case "hub":
-		s.out.line("id name=%s version=%s author=%s", quote(search.Name), quote(search.Version), quote("draughtsdb authors"))
+		s.out.line("id name=%s version=%s eval=%s author=%s", quote(search.Name), quote(search.Version), quote(evalid.Fingerprint()), quote("draughtsdb authors"))
 		s.out.line("param name=variant value=%s type=enum values=%s", s.variant.Name, quote(s.variantValues()))
 		s.out.line("param name=tt-size value=%d type=int min=%d max=%d", s.ttMB, MinTTSizeMB, MaxTTSizeMB)
 		s.out.line("wait")
@@ -441,11 +447,22 @@ func (s *server) setPosition(l Line) {
 			kings.Update(&pos, &m)
 			pos.Play(&m)
 		}
+		// The search's repetition check compares its lines against the
+		// history up to and including the root.
+		if len(hist) > 0 {
+			hist = append(hist, pos.Hash())
+		}
 	}
 	s.pos, s.history, s.kings = pos, hist, kings
 }
 
 func (s *server) startSearch() {
+	if s.book != nil {
+		if m, ok := s.book(&s.pos); ok && s.kings.Allowed(&s.pos, &m) {
+			s.out.line("done move=%s", FormatMove(&m)) // no search runs
+			return
+		}
+	}
 	s.ensureEngine()
 	kings := s.kings
 	opts := search.Options{Depth: s.depth, MoveTime: s.moveTime, History: s.history, KingMoves: &kings}

@@ -79,6 +79,9 @@ type EngineOptions struct {
 	DXPMinutes, DXPMoves int
 	// DXPName is our name in the GAMEREQ ("draughtsdb" if empty).
 	DXPName string
+	// Book, if not nil, gives a builtin or Hub engine its moves while the
+	// game is inside it (engine.WithBook; a DXP engine plays its own).
+	Book engine.Booker
 }
 
 // DXPMinutesFor is the game time sent to a DXP engine for a fixed move
@@ -143,6 +146,11 @@ func OpenPlayer(ctx context.Context, spec string, args []string, v *rules.Varian
 	if err != nil {
 		return nil, err
 	}
+	if o.Book != nil && s.Kind != engine.DXP {
+		if e, err = engine.WithBook(e, o.Book); err != nil {
+			return nil, err
+		}
+	}
 	return NewPlayer(e, s.Fallback(), o), nil
 }
 
@@ -176,7 +184,7 @@ func (p *enginePlayer) Begin(ctx context.Context, g *Game, side rules.Color) err
 }
 
 func (p *enginePlayer) Move(ctx context.Context, g *Game) (rules.Move, error) {
-	if _, ok := p.e.(*engine.BuiltinEngine); ok {
+	if engine.IsBuiltin(p.e) {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, p.o.moveBudget())
 		defer cancel()

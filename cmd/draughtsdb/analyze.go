@@ -30,9 +30,10 @@ func newAnalyzeCommand(a *app) *cobra.Command {
 		jsonOut      bool
 		quiet        bool
 		independent  bool
+		reevaluate   bool
 	)
 	cmd := &cobra.Command{
-		Use:   "analyze [--variant V] [--engine builtin|hub:PATH] [--engine-arg ARG ...] [--depth N | --movetime MS] [--workers N] [--max-ply N] [--limit N] [--where SQL] [--json] [--quiet]",
+		Use:   "analyze [--variant V] [--engine builtin|hub:PATH] [--engine-arg ARG ...] [--depth N | --movetime MS] [--workers N] [--max-ply N] [--limit N] [--where SQL] [--reevaluate] [--json] [--quiet]",
 		Short: "Evaluate the positions of stored games with an engine and annotate every move (resumable, shareable)",
 		Long: `Evaluate every distinct position of the selected games once per engine and
 setting ("depth=8" or "movetime=500"), storing score, depth, best move, PV,
@@ -60,6 +61,13 @@ At a fixed --depth the results are deterministic for a given selection and
 set of positions already evaluated, whatever the number of workers. With
 --independent every position is searched from an empty table (slower; each
 evaluation then depends only on its position, as with a Hub engine).
+
+Versions: the engine's version is stored beside each evaluation; the
+builtin engine's (and draughtsdb hub's) carries a fingerprint of its
+evaluation ("0.1+eval." and 8 hex digits), which changes with its weights. A position
+evaluated already by the same engine and setting is skipped whatever the
+version; with --reevaluate one whose stored version differs from the
+engine's is evaluated again and its row replaced.
 
 Resumable and shared: positions already evaluated are skipped; the others
 go through the queue table analysis_queue, from which workers claim batches
@@ -117,6 +125,7 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 				Where: where, WhereTimeout: whereTimeout, Variant: v, Limit: limit, MaxPly: maxPly,
 				Thresholds:  annotate.Thresholds{Inaccuracy: a.cfg.Analysis.Inaccuracy, Mistake: a.cfg.Analysis.Mistake, Blunder: a.cfg.Analysis.Blunder},
 				Independent: independent,
+				Reevaluate:  reevaluate,
 				Notice:      notice,
 			}
 
@@ -168,6 +177,7 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 	f.IntVar(&batch, "batch", 16, "positions a worker claims at a time outside game order (a run of a game is claimed whole)")
 	f.IntVar(&ttSize, "tt-size", annotate.AnalyzeTTSizeMB, "builtin engine: transposition table per worker in MB (small is fast at the usual depths; see annotate.AnalyzeTTSizeMB)")
 	f.BoolVar(&independent, "independent", false, "builtin engine: search every position from an empty table instead of keeping it along each game's positions")
+	f.BoolVar(&reevaluate, "reevaluate", false, "evaluate again the positions whose stored evaluation (same engine and setting) names another engine version, e.g. an older built-in engine or other weights, replacing it")
 	f.String("lease", "60s", settingHelp("analysis.lease"))
 	f.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object")
 	f.BoolVar(&quiet, "quiet", false, "no progress bar and no notices")

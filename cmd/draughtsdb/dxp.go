@@ -31,6 +31,7 @@ func newDXPCommand(a *app) *cobra.Command {
 		moves      int
 		games      int
 		trace      bool
+		bk         bookFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "dxp [--listen ADDR] [--engine builtin|hub:PATH] [--engine-arg ARG ...] [--depth N | --movetime MS] [--initiate ...]",
@@ -150,14 +151,31 @@ games in progress end unfinished) and stops.`,
 			if err != nil {
 				return engineFlagError(err)
 			}
+			if err := bk.check(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			book, err := bk.build(cmd.Context(), a, rules.International)
+			if err != nil {
+				return err
+			}
+			if book != nil {
+				o.Notice(fmt.Sprintf("opening book: %d positions (--book-min-games %d, --book-min-score %g)", book.Len(), bk.minGames, bk.minScore))
+			}
 			eo := engine.Options{Variant: rules.International, TTSizeMB: ttSize, Stderr: stderr, Notice: o.Notice}
 			// The first engine is started here, to learn its name and to
 			// fail before listening; the others when connections need them.
-			first, err := engine.OpenSpec(cmd.Context(), spec, eo)
+			open := func(ctx context.Context) (engine.Engine, error) {
+				e, err := engine.OpenSpec(ctx, spec, eo)
+				if err != nil || book == nil {
+					return e, err
+				}
+				return engine.WithBook(e, book)
+			}
+			first, err := open(cmd.Context())
 			if err != nil {
 				return engineFlagError(err)
 			}
-			pool := engine.NewPool(first, func() (engine.Engine, error) { return engine.OpenSpec(context.Background(), spec, eo) }, 1)
+			pool := engine.NewPool(first, func() (engine.Engine, error) { return open(context.Background()) }, 1)
 			engName := pool.Name()
 			if engName == "" {
 				engName = spec.Fallback()
@@ -205,6 +223,7 @@ games in progress end unfinished) and stops.`,
 	f.Int("max-connections", 4, settingHelp("dxp.max_connections"))
 	f.Int("max-minutes", 60, settingHelp("dxp.max_minutes"))
 	f.String("idle-timeout", "5m", settingHelp("dxp.idle_timeout"))
+	bk.add(f, "our engine")
 	bindFlag(f, "max-connections", "dxp.max_connections")
 	bindFlag(f, "max-minutes", "dxp.max_minutes")
 	bindFlag(f, "idle-timeout", "dxp.idle_timeout")

@@ -8,10 +8,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newHubCommand() *cobra.Command {
+func newHubCommand(a *app) *cobra.Command {
 	var (
 		variant string
 		ttSize  int
+		bk      bookFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "hub [--variant V] [--tt-size MB]",
@@ -48,11 +49,30 @@ pos line count for Frisian's limit on moving one king.`,
 			if ttSize < hub.MinTTSizeMB || ttSize > hub.MaxTTSizeMB {
 				return fmt.Errorf("--tt-size must be %d..%d (MB)", hub.MinTTSizeMB, hub.MaxTTSizeMB)
 			}
-			return hub.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), hub.Options{Variant: variant, TTSizeMB: ttSize})
+			o := hub.Options{Variant: variant, TTSizeMB: ttSize}
+			if err := bk.check(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			if bk.on() {
+				// The book is of the initial variant; the GUI may play
+				// another (set-param), where it has no moves.
+				v, err := hub.VariantByName(variant)
+				if err != nil {
+					return err
+				}
+				book, err := bk.build(cmd.Context(), a, v)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: hub: opening book of %s: %d positions\n", v.Name, book.Len())
+				o.Book = book.Move
+			}
+			return hub.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "international", "initial variant: "+variantList()+", or Scan's normal, bt, losing (Hub parameter \"variant\")")
 	f.IntVar(&ttSize, "tt-size", 64, "transposition table size in MB (Hub parameter \"tt-size\")")
+	bk.add(f, "the engine")
 	return cmd
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/match"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/ingest"
@@ -28,6 +29,7 @@ import (
 // matchFlags are the match command's settings.
 type matchFlags struct {
 	variant      string
+	book         bookFlags
 	engines      []string
 	argsA, argsB []string
 	nameA, nameB string
@@ -71,9 +73,10 @@ line per line ("32-28 19-23"), or PDN games (each game's FEN and moves).
 A game ends by the rules: the side to move without a legal move (the
 variant's win condition), threefold repetition, the king-move rule (25
 moves in International, 15 in Russian), International's 16- and 5-move
-endgame rules, or the move limit (--max-plies, a draw). An engine that
-fails to move within --timeout (beyond --movetime), crashes, or plays an
-illegal move loses the game by forfeit and is restarted. The reason is the
+endgame rules, or the move limit (--max-plies, a draw). An engine of any
+kind (a DXP engine with its own clock too) that fails to move within
+--timeout (beyond --movetime), crashes, or plays an illegal move loses the
+game by forfeit and is restarted. The reason is the
 game's Termination tag (and Forfeit the engine's error).
 
 Storage: every game is stored as soon as it ends, in one transaction, as a
@@ -115,22 +118,31 @@ the score with its 95% interval and the Elo difference with its error
 	fl.BoolVar(&f.restart, "restart", false, "delete the games stored for this match and play it from the first game")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the final table as one JSON object (the game lines go to stderr)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no line per game, no notices")
+	f.book.add(fl, "builtin and Hub engines")
 	bindFlag(fl, "timeout", "match.timeout")
 	return cmd
 }
 
 // shortSpec names an engine spec briefly: a Hub program by its file name.
-func shortSpec(spec string) string {
-	if kind, arg, ok := strings.Cut(spec, ":"); ok && kind == "hub" {
-		return "hub:" + filepath.Base(arg)
+func shortSpec(s engine.Spec) string {
+	if s.Kind == engine.Hub {
+		return "hub:" + filepath.Base(s.Path)
 	}
-	return spec
+	return s.Text
 }
 
 func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 	ctx := cmd.Context()
 	if len(f.engines) != 2 {
 		return fmt.Errorf("--engine: give exactly two engines (A and B), have %d", len(f.engines))
+	}
+	specA, err := engine.ParseSpec(f.engines[0], f.argsA)
+	if err != nil {
+		return fmt.Errorf("--engine (A)/--engine-arg-a: %w", err)
+	}
+	specB, err := engine.ParseSpec(f.engines[1], f.argsB)
+	if err != nil {
+		return fmt.Errorf("--engine (B)/--engine-arg-b: %w", err)
 	}
 	variant := f.variant
 	if variant == "" {
@@ -177,21 +189,24 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 
 	event := f.event
 	if event == "" {
-		event = fmt.Sprintf("%s vs %s, %s", shortSpec(f.engines[0]), shortSpec(f.engines[1]), lim.Setting())
+		event = fmt.Sprintf("%s vs %s, %s", shortSpec(specA), shortSpec(specB), lim.Setting())
 	}
 	dxpMinutes := f.dxpMinutes
 	if dxpMinutes == 0 {
 		dxpMinutes = match.DXPMinutesFor(lim.MoveTime)
 	}
 	dxpControl := ""
-	if strings.HasPrefix(f.engines[0], "dxp:") || strings.HasPrefix(f.engines[1], "dxp:") {
+	if specA.Kind == engine.DXP || specB.Kind == engine.DXP {
 		dxpControl = fmt.Sprintf("%d/%d", dxpMinutes, f.dxpMoves)
 	}
 	maxPlies := f.maxPlies
 	if maxPlies <= 0 {
 		maxPlies = -1 // no limit (match.Options reads 0 as its default)
 	}
-	key := match.Key(v, f.engines[0], f.argsA, f.engines[1], f.argsB, lim.Setting(), maxPlies, event, dxpControl, openings)
+	if err := f.book.check(cmd.Flags().Changed); err != nil {
+		return err
+	}
+	key := match.Key(v, f.engines[0], f.argsA, f.engines[1], f.argsB, lim.Setting()+f.book.setting(), maxPlies, event, dxpControl, openings)
 
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	lines := out
@@ -225,8 +240,16 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 		}
 	}
 
+	bk, err := f.book.build(ctx, a, v)
+	if err != nil {
+		return err
+	}
 	eo := match.EngineOptions{Limit: lim, Timeout: timeout, TTSizeMB: f.ttSize, Notice: notice,
 		DXPMinutes: dxpMinutes, DXPMoves: f.dxpMoves, Stderr: engineStderr(f.quiet, errOut)}
+	if bk != nil {
+		eo.Book = bk
+		notice(fmt.Sprintf("opening book: %d positions (--book-min-games %d, --book-min-score %g)", bk.Len(), f.book.minGames, f.book.minScore))
+	}
 	engA, err := match.OpenPlayer(ctx, f.engines[0], f.argsA, v, eo)
 	if err != nil {
 		return fmt.Errorf("--engine (A)/--engine-arg-a: %w", err)
