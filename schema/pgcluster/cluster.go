@@ -91,6 +91,9 @@ func (c *Cluster) pgdata() string    { return filepath.Join(c.cfg.DataDir, "pgda
 func (c *Cluster) socketDir() string { return filepath.Join(c.cfg.DataDir, "run") }
 func (c *Cluster) logFile() string   { return filepath.Join(c.cfg.DataDir, "server.log") }
 
+// LogFile is the server's log, in the data directory.
+func (c *Cluster) LogFile() string { return c.logFile() }
+
 // PasswordFile is the file, in the data directory (mode 0600), holding the
 // password of the cluster's superuser for TCP connections.
 func (c *Cluster) PasswordFile() string { return filepath.Join(c.cfg.DataDir, "password") }
