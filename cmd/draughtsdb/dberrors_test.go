@@ -254,3 +254,64 @@ func TestImportWALDiskFull(t *testing.T) {
 		t.Fatalf("exit %d, summary %+v: want the source failed with the cause", exitCode(err), sum)
 	}
 }
+
+// TestDBRepairCommand: a data directory whose postgresql.conf no longer
+// loads draughtsdb.conf is refused by every command with the exact repair
+// to run, its --data-dir included; `db repair` fixes it and starts it.
+func TestDBRepairCommand(t *testing.T) {
+	isolate(t)
+	base, err := os.MkdirTemp("", "draughtsdb-repair-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	if err := os.Chmod(base, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	dataDir := filepath.Join(base, "data")
+	c, err := pgcluster.New(pgcluster.Config{DataDir: dataDir})
+	if errors.Is(err, pgcluster.ErrNoServer) && os.Getenv("CI") != "true" {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.StopImmediate(context.Background()) })
+	if _, err := runCLI(t, "db", "start", "--data-dir", dataDir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCLI(t, "db", "stop", "--data-dir", dataDir); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dataDir, "pgdata", "postgresql.conf")
+	b, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stock := strings.ReplaceAll(string(b), "include 'draughtsdb.conf'", "")
+	if stock == string(b) {
+		t.Fatalf("%s has no include of draughtsdb.conf", conf)
+	}
+	if err := os.WriteFile(conf, []byte(stock), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"db", "start"}, {"db", "url"}, {"openings"}} {
+		_, err := runCLI(t, append(args, "--data-dir", dataDir)...)
+		if err == nil || !strings.Contains(err.Error(), "run `draughtsdb db repair --data-dir "+dataDir+"`") {
+			t.Fatalf("%v on a stock configuration: %v", args, err)
+		}
+	}
+	if st, err := c.Status(context.Background()); err != nil || st.Running {
+		t.Fatalf("a refused start left the server running: %+v, %v", st, err)
+	}
+	out, err := runCLI(t, "db", "repair", "--data-dir", dataDir)
+	if err != nil || !strings.Contains(out, "draughtsdb's configuration (postgresql.conf loads draughtsdb.conf) and started it") {
+		t.Fatalf("db repair: %v\n%s", err, out)
+	}
+	if out, err := runCLI(t, "db", "repair", "--data-dir", dataDir); err != nil || !strings.Contains(out, "needed no repair") {
+		t.Fatalf("db repair again: %v\n%s", err, out)
+	}
+	if _, err := runCLI(t, "openings", "--data-dir", dataDir); err != nil {
+		t.Fatalf("openings after the repair: %v", err)
+	}
+}
