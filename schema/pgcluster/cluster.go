@@ -293,8 +293,11 @@ func (c *Cluster) start(ctx context.Context) (started bool, err error) {
 		if err == nil {
 			break
 		}
+		if ctx.Err() != nil {
+			return false, err
+		}
 		log := c.logSince(from)
-		if !strings.Contains(log, shmemInUse) || time.Now().After(deadline) || ctx.Err() != nil {
+		if !strings.Contains(log, shmemInUse) || time.Now().After(deadline) {
 			return false, fmt.Errorf("%w\n%s", err, c.logReason(log, 15))
 		}
 		time.Sleep(500 * time.Millisecond)
@@ -617,6 +620,10 @@ func (c *Cluster) run(ctx context.Context, prog string, args ...string) ([]byte,
 			return out.Bytes(), err
 		}
 		err = cmd.Wait()
+	}
+	if err != nil && ctx.Err() != nil {
+		// Killed because the caller was interrupted: its output says nothing.
+		return out.Bytes(), fmt.Errorf("%s %s: %w", prog, args[0], ctx.Err())
 	}
 	if err != nil {
 		return out.Bytes(), fmt.Errorf("%s %s: %w: %s", prog, args[0], err, strings.TrimSpace(out.String()))
