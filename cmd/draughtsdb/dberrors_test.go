@@ -315,3 +315,28 @@ func TestDBRepairCommand(t *testing.T) {
 		t.Fatalf("openings after the repair: %v", err)
 	}
 }
+
+// TestWhereBoundedByTempFileLimit: the user_sql settings reach the SQL
+// of analyze --where: a condition that sorts far more than work_mem (set
+// through DRAUGHTSDB_USER_SQL_WORK_MEM) into temporary files past
+// user_sql.temp_file_limit fails, naming the setting.
+func TestWhereBoundedByTempFileLimit(t *testing.T) {
+	isolate(t)
+	url := pgtest.NewDBURL(t)
+	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", "testdata/mixed.pdn"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = schema.SetUserSQLLimits(schema.DefaultUserSQLLimits) })
+	t.Setenv("DRAUGHTSDB_USER_SQL_WORK_MEM", "64kB")
+	where := "(SELECT count(*) FROM (SELECT g FROM generate_series(1, 2000000) g ORDER BY g DESC OFFSET 1) s) > 0"
+	t.Setenv("DRAUGHTSDB_USER_SQL_TEMP_FILE_LIMIT", "1MB")
+	_, err := runCLI(t, "analyze", "--database-url", url, "--quiet", "--depth", "1", "--where", where)
+	if !errors.Is(err, schema.ErrTempFileLimit) || !strings.Contains(err.Error(), "temp_file_limit allows (1MB, setting user_sql.temp_file_limit)") {
+		t.Fatalf("analyze --where over temp_file_limit: %v", err)
+	}
+	t.Setenv("DRAUGHTSDB_USER_SQL_TEMP_FILE_LIMIT", "1 GB")
+	_, err = runCLI(t, "config")
+	if err == nil || !strings.Contains(err.Error(), `DRAUGHTSDB_USER_SQL_TEMP_FILE_LIMIT="1 GB" (setting user_sql.temp_file_limit)`) {
+		t.Fatalf("a bad user_sql.temp_file_limit: %v", err)
+	}
+}
