@@ -146,12 +146,12 @@ const (
 // import again on the same file adds nothing, and a repaired file, whose
 // text begins with those bytes, takes the source over and resumes after its
 // last stored game.
-func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Options) (*Summary, error) {
+func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Options) (sum *Summary, err error) {
 	start := time.Now()
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
-	sum := &Summary{RejectedByReason: map[string]int{}}
+	sum = &Summary{RejectedByReason: map[string]int{}}
 	notice := opts.Notice
 	batchSize := opts.BatchSize
 	depth := opts.OpeningDepth
@@ -221,6 +221,20 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 	states := map[*source.Source]*sourceState{}
 	seen := map[int64]string{} // source ids registered in this run
 	var todo []*source.Source
+	// A run stopped by the database (its disk, its server) fails every
+	// source it had not finished, with the cause named, so that the
+	// summary's counts agree with the exit status; a re-run resumes them.
+	ended := map[*sourceState]bool{} // by the writer, read after it is done
+	defer func() {
+		if err == nil || ctx.Err() != nil {
+			return
+		}
+		for _, s := range todo {
+			if st := states[s]; st != nil && !ended[st] {
+				fail(sourceError(st.name, 0, schema.DescribeError(err)))
+			}
+		}
+	}()
 	var total int64
 	maxDepth := depth
 	for _, s := range srcs {
@@ -322,11 +336,14 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 					e := capText(dbText(fe.Error()), maxMessage)
 					errText = &e
 					fail(fe)
+					ended[m.st] = true
 				}
 				if _, err := w.conn.Exec(runCtx, `UPDATE sources SET status = $2, error = $3, finished_at = now() WHERE id = $1`,
 					m.st.id, status, errText); err != nil {
 					werr = err
 					cancel()
+				} else {
+					ended[m.st] = true
 				}
 			}
 		}

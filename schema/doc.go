@@ -19,11 +19,17 @@
 //
 // SQL text written by a person (analyze --where, the named queries, the
 // explorer) runs only through ReadOnly: a READ ONLY transaction with a
-// statement timeout, as the role draughtsdb_reader (migration 0007), rolled
-// back at the end. The role may SELECT the data tables and nothing else: no
+// statement timeout, work_mem and temp_file_limit (SetUserSQLLimits), as
+// the role draughtsdb_reader (migration 0007), rolled back at the end. The role may SELECT the data tables and nothing else: no
 // large objects, server files, signals or settings. A new table that user
 // SQL should see needs GRANT SELECT ... TO draughtsdb_reader in its
 // migration.
+//
+// # Errors
+//
+// DescribeError names the two database failures a person acts on alone, a
+// full disk (ErrDiskFull) and a server that went away (ErrServerStopped);
+// commands report their errors through it.
 //
 // Distribution (Citus): see migrations/0001_core.sql for the table-by-table
 // plan of distribution columns.

@@ -60,6 +60,7 @@ func databaseURL(ctx context.Context, cfg *Config) (string, error) {
 	if _, err := c.Start(ctx); err != nil {
 		return "", fmt.Errorf("start embedded PostgreSQL in %s: %w", c.DataDir(), err)
 	}
+	schema.SetServerLog(c.LogFile()) // for schema.DescribeError
 	return c.ClientURL()
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/ingest"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/spf13/cobra"
 )
 
@@ -111,7 +112,7 @@ with the game where it stopped, --json lists them under "failures").`,
 				}
 			}
 			if err != nil {
-				return interrupted(cmd.Context(), err, "import", "everything committed so far is kept: run the same command again to finish it")
+				return interrupted(cmd.Context(), schema.DescribeError(err), "import", "everything committed so far is kept: run the same command again to finish it")
 			}
 			if sum.SourcesFailed > 0 {
 				return &exitError{code: 1, msg: failedMessage(sum)}

@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/draughtsdb/draughtsdb/schema"
 )
 
 func main() {
@@ -77,6 +79,6 @@ func exitCode(err error) int {
 		fmt.Fprintln(os.Stderr, "draughtsdb: interrupted")
 		return exitInterrupted
 	}
-	fmt.Fprintln(os.Stderr, "draughtsdb: "+err.Error())
+	fmt.Fprintln(os.Stderr, "draughtsdb: "+schema.DescribeError(err).Error())
 	return 1
 }

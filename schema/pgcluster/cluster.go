@@ -91,6 +91,9 @@ func (c *Cluster) pgdata() string    { return filepath.Join(c.cfg.DataDir, "pgda
 func (c *Cluster) socketDir() string { return filepath.Join(c.cfg.DataDir, "run") }
 func (c *Cluster) logFile() string   { return filepath.Join(c.cfg.DataDir, "server.log") }
 
+// LogFile is the server's log, in the data directory.
+func (c *Cluster) LogFile() string { return c.logFile() }
+
 // PasswordFile is the file, in the data directory (mode 0600), holding the
 // password of the cluster's superuser for TCP connections.
 func (c *Cluster) PasswordFile() string { return filepath.Join(c.cfg.DataDir, "password") }
@@ -290,8 +293,11 @@ func (c *Cluster) start(ctx context.Context) (started bool, err error) {
 		if err == nil {
 			break
 		}
+		if ctx.Err() != nil {
+			return false, err
+		}
 		log := c.logSince(from)
-		if !strings.Contains(log, shmemInUse) || time.Now().After(deadline) || ctx.Err() != nil {
+		if !strings.Contains(log, shmemInUse) || time.Now().After(deadline) {
 			return false, fmt.Errorf("%w\n%s", err, c.logReason(log, 15))
 		}
 		time.Sleep(500 * time.Millisecond)
@@ -614,6 +620,10 @@ func (c *Cluster) run(ctx context.Context, prog string, args ...string) ([]byte,
 			return out.Bytes(), err
 		}
 		err = cmd.Wait()
+	}
+	if err != nil && ctx.Err() != nil {
+		// Killed because the caller was interrupted: its output says nothing.
+		return out.Bytes(), fmt.Errorf("%s %s: %w", prog, args[0], ctx.Err())
 	}
 	if err != nil {
 		return out.Bytes(), fmt.Errorf("%s %s: %w: %s", prog, args[0], err, strings.TrimSpace(out.String()))

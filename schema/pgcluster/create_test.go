@@ -140,6 +140,40 @@ func TestCreateAbortedAtEveryStep(t *testing.T) {
 	}
 }
 
+// TestCreateCancelledAtEveryStep: the context of creating and starting a
+// new cluster is cancelled (Ctrl-C) at each step in turn: the start fails
+// as interrupted, or had nothing left to do; a failed one leaves no server
+// running, and the next start works.
+func TestCreateCancelledAtEveryStep(t *testing.T) {
+	tcpFree, sockFree := tcp5432Free(), stockSocketFree()
+	for _, step := range faultSteps() {
+		t.Run(step, func(t *testing.T) {
+			c := newTestCluster(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			faultHook = func(s string) error {
+				if s == step {
+					cancel()
+				}
+				return nil
+			}
+			_, err := c.Start(ctx)
+			faultHook = nil
+			if err != nil && !errors.Is(err, context.Canceled) {
+				t.Fatalf("start: %v, want it interrupted", err)
+			}
+			if err != nil && strings.Contains(err.Error(), "\n") {
+				t.Errorf("an interrupted start says more than that: %q", err)
+			}
+			if pids := c.postmasters(); err != nil && len(pids) > 0 {
+				t.Fatalf("the interrupted start left servers %v running", pids)
+			}
+			assertNoStockServer(t, c, tcpFree, sockFree, "after the interrupted start")
+			assertStartsSafely(t, c, "after the interrupted start")
+		})
+	}
+}
+
 // killEnv names the step at which the helper process kills itself, and
 // the data directory it starts.
 const (
