@@ -37,10 +37,10 @@ import (
 // cheap requests, unfiltered trees at positions of 0-3 plies (each asked
 // once before, so that its page of games is kept). It reports the cheap
 // requests' p50 and p99, the answers by status, and the server's peak RSS
-// (VmHWM). A binary's entry may carry flags of its serve after the path
-// (after16=/tmp/draughtsdb --max-expensive-per-client 16: as if each
-// client had an address of its own). Nothing is asserted; it is not in
-// the default run:
+// (VmHWM). Each client connects from an address of its own (127.0.0.10
+// and up; the cheap one 127.0.0.200). A binary's entry may carry flags of
+// its serve after the path (after4=/tmp/draughtsdb --max-expensive 3).
+// Nothing is asserted; it is not in the default run:
 //
 //	draughtsdb gen --variant international --games 500000 --seed 1 --out g.pdn
 //	draughtsdb --data-dir /tmp/load import g.pdn
@@ -129,7 +129,7 @@ func loadRun(b *testing.B, bin, dataDir string, clients int, d time.Duration) st
 		go func() {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(i), 7))
-			c := &http.Client{Timeout: 2 * time.Minute}
+			c := clientFrom(10 + i)
 			next := ""
 			for ctx.Err() == nil {
 				var u string
@@ -177,6 +177,7 @@ func loadRun(b *testing.B, bin, dataDir string, clients int, d time.Duration) st
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		client := clientFrom(200)
 		rng := rand.New(rand.NewPCG(99, 7))
 		for ctx.Err() == nil {
 			u := cheap[rng.IntN(len(cheap))]
@@ -204,6 +205,14 @@ func loadRun(b *testing.B, bin, dataDir string, clients int, d time.Duration) st
 	return fmt.Sprintf("cheap: %d requests, p50 %s, p99 %s, max %s, %s; expensive: %s; server peak RSS %s",
 		len(cheapLat), q(0.50).Round(100*time.Microsecond), q(0.99).Round(100*time.Microsecond),
 		q(1).Round(time.Millisecond), statuses(cheapStatus), statuses(costlyStatus), rss)
+}
+
+// clientFrom is an HTTP client whose connections come from 127.0.0.n: on
+// Linux all of 127.0.0.0/8 is loopback, so each client has an address of
+// its own, as clients on other machines would.
+func clientFrom(n int) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(n))}, Timeout: 10 * time.Second}
+	return &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 4}}
 }
 
 func fetch(c *http.Client, u string) (int, []byte, error) {

@@ -77,10 +77,11 @@ func (s *Server) selectGames(ctx context.Context, tx pgx.Tx, p *position, f *fil
 	// to check the position (the scan's games are any games) and find
 	// the move from it.
 	decode := withMoves
+	var vis codec.Visitor
 	visit := func(g *storedGame) (bool, error) {
 		h := hit{row: g.row, result: g.result}
 		if decode {
-			_, next, hasNext, found, err := codec.FirstVisit(v, g.startFEN, g.moves, hash)
+			_, next, hasNext, found, err := vis.FirstVisit(v, g.startFEN, g.moves, hash)
 			if err != nil {
 				return false, fmt.Errorf("game %d: stored moves do not decode: %w", g.ID, err)
 			}
