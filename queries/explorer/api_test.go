@@ -386,7 +386,7 @@ func TestAPI(t *testing.T) {
 				}
 			}
 		}
-		if scanning.scans.Load() < 20 {
+		if scanning.scans.Load() < 10 {
 			t.Errorf("only %d filtered trees scanned the newest games", scanning.scans.Load())
 		}
 		if tested < 50 {
