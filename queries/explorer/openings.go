@@ -147,26 +147,40 @@ func treeKey(p *position, f *filter) string {
 }
 
 // cachedTree answers a filtered tree kept from an earlier request, or
-// one being counted for another request once it is (or ctx ends). A
-// request it cannot answer, or whose parameters are wrong, goes on to
-// the handler.
-func (s *Server) cachedTree(ctx context.Context, rq *request) (*TreeAnswer, bool) {
-	f, err := filterParam(rq)
-	if err != nil || f.empty() {
-		return nil, false
-	}
-	p, err := s.positionParam(rq)
+// one being counted for another request once it is (or ctx ends). The
+// line is replayed and the tree looked up in a slot of the cheap gate
+// (the wait is outside it); a request it cannot answer, whose parameters
+// are wrong or that finds the cheap gate full, goes on to the handler.
+func (s *Server) cachedTree(ctx context.Context, client string, rq *request) (*TreeAnswer, bool) {
+	release, err := s.cheap.enter(ctx, client)
 	if err != nil {
 		return nil, false
 	}
-	key := treeKey(p, f)
-	if ans, ok := s.trees.get(key); ok {
-		return ans, true
+	key, ans, ok := s.keptTree(rq)
+	release()
+	if ok || key == "" {
+		return ans, ok
 	}
 	if s.flights.wait(ctx, key) {
 		return s.trees.get(key)
 	}
 	return nil, false
+}
+
+// keptTree is the key of the filtered tree rq asks for ("" when its
+// parameters are wrong) and the tree when it is kept.
+func (s *Server) keptTree(rq *request) (string, *TreeAnswer, bool) {
+	f, err := filterParam(rq)
+	if err != nil || f.empty() {
+		return "", nil, false
+	}
+	p, err := s.positionParam(rq)
+	if err != nil {
+		return "", nil, false
+	}
+	key := treeKey(p, f)
+	ans, ok := s.trees.get(key)
+	return key, ans, ok
 }
 
 // flights are the keys of answers being computed.

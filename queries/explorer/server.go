@@ -289,8 +289,8 @@ func (s *Server) api(endpoint string, allowed []string, h func(ctx context.Conte
 		defer cancel()
 		rq, err := parseRequest(r, allowed)
 		var out any
-		if err == nil && endpoint == "openings" {
-			if ans, ok := s.cachedTree(ctx, rq); ok {
+		if err == nil && endpoint == "openings" && requestCost(endpoint, rq) == expensive {
+			if ans, ok := s.cachedTree(ctx, clientOf(r), rq); ok {
 				writeJSON(w, http.StatusOK, ans)
 				return
 			}
