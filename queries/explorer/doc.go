@@ -20,7 +20,32 @@
 // role draughtsdb_reader, a statement timeout, rolled back), under a
 // request deadline (Options.RequestTimeout). Page sizes, the number of
 // moves and the length of every parameter are capped, and a filtered tree
-// counts at most Options.MaxFilterGames games (the newest), saying so.
+// counts at most Options.MaxFilterGames games (the newest), saying so; it
+// keeps only its counts, decoding each game up to the position
+// (codec.Visitor), so its memory does not grow with the games.
+//
+// # Shared fairly
+//
+// Requests go through one of two gates (limits.go): expensive ones (a
+// filtered tree or games list, a page after the first) at most
+// Options.MaxExpensive at once and Options.MaxExpensivePerClient per
+// client address, holding at most that many of the pool's connections;
+// cheap ones through a gate of their own, so they never queue behind
+// expensive ones. Over a bound a request waits Options.QueueWait, then is
+// 429 or 503 with Retry-After. Games-list cursors are signed (HMAC with a
+// key drawn per process), so none can be made up to force a deep scan;
+// filtered pages go on by game id. A popular position's filtered games
+// are the newest games checked one by one, at most Options.MaxScanGames
+// per request, rather than every game at the position (selectGames).
+//
+// # Not an open door
+//
+// When the database is out of reach the answer is 503 without the
+// connection's details (they go to Options.Log). Every answer forbids
+// framing (frame-ancestors 'none'), and with Options.AllowedHosts (the
+// serve command sets LoopbackHosts when it listens on loopback) a request
+// naming another Host is refused: a DNS rebinding cannot read the API
+// from another site's page.
 //
 // # Errors
 //
@@ -28,8 +53,10 @@
 // {"error": "..."} saying what is wrong (an illegal move names the legal
 // ones, as `draughtsdb openings` does); an unknown game or player gets
 // 404; an endpoint asked with a method other than GET or HEAD gets 405
-// with Allow; a request that runs out of time gets 503. No input gives 500: a
-// fuzz test (FuzzAPI) sends arbitrary parameters to a real database.
+// with Allow; a request that runs out of time, or finds the server busy or
+// the database down, gets 503 (429 for a client over its own bound). No
+// input gives 500: a fuzz test (FuzzAPI) sends arbitrary parameters to a
+// real database.
 //
 // # The page
 //

@@ -16,7 +16,8 @@ var fuzzEndpoints = []string{"/api/position", "/api/openings", "/api/games", "/a
 
 // FuzzAPI sends arbitrary query strings (and game ids) to every endpoint
 // of a server on a real database holding the archive: no answer may be
-// 500, and every API answer is JSON, with "error" when it is not 200. The
+// 500, and every API answer is JSON, with "error" when it is not 200, also
+// when the filtered selections scan the newest games. The
 // seed corpus is testdata/fuzz/FuzzAPI (run by go test); go test -fuzz
 // FuzzAPI -parallel 1 ./queries/explorer searches for more.
 func FuzzAPI(f *testing.F) {
@@ -25,7 +26,13 @@ func FuzzAPI(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	h := s.Handler()
+	// The same through the scan of the newest games (ep / 7 odd).
+	scanning, err := New(pool, Options{DefaultVariant: "international"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	scanning.scanMin, scanning.window = 1, 64
+	handlers := []http.Handler{s.Handler(), scanning.Handler()}
 	for i, q := range []string{
 		"moves=32-28+19-23", "moves=32-22", "variant=russian&moves=c3-d4", "fen=W:W31-50:B1-20&moves=32-28",
 		"moves=32-28&player=x&color=white&event=DAM&from=2000&to=2003.05.23", "cursor=AAAAAAA&limit=5",
@@ -37,6 +44,7 @@ func FuzzAPI(f *testing.F) {
 	f.Add(uint8(3), "-1", "x=1")
 	f.Fuzz(func(t *testing.T, ep uint8, id, query string) {
 		path := fuzzEndpoints[int(ep)%len(fuzzEndpoints)]
+		h := handlers[int(ep)/len(fuzzEndpoints)%len(handlers)]
 		if strings.HasSuffix(path, "/") {
 			path += id
 		}

@@ -61,44 +61,46 @@ func (s *Server) namedGamesAt(ctx context.Context, tx pgx.Tx, p *position, limit
 	return rows, err
 }
 
-// pageCache keeps pages of games for a while (ttl; <= 0: not at all), at
-// most maxEntries of them (then it starts again empty).
-type pageCache struct {
+// pageCache keeps answers for a while (ttl; <= 0: not at all), at most
+// maxEntries of them (then it starts again empty): pages of games, and
+// filtered trees.
+type pageCache[V any] struct {
 	mu         sync.Mutex
 	ttl        time.Duration
 	maxEntries int
-	m          map[string]cachedPage
+	m          map[string]cachedPage[V]
 	now        func() time.Time
 }
 
-type cachedPage struct {
-	rows []GameRow
-	at   time.Time
+type cachedPage[V any] struct {
+	v  V
+	at time.Time
 }
 
-func (c *pageCache) get(key string) ([]GameRow, bool) {
+func (c *pageCache[V]) get(key string) (V, bool) {
+	var zero V
 	if c.ttl <= 0 {
-		return nil, false
+		return zero, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[key]
 	if !ok || c.now().Sub(e.at) >= c.ttl {
-		return nil, false
+		return zero, false
 	}
-	return e.rows, true
+	return e.v, true
 }
 
-func (c *pageCache) put(key string, rows []GameRow) {
+func (c *pageCache[V]) put(key string, v V) {
 	if c.ttl <= 0 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= c.maxEntries {
-		c.m = map[string]cachedPage{}
+		c.m = map[string]cachedPage[V]{}
 	}
-	c.m[key] = cachedPage{rows: rows, at: c.now()}
+	c.m[key] = cachedPage[V]{v: v, at: c.now()}
 }
 
 // gameRows reads the named query's rows by column name.

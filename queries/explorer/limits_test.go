@@ -371,3 +371,46 @@ func TestNoFraming(t *testing.T) {
 		}
 	}
 }
+
+// TestFilteredTreeKept: a filtered tree asked again within CacheTTL is
+// answered from the one kept, outside the gates: with every expensive
+// slot taken it is still answered, the same, while another filter gets
+// 503; with CacheTTL < 0 nothing is kept.
+func TestFilteredTreeKept(t *testing.T) {
+	pool := importArchive(t)
+	for _, ttl := range []time.Duration{0, -1} {
+		s, err := New(pool, Options{DefaultVariant: "international", QueueWait: 10 * time.Millisecond, CacheTTL: ttl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(s.Handler())
+		defer ts.Close()
+		params := url.Values{"moves": {"32-28"}, "from": {"2000"}}
+		st, first := get(t, ts, "/api/openings", params, nil)
+		if st != 200 {
+			t.Fatalf("%d %s", st, first)
+		}
+		var rels []func()
+		for i := range s.opt.MaxExpensive {
+			rel, err := s.expensive.enter(context.Background(), "other"+strconv.Itoa(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rels = append(rels, rel)
+		}
+		st, again := get(t, ts, "/api/openings", params, nil)
+		if ttl == 0 && (st != 200 || again != first) {
+			t.Errorf("asked again: %d %s; first %s", st, again, first)
+		}
+		if ttl < 0 && st != 503 {
+			t.Errorf("asked again with nothing kept: %d %s", st, again)
+		}
+		params.Set("from", "2001")
+		if st, body := get(t, ts, "/api/openings", params, nil); st != 503 {
+			t.Errorf("another filter with the slots taken: %d %s", st, body)
+		}
+		for _, rel := range rels {
+			rel()
+		}
+	}
+}

@@ -36,11 +36,15 @@ import (
 // filtered games lists followed page by page — while one client sends
 // cheap requests, unfiltered trees at positions of 0-3 plies (each asked
 // once before, so that its page of games is kept). It reports the cheap
-// requests' p50 and p99, the answers by status, and the server's peak RSS
-// (VmHWM). A binary's entry may carry flags of its serve after the path
-// (after16=/tmp/draughtsdb --max-expensive-per-client 16: as if each
-// client had an address of its own). Nothing is asserted; it is not in
-// the default run:
+// requests' p50 and p99, the answers by status, the answered filtered
+// trees' p50 and p99, and the server's peak RSS
+// (VmHWM). Each client connects from an address of its own (127.0.0.10
+// and up; the cheap one 127.0.0.200). A binary's entry may carry flags of
+// its serve after the path (after4=/tmp/draughtsdb --max-expensive 3).
+// The trees' years repeat, so most are answered from the trees kept;
+// DRAUGHTSDB_LOAD_DAYS=1 asks a random day instead (from=1990.MM.DD),
+// nearly every tree a new one. Nothing is asserted; it is not in the
+// default run:
 //
 //	draughtsdb gen --variant international --games 500000 --seed 1 --out g.pdn
 //	draughtsdb --data-dir /tmp/load import g.pdn
@@ -53,6 +57,7 @@ func BenchmarkExplorerLoad(b *testing.B) {
 		b.Skip("DRAUGHTSDB_LOAD_DATA_DIR and DRAUGHTSDB_LOAD_BINARIES=name=path[ serve flags],... are not set")
 	}
 	clients, seconds := envInt("DRAUGHTSDB_LOAD_CLIENTS", 16), envInt("DRAUGHTSDB_LOAD_SECONDS", 30)
+	loadDays = os.Getenv("DRAUGHTSDB_LOAD_DAYS") != ""
 	var results []string
 	for _, nb := range strings.Split(bins, ",") {
 		name, bin, ok := strings.Cut(nb, "=")
@@ -65,6 +70,9 @@ func BenchmarkExplorerLoad(b *testing.B) {
 	}
 	b.Logf("%d expensive clients and 1 cheap client for %d s each, side by side:\n%s", clients, seconds, strings.Join(results, "\n"))
 }
+
+// loadDays: the filtered trees from a random day, not a year.
+var loadDays bool
 
 // loadRun starts bin's server on dataDir, loads it and stops it.
 func loadRun(b *testing.B, bin, dataDir string, clients int, d time.Duration) string {
@@ -120,6 +128,7 @@ func loadRun(b *testing.B, bin, dataDir string, clients int, d time.Duration) st
 	var (
 		mu           sync.Mutex
 		cheapLat     []time.Duration
+		treeLat      []time.Duration
 		cheapStatus  = map[int]int{}
 		costlyStatus = map[int]int{}
 		wg           sync.WaitGroup
@@ -129,16 +138,20 @@ func loadRun(b *testing.B, bin, dataDir string, clients int, d time.Duration) st
 		go func() {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(i), 7))
-			c := &http.Client{Timeout: 2 * time.Minute}
+			c := clientFrom(10 + i)
 			next := ""
 			for ctx.Err() == nil {
 				var u string
+				from := strconv.Itoa(1990 + rng.IntN(20))
+				if loadDays {
+					from += fmt.Sprintf(".%02d.%02d", 1+rng.IntN(12), 1+rng.IntN(28))
+				}
 				switch i % 4 {
 				case 0:
-					u = fmt.Sprintf("/api/openings?variant=international&from=%d&to=2025", 1990+rng.IntN(20))
+					u = "/api/openings?variant=international&to=2025&from=" + from
 				case 1:
 					first := []string{"32-28", "33-28", "34-30", "31-27", "33-29", "34-29", "32-27", "35-30", "31-26"}
-					u = fmt.Sprintf("/api/openings?variant=international&moves=%s&from=%d", first[rng.IntN(len(first))], 1990+rng.IntN(30))
+					u = fmt.Sprintf("/api/openings?variant=international&moves=%s&from=%s", first[rng.IntN(len(first))], from)
 				case 2:
 					u = "/api/games?variant=international&limit=100&cursor=" + madeUpCursor(100_000+rng.IntN(300_000))
 				default:
@@ -147,9 +160,15 @@ func loadRun(b *testing.B, bin, dataDir string, clients int, d time.Duration) st
 						u += "&cursor=" + url.QueryEscape(next)
 					}
 				}
+				start := time.Now()
 				st, body, err := fetch(c, base+u)
 				if ctx.Err() != nil {
 					return
+				}
+				if i%4 < 2 && st == 200 {
+					mu.Lock()
+					treeLat = append(treeLat, time.Since(start))
+					mu.Unlock()
 				}
 				next = ""
 				if i%4 == 3 && st == 200 {
@@ -177,6 +196,7 @@ func loadRun(b *testing.B, bin, dataDir string, clients int, d time.Duration) st
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		client := clientFrom(200)
 		rng := rand.New(rand.NewPCG(99, 7))
 		for ctx.Err() == nil {
 			u := cheap[rng.IntN(len(cheap))]
@@ -195,15 +215,24 @@ func loadRun(b *testing.B, bin, dataDir string, clients int, d time.Duration) st
 	wg.Wait()
 	rss := peakRSS(cmd.Process.Pid)
 	slices.Sort(cheapLat)
-	q := func(p float64) time.Duration {
-		if len(cheapLat) == 0 {
+	slices.Sort(treeLat)
+	q := func(lat []time.Duration, p float64) time.Duration {
+		if len(lat) == 0 {
 			return 0
 		}
-		return cheapLat[min(len(cheapLat)-1, int(p*float64(len(cheapLat))))]
+		return lat[min(len(lat)-1, int(p*float64(len(lat))))].Round(100 * time.Microsecond)
 	}
-	return fmt.Sprintf("cheap: %d requests, p50 %s, p99 %s, max %s, %s; expensive: %s; server peak RSS %s",
-		len(cheapLat), q(0.50).Round(100*time.Microsecond), q(0.99).Round(100*time.Microsecond),
-		q(1).Round(time.Millisecond), statuses(cheapStatus), statuses(costlyStatus), rss)
+	return fmt.Sprintf("cheap: %d requests, p50 %s, p99 %s, max %s, %s; expensive: %s, filtered trees answered p50 %s, p99 %s; server peak RSS %s",
+		len(cheapLat), q(cheapLat, 0.50), q(cheapLat, 0.99), q(cheapLat, 1), statuses(cheapStatus), statuses(costlyStatus),
+		q(treeLat, 0.5), q(treeLat, 0.99), rss)
+}
+
+// clientFrom is an HTTP client whose connections come from 127.0.0.n: on
+// Linux all of 127.0.0.0/8 is loopback, so each client has an address of
+// its own, as clients on other machines would.
+func clientFrom(n int) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(n))}, Timeout: 10 * time.Second}
+	return &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 4}}
 }
 
 func fetch(c *http.Client, u string) (int, []byte, error) {

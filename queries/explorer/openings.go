@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/replay"
@@ -78,6 +79,11 @@ func (s *Server) openings(ctx context.Context, rq *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !f.empty() {
+		// Requests for the same tree wait for this one (cachedTree); the
+		// tree is kept before they are woken.
+		defer s.flights.start(treeKey(p, f))()
+	}
 	var ans TreeAnswer
 	err = s.read(ctx, func(tx pgx.Tx) error {
 		var node *openings.Node
@@ -127,7 +133,98 @@ func (s *Server) openings(ctx context.Context, rq *request) (any, error) {
 	if ans.TopGames == nil {
 		ans.TopGames = []GameRow{}
 	}
+	if !f.empty() {
+		s.trees.put(treeKey(p, f), &ans)
+	}
 	return &ans, nil
+}
+
+// maxCachedTrees bounds the filtered trees kept (a few kB each).
+const maxCachedTrees = 512
+
+func treeKey(p *position, f *filter) string {
+	return fmt.Sprintf("%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%s", p.v.Name, p.line.Final.Hash(), f.Player, f.Color, f.Event, f.From, f.To)
+}
+
+// cachedTree answers a filtered tree kept from an earlier request, or
+// one being counted for another request once it is (or ctx ends). The
+// line is replayed and the tree looked up in a slot of the cheap gate
+// (the wait is outside it); a request it cannot answer, whose parameters
+// are wrong or that finds the cheap gate full, goes on to the handler.
+func (s *Server) cachedTree(ctx context.Context, client string, rq *request) (*TreeAnswer, bool) {
+	release, err := s.cheap.enter(ctx, client)
+	if err != nil {
+		return nil, false
+	}
+	key, ans, ok := s.keptTree(rq)
+	release()
+	if ok || key == "" {
+		return ans, ok
+	}
+	if s.flights.wait(ctx, key) {
+		return s.trees.get(key)
+	}
+	return nil, false
+}
+
+// keptTree is the key of the filtered tree rq asks for ("" when its
+// parameters are wrong) and the tree when it is kept.
+func (s *Server) keptTree(rq *request) (string, *TreeAnswer, bool) {
+	f, err := filterParam(rq)
+	if err != nil || f.empty() {
+		return "", nil, false
+	}
+	p, err := s.positionParam(rq)
+	if err != nil {
+		return "", nil, false
+	}
+	key := treeKey(p, f)
+	ans, ok := s.trees.get(key)
+	return key, ans, ok
+}
+
+// flights are the keys of answers being computed.
+type flights struct {
+	mu sync.Mutex
+	m  map[string]chan struct{}
+}
+
+// start marks key as being computed until finish; when it is already, it
+// does nothing.
+func (fl *flights) start(key string) (finish func()) {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	if _, ok := fl.m[key]; ok {
+		return func() {}
+	}
+	if fl.m == nil {
+		fl.m = map[string]chan struct{}{}
+	}
+	ch := make(chan struct{})
+	fl.m[key] = ch
+	return func() {
+		fl.mu.Lock()
+		delete(fl.m, key)
+		fl.mu.Unlock()
+		close(ch)
+	}
+}
+
+// wait waits for key's computation, if there is one, to finish; false
+// when there is none or ctx ended first.
+func (fl *flights) wait(ctx context.Context, key string) bool {
+	fl.mu.Lock()
+	ch, ok := fl.m[key]
+	fl.mu.Unlock()
+	if !ok {
+		return false
+	}
+	select {
+	case <-ch:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // filtered is a tree counted over the games that pass a filter.

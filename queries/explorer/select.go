@@ -62,7 +62,8 @@ const noBelow = math.MaxInt64
 //     filters: their games, through the indexes on white_id and black_id
 //     (playerGamesSQL);
 //   - a popular position (the opening statistics count at least 1/8 of the
-//     variant's games through it): the variant's games newest first, in
+//     variant's games through it) without an event to look for (a narrow
+//     filter): the variant's games newest first, in
 //     windows of ids, each decoded (scanSQL), at most
 //     Options.MaxScanGames ids per request; the result says where it
 //     stopped;
@@ -77,10 +78,11 @@ func (s *Server) selectGames(ctx context.Context, tx pgx.Tx, p *position, f *fil
 	// to check the position (the scan's games are any games) and find
 	// the move from it.
 	decode := withMoves
+	var vis codec.Visitor
 	visit := func(g *storedGame) (bool, error) {
 		h := hit{row: g.row, result: g.result}
 		if decode {
-			_, next, hasNext, found, err := codec.FirstVisit(v, g.startFEN, g.moves, hash)
+			_, next, hasNext, found, err := vis.FirstVisit(v, g.startFEN, g.moves, hash)
 			if err != nil {
 				return false, fmt.Errorf("game %d: stored moves do not decode: %w", g.ID, err)
 			}
@@ -111,9 +113,14 @@ func (s *Server) selectGames(ctx context.Context, tx pgx.Tx, p *position, f *fil
 			return selection{}, nil
 		}
 	}
-	popular, err := s.popular(ctx, tx, p)
-	if err != nil {
-		return selection{}, err
+	// An event is a narrow filter: through the position index it costs
+	// the position's games, a scan could read MaxScanGames and find few.
+	popular := false
+	if f.Event == "" {
+		var err error
+		if popular, err = s.popular(ctx, tx, p); err != nil {
+			return selection{}, err
+		}
 	}
 	if popular {
 		decode = true

@@ -50,8 +50,9 @@ type Options struct {
 	// it stopped there.
 	MaxScanGames int
 	// CacheTTL is how long a page of the games at a position (the named
-	// query games_at_position) is kept for the next request; < 0: never.
-	// Imported games show in those pages after at most this long.
+	// query games_at_position) and a filtered tree are kept for the next
+	// request; < 0: never. Imported games show in those after at most
+	// this long.
 	CacheTTL time.Duration
 	// MaxExpensive bounds the expensive requests (filtered trees and
 	// games lists, pages after the first) running at once, and so the
@@ -82,7 +83,12 @@ type Server struct {
 	opt     Options
 	variant *rules.Variant
 	log     *log.Logger
-	cache   *pageCache
+	cache   *pageCache[[]GameRow]
+	// trees keeps filtered trees for CacheTTL; flights are the filtered
+	// trees being counted, which the same request waits for (outside
+	// the gates) instead of counting again.
+	trees   *pageCache[*TreeAnswer]
+	flights flights
 	// cursorKey signs the games-list cursors: random per process, so a
 	// cursor is valid for this run of the server only.
 	cursorKey        []byte
@@ -144,7 +150,8 @@ func New(pool *pgxpool.Pool, opt Options) (*Server, error) {
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("explorer: cursor key: %w", err)
 	}
-	s := &Server{pool: pool, opt: opt, variant: v, cache: &pageCache{ttl: opt.CacheTTL, maxEntries: 4096, now: time.Now},
+	s := &Server{pool: pool, opt: opt, variant: v, cache: &pageCache[[]GameRow]{ttl: opt.CacheTTL, maxEntries: 4096, now: time.Now},
+		trees:     &pageCache[*TreeAnswer]{ttl: opt.CacheTTL, maxEntries: maxCachedTrees, now: time.Now},
 		cursorKey: key, scanMin: scanMinGames, window: scanWindow,
 		expensive: newGate("expensive", opt.MaxExpensive, opt.MaxExpensivePerClient, opt.QueueWait),
 		cheap:     newGate("cheap", opt.MaxCheap, opt.MaxCheapPerClient, opt.QueueWait)}
@@ -273,14 +280,21 @@ func notFound(format string, args ...any) error {
 // api wraps the handler of endpoint: it checks the query string (well
 // formed, only the parameters listed, each once, valid UTF-8 without
 // control characters), waits for a slot of the request's gate (cheap or
-// expensive: requestCost), sets the request deadline and writes the JSON
-// answer or the error.
+// expensive: requestCost; a filtered tree kept or being counted is waited
+// for outside them), sets the request deadline and writes the JSON answer
+// or the error.
 func (s *Server) api(endpoint string, allowed []string, h func(ctx context.Context, rq *request) (any, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), s.opt.RequestTimeout)
 		defer cancel()
 		rq, err := parseRequest(r, allowed)
 		var out any
+		if err == nil && endpoint == "openings" && requestCost(endpoint, rq) == expensive {
+			if ans, ok := s.cachedTree(ctx, clientOf(r), rq); ok {
+				writeJSON(w, http.StatusOK, ans)
+				return
+			}
+		}
 		if err == nil {
 			g := s.cheap
 			if requestCost(endpoint, rq) == expensive {

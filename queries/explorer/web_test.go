@@ -71,7 +71,7 @@ func TestPageServed(t *testing.T) {
 // with a TTL <= 0, and a full cache starts again.
 func TestPageCache(t *testing.T) {
 	now := time.Unix(1000, 0)
-	c := &pageCache{ttl: 30 * time.Second, maxEntries: 2, now: func() time.Time { return now }}
+	c := &pageCache[[]GameRow]{ttl: 30 * time.Second, maxEntries: 2, now: func() time.Time { return now }}
 	rows := []GameRow{{ID: 7}}
 	if _, ok := c.get("a"); ok {
 		t.Fatal("empty cache answered")
@@ -97,7 +97,7 @@ func TestPageCache(t *testing.T) {
 	if _, ok := c.get("c"); !ok {
 		t.Error("c lost")
 	}
-	off := &pageCache{ttl: -1, maxEntries: 2, now: time.Now}
+	off := &pageCache[[]GameRow]{ttl: -1, maxEntries: 2, now: time.Now}
 	off.put("a", rows)
 	if _, ok := off.get("a"); ok {
 		t.Error("a cache with TTL -1 answered")

@@ -41,6 +41,6 @@ func Decode(v *rules.Variant, startFEN string, moves []byte) (Game, error) {
 	g.Positions = make([]rules.Position, 1, len(moves)/2+1)
 	g.Positions[0] = start
 	var err error
-	g.Moves, err = decode(start, moves, make([]rules.Move, 0, len(moves)/2), &g.Positions, nil)
+	g.Moves, err = decode(start, moves, make([]rules.Move, 0, len(moves)/2), &g.Positions, nil, nil)
 	return g, err
 }

@@ -86,7 +86,7 @@ func (e *DecodeError) Error() string { return fmt.Sprintf("ply %d: %s", e.Ply, e
 // path), else the error, a *DecodeError, names the ply; the moves before
 // it are returned with it.
 func DecodeMoves(v *rules.Variant, start rules.Position, moves []byte) ([]rules.Move, error) {
-	return decode(start, moves, nil, nil, nil)
+	return decode(start, moves, nil, nil, nil, nil)
 }
 
 // FirstVisit decodes a stored game of variant v (its columns start_fen and
@@ -97,6 +97,19 @@ func DecodeMoves(v *rules.Variant, start rules.Position, moves []byte) ([]rules.
 // position and one more, not the whole game: a tree over stored games
 // needs only the move from the position.
 func FirstVisit(v *rules.Variant, startFEN string, moves []byte, h uint64) (ply int, next rules.Move, hasNext, found bool, err error) {
+	var vis Visitor
+	return vis.FirstVisit(v, startFEN, moves, h)
+}
+
+// A Visitor is FirstVisit with its buffers kept from one game to the next:
+// a loop over many games allocates nothing per game. One per goroutine.
+type Visitor struct {
+	moves []rules.Move
+	sc    scratch
+}
+
+// FirstVisit is the package's FirstVisit.
+func (vis *Visitor) FirstVisit(v *rules.Variant, startFEN string, moves []byte, h uint64) (ply int, next rules.Move, hasNext, found bool, err error) {
 	start := v.StartPosition()
 	if startFEN != "" {
 		if start, err = rules.ParseFEN(v, startFEN); err != nil {
@@ -111,27 +124,35 @@ func FirstVisit(v *rules.Variant, startFEN string, moves []byte, h uint64) (ply 
 		ply++
 		return false
 	}
-	var buf [1]rules.Move
-	out, err := decode(start, moves, buf[:0], nil, stop)
+	vis.moves, err = decode(start, moves, vis.moves[:0], nil, stop, &vis.sc)
 	if err != nil || !found {
 		return 0, next, false, found, err
 	}
-	if len(out) > ply {
-		return ply, out[ply], true, true, nil
+	if len(vis.moves) > ply {
+		return ply, vis.moves[ply], true, true, nil
 	}
 	return ply, next, false, true, nil
+}
+
+// scratch is decode's buffers.
+type scratch struct {
+	legal []rules.Move
+	mpath []int
+	path  [maxPath]int
 }
 
 // decode is DecodeMoves appending to out; with positions not nil, it also
 // appends to *positions the position after every ply. With stop not nil,
 // it asks stop of each position before its ply is decoded (and of the
-// final one): after a true, it decodes that ply and returns.
-func decode(start rules.Position, moves []byte, out []rules.Move, positions *[]rules.Position, stop func(*rules.Position) bool) ([]rules.Move, error) {
-	var (
-		legal []rules.Move
-		path  [maxPath]int
-		mpath []int
-	)
+// final one): after a true, it decodes that ply and returns. sc, when not
+// nil, holds buffers to reuse.
+func decode(start rules.Position, moves []byte, out []rules.Move, positions *[]rules.Position, stop func(*rules.Position) bool,
+	sc *scratch) ([]rules.Move, error) {
+	if sc == nil {
+		sc = &scratch{}
+	}
+	legal, mpath, path := sc.legal, sc.mpath, &sc.path
+	defer func() { sc.legal, sc.mpath = legal, mpath }()
 	pos := start
 	for i := 0; i < len(moves); {
 		last := stop != nil && stop(&pos)
@@ -139,7 +160,7 @@ func decode(start rules.Position, moves []byte, out []rules.Move, positions *[]r
 		capture := moves[i]&captureBit != 0
 		from := int(moves[i] & squareMask)
 		i++
-		path = [maxPath]int{}
+		*path = [maxPath]int{}
 		n := 0
 		if !capture {
 			if i >= len(moves) {
