@@ -74,7 +74,8 @@ func chunkInputs(t testing.TB) map[string][]byte {
 		"[Event \"h\"]\n\n[Site \"i\"]\n\n" + one +
 		"[Result \"4-6\"]\r\r1. 32-28 (19-23\r\r[Event \"j\"]\r1. 4-6 4-6\r\r" + one +
 		"\xef\xbb\xbf" + one + "\x00\x00\n" + one + "}" + strings.Repeat("\n", 70_000) + one +
-		strings.Repeat(" ", 100) + "\n" + one + "[Event \"k\"]\n1. 32-28 1-0 [Event \"l\"]\n1. 32-28 *\n\n" + one)
+		strings.Repeat(" ", 100) + "\n" + one + "[Event \"k\"]\n1. 32-28 1-0 [Event \"l\"]\n1. 32-28 *\n\n" + one +
+		"Some text that is not PDN, 1-0\n\n" + one + "more text\n\n[Event \"m\"]\\r\n\n[Result \"-\"] junk\n1. 32-28 -\n\n" + one)
 	units := utf16.Encode([]rune(string(in["synthetic"][:20_000])))
 	le := []byte{0xFF, 0xFE}
 	for _, u := range units {
