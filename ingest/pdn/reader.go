@@ -339,6 +339,15 @@ func (rd *Reader) build(g *Game, window []byte) {
 	}
 	b.slow = b.cp || b.nul
 	nm := rd.lx.nMoves
+	if nm > 0 {
+		e := rd.err
+		for i := range b.toks {
+			if t := &b.toks[i]; t.kind == tkMove {
+				g.moveFirst = e == nil || int(t.line) < e.Line || int(t.line) == e.Line && int(t.col) < e.Column
+				break
+			}
+		}
+	}
 	// Tags come first (a tag after movetext starts the next game).
 	for b.i < len(b.toks) && (b.toks[b.i].kind == tkTagName || b.toks[b.i].kind == tkComment) {
 		t := b.toks[b.i]
