@@ -86,6 +86,7 @@ type mark struct {
 	// is decided; decided and valid say what resolving found.
 	res            *lexed
 	decided, valid bool
+	flushed        int // games of the job handed on early (see early)
 }
 
 // feed is one source being read in chunks: the fetcher appends chunks,
@@ -111,6 +112,8 @@ type feed struct {
 	dropped  int             // at a break, the ordinal of the last game, left out (0: none)
 	readErr  error           // a reader's own failure, as a *SourceError
 	failGame int             // the game a panic failed the source at (0: none; see fail)
+	junk     int             // pieces of text that are not PDN the valid readers skipped
+	notPDN   bool            // the collector found nothing PDN in the source and gave up on it (giveUp)
 	pending  map[int64]*mark // jobs read, not yet resolved, by start (submit)
 
 	// served counts the bytes the readers were given, every reader
@@ -178,7 +181,8 @@ func (f *feed) fetch(ctx context.Context, r *breakReader, consumed func() int64,
 		eof := err != nil
 		if first {
 			first = false
-			// A UTF-16 text is decoded by the reader of the first chunk:
+			// A UTF-16 text that reached here undecoded (see
+			// pdn.UTF8Text) is decoded by the reader of the first chunk:
 			// offsets in the raw bytes mean nothing to it.
 			noSplit = len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF)
 		}
@@ -368,13 +372,22 @@ type lexed struct {
 	split int64 // where it stopped; -1: at the end of the text
 	line  int   // the reader's line there
 	err   error // the reader's own failure (not a syntax error)
+	junk  int   // pieces of text that are not PDN the reader skipped (pdn.Reader.Skipped)
+	// junkLast: the last piece the reader read was such text (it may be a
+	// game cut short by a break).
+	junkLast bool
 }
 
 // lex reads the job that starts at c with a reader of its own, until a
 // split at a later candidate or the end of the text.
 //
 // It also returns the Consumed of the last chunk it read, for progress.
-func (f *feed) lex(c *chunk) (res lexed, consumed int64) {
+//
+// With e, a job that grows past flushBytes hands its games on early (see
+// early), all but the last read, once it is known to be valid.
+func (f *feed) lex(c *chunk, e *early) (res lexed, consumed int64) {
+	// Only cr holds c from here on: c pins every chunk after it (see
+	// chunk.next), which the reader must let go as it passes them.
 	cr := &chainReader{f: f, c: c, own: c.mark}
 	var rd *pdn.Reader
 	if c.start == 0 {
@@ -419,6 +432,7 @@ func (f *feed) lex(c *chunk) (res lexed, consumed int64) {
 		return false
 	})
 	res = lexed{split: -1}
+	junkBefore := 0 // pieces skipped before the last game read
 	// A panic of the reader (a bug: no input should cause one) fails this
 	// source alone, naming where the reader was; the games before it stay.
 	defer func() {
@@ -447,8 +461,111 @@ func (f *feed) lex(c *chunk) (res lexed, consumed int64) {
 		}
 		res.games = append(res.games, g)
 		res.errs = append(res.errs, err)
+		junkBefore, _ = rd.Skipped()
+		if e == nil {
+			continue
+		}
+		e.bytes += int64(len(g.Raw)) + gameOverhead
+		if e.bytes <= flushBytes || len(res.games) < 2 {
+			continue
+		}
+		if !f.awaitFrontier(cr.own, e) {
+			// Void: another reader reads this text; this one stops at
+			// its next read (chainReader), and its games are not needed.
+			res.games, res.errs, e.bytes = nil, nil, 0
+			continue
+		}
+		n := len(res.games) - 1
+		f.handOn(cr.own, res.games[:n], res.errs[:n])
+		e.flush(res.games[:n], res.errs[:n], cr.c.consumed)
+		res.games = append([]*pdn.Game(nil), res.games[n:]...)
+		res.errs = append([]error(nil), res.errs[n:]...)
+		e.bytes = int64(len(g.Raw)) + gameOverhead
 	}
+	res.junk, _ = rd.Skipped()
+	res.junkLast = res.junk > junkBefore
 	return res, cr.c.consumed
+}
+
+// early lets a job's reader hand its games on before it is done: a job
+// runs until its reader stops at a later candidate, which a text without
+// candidates (UTF-16 that was not decoded first, binary junk, a gigabyte
+// of one comment) puts off to its end, and the games read meanwhile are
+// held. Past flushBytes of them, the reader waits until its job is at the
+// frontier (valid: every game before it is handed on or is being handed on
+// by its worker, which it helps with: service), then hands them on (flush),
+// all but the last, which may still be dropped (a break in the text, see
+// settle). Memory then stays bounded by flushBytes per worker.
+type early struct {
+	// flush replays games and hands them on as a Games event before the
+	// job's own (consumed: the progress).
+	flush func(games []*pdn.Game, errs []error, consumed int64)
+	// service finishes the worker's held jobs that are decided, in order
+	// (with wait, the oldest one, waiting until it is decided); it
+	// reports whether it finished any.
+	service func(wait bool) bool
+	// front returns the feed and mark of the worker's oldest held job, or
+	// nils.
+	front func() (*feed, *mark)
+	bytes int64 // held by the job's reader since it last handed games on
+}
+
+// flushBytes is how much of its games' text a job's reader holds before
+// it hands them on early (a variable so that tests can lower it).
+var flushBytes int64 = 8 << 20
+
+// gameOverhead is what a game costs beyond its text, roughly.
+const gameOverhead = 512
+
+// awaitFrontier waits until the job at m is at the frontier (it reports
+// true: the job is valid) or void (false), finishing the worker's decided
+// held jobs meanwhile, which the jobs before m may wait for.
+func (f *feed) awaitFrontier(m *mark, e *early) bool {
+	for {
+		if hf, _ := e.front(); hf != nil && hf != f {
+			// A job of an earlier source: it depends on nothing of
+			// this one, so waiting for it is safe.
+			e.service(true)
+			continue
+		}
+		f.mu.Lock()
+		for f.frontier < m.start && !m.passed && !f.decidable(e.front()) {
+			f.cond.Wait()
+		}
+		valid, void := f.frontier == m.start && !m.passed, m.passed || f.frontier > m.start
+		f.mu.Unlock()
+		if valid {
+			// Every held job is before this one: the collector hands
+			// them on first, so finish them all, waiting if need be.
+			for e.service(true) {
+			}
+			return true
+		}
+		if void {
+			return false
+		}
+		e.service(false)
+	}
+}
+
+// decidable reports whether resolve would decide the held job at m of
+// this feed now (nil: none). f.mu is held.
+func (f *feed) decidable(_ *feed, m *mark) bool {
+	return m != nil && (m.decided || f.frontier >= m.start || m.passed)
+}
+
+// handOn renumbers games, the first games of the valid job at m not yet
+// handed on, and counts them: they are handed on early (see early).
+func (f *feed) handOn(m *mark, games []*pdn.Game, errs []error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if m.start > 0 {
+		for i, g := range games {
+			pdn.Rebase(g, errs[i], f.games-m.flushed, m.start, f.lines)
+		}
+	}
+	f.games += len(games)
+	m.flushed += len(games)
 }
 
 // testReadHook, when set, sees each game a reader returns (tests inject a
@@ -530,6 +647,17 @@ func (f *feed) fail(game int, err error) {
 	f.cond.Broadcast()
 }
 
+// giveUp stops reading the source: nothing after what was read is read,
+// and the collector hands none of its games on (see notPDN).
+func (f *feed) giveUp() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.notPDN = true
+	f.frontier = math.MaxInt64
+	f.closed = true
+	f.cond.Broadcast()
+}
+
 // dropFailed returns items without the games from the one a panic failed
 // the source at.
 func (f *feed) dropFailed(items []Item) []Item {
@@ -552,10 +680,11 @@ func (f *feed) dropFailed(items []Item) []Item {
 func (f *feed) settle(m *mark, res *lexed) {
 	if m.start > 0 {
 		for i, g := range res.games {
-			pdn.Rebase(g, res.errs[i], f.games, m.start, f.lines)
+			pdn.Rebase(g, res.errs[i], f.games-m.flushed, m.start, f.lines)
 		}
 	}
 	f.games += len(res.games)
+	f.junk += res.junk
 	switch {
 	case res.err != nil:
 		f.readErr = sourceError(f.src.Name, f.games+1, res.err)
@@ -567,7 +696,13 @@ func (f *feed) settle(m *mark, res *lexed) {
 		f.lines += res.line - 1
 	default:
 		f.frontier = math.MaxInt64
-		if f.broken != nil && len(res.games) > 0 {
+		switch {
+		case f.broken != nil && res.junkLast:
+			// What ran into the break read as no game; it may be one cut
+			// short: it counts as one, left out.
+			f.games++
+			f.dropped = f.games
+		case f.broken != nil && len(res.games) > 0:
 			// The last game ran into the break and may be cut short.
 			f.dropped = f.games
 			res.games, res.errs = res.games[:len(res.games)-1], res.errs[:len(res.errs)-1]

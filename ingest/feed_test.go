@@ -74,7 +74,8 @@ func chunkInputs(t testing.TB) map[string][]byte {
 		"[Event \"h\"]\n\n[Site \"i\"]\n\n" + one +
 		"[Result \"4-6\"]\r\r1. 32-28 (19-23\r\r[Event \"j\"]\r1. 4-6 4-6\r\r" + one +
 		"\xef\xbb\xbf" + one + "\x00\x00\n" + one + "}" + strings.Repeat("\n", 70_000) + one +
-		strings.Repeat(" ", 100) + "\n" + one + "[Event \"k\"]\n1. 32-28 1-0 [Event \"l\"]\n1. 32-28 *\n\n" + one)
+		strings.Repeat(" ", 100) + "\n" + one + "[Event \"k\"]\n1. 32-28 1-0 [Event \"l\"]\n1. 32-28 *\n\n" + one +
+		"Some text that is not PDN, 1-0\n\n" + one + "more text\n\n[Event \"m\"]\\r\n\n[Result \"-\"] junk\n1. 32-28 -\n\n" + one)
 	units := utf16.Encode([]rune(string(in["synthetic"][:20_000])))
 	le := []byte{0xFF, 0xFE}
 	for _, u := range units {
@@ -158,9 +159,16 @@ func TestChunkedReadEqualsReader(t *testing.T) {
 		}
 		r := replay.NewReplayer(replay.Options{})
 		var out replay.Game
-		for _, chunk := range []int{1, 37, 1000, 0} {
+		for _, chunk := range []int{1, 37, 1000, 0, -1} {
 			for _, workers := range []int{1, 3} {
-				items, end := runFile(t, path, Config{Workers: workers, chunkBytes: chunk, BatchSize: 1 + chunk%7})
+				// chunk -1: no chunk cut short, and every job hands its
+				// games on early, one at a time (see early).
+				flush := flushBytes
+				if chunk < 0 {
+					flushBytes = 1
+				}
+				items, end := runFile(t, path, Config{Workers: workers, chunkBytes: max(chunk, 0), BatchSize: 1 + max(chunk, 0)%7})
+				flushBytes = flush
 				at := fmt.Sprintf("%s, chunks of %d, %d workers", name, chunk, workers)
 				if len(items) != len(want) || end.Err != nil || end.Games != len(want) {
 					t.Fatalf("%s: %d games (end %d, %v), want %d", at, len(items), end.Games, end.Err, len(want))
@@ -324,7 +332,7 @@ func TestResolveCascades(t *testing.T) {
 	}
 	res := make([]lexed, len(jobs))
 	for i, c := range jobs {
-		res[i], _ = f.lex(c)
+		res[i], _ = f.lex(c, nil)
 	}
 	for i := len(jobs) - 1; i >= 1; i-- {
 		f.submit(jobs[i].mark, &res[i])
@@ -367,7 +375,7 @@ func TestSplitLocksOnlyAtCandidates(t *testing.T) {
 	old := testSplitLocked
 	testSplitLocked = func() { locks++ }
 	defer func() { testSplitLocked = old }()
-	res, _ := f.lex(jobs[0])
+	res, _ := f.lex(jobs[0], nil)
 	if len(res.games) < 50 || res.split != jobs[1].start {
 		t.Fatalf("first job: %d games, stopped at %d (second job at %d)", len(res.games), res.split, jobs[1].start)
 	}

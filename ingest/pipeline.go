@@ -2,10 +2,12 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
@@ -31,6 +33,8 @@ type Item struct {
 	Prepared     any          // what Config.Prepare returned, for accepted games
 	Reject       error        // a *replay.RejectError when rejected
 	ReadErr      error        // the reader's error for this game, if any
+
+	isPDN bool // the game shows its source is PDN (see notPDN)
 }
 
 // EventKind tells what an Event carries.
@@ -99,6 +103,9 @@ type job struct {
 	games []*pdn.Game // the job's games and their errors, once read
 	errs  []error
 	void  bool // another job's reader read this chunk (see resolve): nothing to hand on
+	// parts carries the Games events of games the job's reader handed on
+	// before it was done (see early), for a Games job.
+	parts chan Event
 }
 
 // Run streams srcs through replay and calls sink with every event in input
@@ -140,18 +147,32 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 			// reader that goes on far past its chunk does not make the
 			// others read the whole file meanwhile.
 			var held []*heldJob
-			open := true
-			for open || len(held) > 0 {
+			// service finishes the held jobs that are decided (with
+			// wait, the oldest, once decided).
+			service := func(wait bool) bool {
+				did := false
 				for len(held) > 0 {
 					h := held[0]
-					valid, decided := h.j.feed.resolve(h.m, false)
+					valid, decided := h.j.feed.resolve(h.m, wait)
 					if !decided {
 						break
 					}
 					held = held[1:]
 					finishJob(h, valid, r, &scratch, &cfg)
 					yieldToStages()
+					did, wait = true, false
 				}
+				return did
+			}
+			e := &early{service: service, front: func() (*feed, *mark) {
+				if len(held) == 0 {
+					return nil, nil
+				}
+				return held[0].j.feed, held[0].m
+			}}
+			open := true
+			for open || len(held) > 0 {
+				service(false)
 				var j *job
 				if len(held) == 0 {
 					if j, open = <-work; !open {
@@ -174,7 +195,14 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 				}
 				c, m := j.ck, j.ck.mark
 				j.ck = nil // the reader alone holds the chunks it has to read
-				res, consumed := j.feed.lex(c)
+				e.bytes = 0
+				e.flush = func(games []*pdn.Game, errs []error, consumed int64) {
+					items := replayItems(j, games, errs, r, &scratch, &cfg)
+					if len(items) > 0 {
+						j.parts <- Event{Kind: Games, Source: j.ev.Source, Items: items, Consumed: consumed}
+					}
+				}
+				res, consumed := j.feed.lex(c, e)
 				h := &heldJob{j: j, m: m, res: res, consumed: consumed}
 				held = append(held, h)
 				j.feed.submit(m, &h.res)
@@ -190,24 +218,66 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 	}()
 
 	var sinkErr error
-	for j := range ordered {
-		<-j.done
-		if f := j.feed; f != nil && j.ev.Kind == Games {
-			j.ev.Items = f.dropFailed(j.ev.Items)
+	var np notPDN // the source being handed on
+	collect := func(j *job, ev *Event) {
+		if f := j.feed; f != nil && ev.Kind == Games {
+			ev.Items = f.dropFailed(ev.Items)
 		}
-		if sinkErr != nil || j.void || j.ev.Kind == Games && len(j.ev.Items) == 0 {
-			continue // drain so the reader and workers can finish; no empty batches
+		if sinkErr != nil || j.void || ev.Kind == Games && len(ev.Items) == 0 {
+			return // drain so the reader and workers can finish; no empty batches
 		}
-		if f := j.feed; f != nil && j.ev.Kind == SourceEnd {
-			endFeed(j, f)
-			if testFeed != nil {
-				testFeed(f)
+		switch ev.Kind {
+		case SourceStart:
+			np = notPDN{}
+		case Games:
+			if !np.hold(j, ev) {
+				return
+			}
+		case SourceEnd:
+			if f := j.feed; f != nil {
+				endFeed(j, f)
+				np.end(j, f)
+				if testFeed != nil {
+					testFeed(f)
+				}
 			}
 		}
-		if err := sinkBatches(&j.ev, batch, sink); err != nil {
+		for _, ev := range np.release() {
+			if err := sinkBatches(ev, batch, sink); err != nil {
+				sinkErr = err
+				cancel()
+				return
+			}
+		}
+		if err := sinkBatches(ev, batch, sink); err != nil {
 			sinkErr = err
 			cancel()
 		}
+	}
+	for j := range ordered {
+		if j.parts != nil {
+			// Games the job's reader handed on early (see early) come
+			// before the job's own; all are sent before done is closed.
+			for done := false; !done; {
+				select {
+				case ev := <-j.parts:
+					collect(j, &ev)
+				case <-j.done:
+					done = true
+				}
+			}
+			for drained := false; !drained; {
+				select {
+				case ev := <-j.parts:
+					collect(j, &ev)
+				default:
+					drained = true
+				}
+			}
+		} else {
+			<-j.done
+		}
+		collect(j, &j.ev)
 	}
 	wg.Wait()
 	if sinkErr != nil {
@@ -217,6 +287,121 @@ func Run(ctx context.Context, srcs []*source.Source, cfg Config, sink func(*Even
 		return readErr
 	}
 	return ctx.Err()
+}
+
+// ErrNotPDN fails a source in which nothing is PDN (README.md, a binary
+// file): no game with a tag pair, none with a move the rules accept. None of
+// its games is handed on.
+var ErrNotPDN = errors.New("not a PDN file")
+
+// A source shows it is PDN with its first game that has a tag pair that a
+// program wrote (hasRealTag), or a move before its first defect
+// (pdn.Game.LooksLikePDN), or is accepted with a move (Item.isPDN). Until then the collector holds its
+// games back (notPDN), at most notPDNPieces games and pieces of skipped
+// text, or notPDNBytes of the games' text: past that, or at the source's
+// end, the source is not PDN and fails with ErrNotPDN, and nothing of it is
+// handed on.
+const (
+	notPDNPieces = 1000
+	notPDNBytes  = 16 << 20
+)
+
+// hasRealTag reports whether g has a tag pair that a program wrote: a name
+// of ASCII letters, digits and '_' that starts with a letter, and a value
+// without control characters. Random bytes make a tag pair now and then,
+// never such a one.
+func hasRealTag(g *pdn.Game) bool {
+	for _, t := range g.Tags {
+		if realTagName(t.Name) && !strings.ContainsFunc(t.Value, func(r rune) bool { return r < 0x20 || r == 0x7F || r >= 0x80 && r < 0xA0 }) {
+			return true
+		}
+	}
+	return false
+}
+
+func realTagName(n string) bool {
+	if n == "" || !(n[0] >= 'A' && n[0] <= 'Z' || n[0] >= 'a' && n[0] <= 'z') {
+		return false
+	}
+	for i := 1; i < len(n); i++ {
+		if c := n[i]; !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// notPDN holds back the games of a source not yet shown to be PDN.
+type notPDN struct {
+	shown  bool
+	held   []*Event
+	games  int // in held
+	bytes  int64
+	ready  []*Event // to hand on before the current event (release)
+	gaveUp bool
+}
+
+// hold takes the Games job j and reports whether to hand it on now (after
+// what release returns).
+func (np *notPDN) hold(j *job, e *Event) bool {
+	f := j.feed
+	if np.shown || f == nil || f.skip > 0 {
+		np.shown = true
+		return true
+	}
+	if np.gaveUp {
+		return false
+	}
+	for i := range e.Items {
+		if e.Items[i].isPDN {
+			np.shown = true
+			np.ready, np.held = np.held, nil
+			return true
+		}
+	}
+	ev := *e
+	np.held = append(np.held, &ev)
+	np.games += len(ev.Items)
+	for _, it := range ev.Items {
+		if it.PDN != nil {
+			np.bytes += int64(len(it.PDN.Raw))
+		}
+	}
+	f.mu.Lock()
+	pieces := np.games + f.junk
+	f.mu.Unlock()
+	if pieces > notPDNPieces || np.bytes > notPDNBytes {
+		np.gaveUp = true
+		np.held = nil
+		f.giveUp()
+	}
+	return false
+}
+
+// end completes the SourceEnd job j of the source read by f: a source not
+// shown to be PDN fails (and its games held are dropped), unless it held
+// nothing at all (an empty file) or failed already.
+func (np *notPDN) end(j *job, f *feed) {
+	f.mu.Lock()
+	junk := f.junk
+	f.mu.Unlock()
+	if !np.shown && (np.gaveUp || len(np.held) > 0 || junk > 0) && (j.ev.Err == nil || np.gaveUp) {
+		what := "no tag pair and no move the rules accept in it"
+		if np.gaveUp {
+			what = fmt.Sprintf("no tag pair and no move the rules accept in its first %d games and pieces of text; the rest is not read", notPDNPieces)
+		}
+		j.ev.Err = &SourceError{Source: f.src.Name, Err: fmt.Errorf("%w: %s; nothing of it is stored", ErrNotPDN, what)}
+		j.ev.Games = 0
+	}
+	np.held = nil
+	np.shown = true
+}
+
+// release returns the events held back that are to be handed on now.
+func (np *notPDN) release() []*Event {
+	r := np.ready
+	np.ready = nil
+	return r
 }
 
 // yieldToStages lets the goroutines a worker just woke run on its P: the
@@ -257,29 +442,38 @@ func finishJob(h *heldJob, valid bool, r *replay.Replayer, scratch *replay.Game,
 	}
 	j.games, j.errs, j.ev.Consumed = h.res.games, h.res.errs, h.consumed
 	h.res = lexed{}
+	j.ev.Items = replayItems(j, j.games, j.errs, r, scratch, cfg)
+	j.games, j.errs = nil, nil
+}
+
+// replayItems replays games (with their read errors errs) of the job j,
+// leaving out those Config.Skip skips, and returns their items. games is
+// cleared of what it hands on without its parsed text.
+func replayItems(j *job, games []*pdn.Game, errs []error, r *replay.Replayer, scratch *replay.Game, cfg *Config) []Item {
 	if skip := j.feed.skip; skip > 0 {
 		k := 0
-		for k < len(j.games) && j.games[k].Ordinal <= skip {
+		for k < len(games) && games[k].Ordinal <= skip {
 			k++
 		}
-		j.games, j.errs = j.games[k:], j.errs[k:]
+		games, errs = games[k:], errs[k:]
 	}
-	j.ev.Items = make([]Item, len(j.games))
-	for i, pg := range j.games {
-		it := Item{Ordinal: pg.Ordinal, Offset: pg.Offset, Line: pg.Line, PDN: pg, ReadErr: j.errs[i]}
-		err, pe := replaySafe(r, pg, j.errs[i], scratch)
+	items := make([]Item, len(games))
+	for i, pg := range games {
+		it := Item{Ordinal: pg.Ordinal, Offset: pg.Offset, Line: pg.Line, PDN: pg, ReadErr: errs[i]}
+		err, pe := replaySafe(r, pg, errs[i], scratch)
 		if pe != nil {
 			// The source fails at this game; the games before it stay.
 			// The replayer's state is not to be trusted after a panic.
 			j.feed.fail(pg.Ordinal, pe)
 			*r = *replay.NewReplayer(cfg.Replay)
 			*scratch = replay.Game{}
-			j.ev.Items = j.ev.Items[:i]
-			break
+			return items[:i]
 		}
+		it.isPDN = hasRealTag(pg) || len(pg.Tags) == 0 && pg.LooksLikePDN()
 		if err != nil {
 			it.Reject = err
 		} else {
+			it.isPDN = it.isPDN || scratch.Plies() > 0
 			it.Accepted, it.Plies, it.Warnings = true, scratch.Plies(), len(scratch.Warnings)
 			if len(scratch.Warnings) > 0 {
 				it.WarningTexts = append([]string(nil), scratch.Warnings...)
@@ -296,13 +490,13 @@ func finishJob(h *heldJob, valid bool, r *replay.Replayer, scratch *replay.Game,
 			// its moves to the next game read.
 			if cfg.Prepare != nil || cfg.DropAccepted && !cfg.Keep && j.ev.Source.Kind != source.StdIn {
 				it.PDN = nil
-				j.games[i] = nil
+				games[i] = nil
 				pg.ReleaseMoves()
 			}
 		}
-		j.ev.Items[i] = it
+		items[i] = it
 	}
-	j.games, j.errs = nil, nil
+	return items
 }
 
 // replaySafe replays pg, turning a panic of the replay (a bug: no game
@@ -446,7 +640,9 @@ func readSource(ctx context.Context, src *source.Source, cfg *Config, workers in
 	fetched := make(chan struct{})
 	go func() {
 		defer close(fetched)
-		f.fetch(ctx, &breakReader{r: rd}, rd.Consumed, target, int64(4*workers+4)*int64(target))
+		// UTF-16 is decoded before the text is cut, so that it is cut
+		// where games begin, as UTF-8 is.
+		f.fetch(ctx, &breakReader{r: pdn.UTF8Text(rd)}, rd.Consumed, target, int64(4*workers+4)*int64(target))
 	}()
 	defer func() {
 		f.close()
@@ -465,7 +661,7 @@ func readSource(ctx context.Context, src *source.Source, cfg *Config, workers in
 		void := c.mark != nil && c.mark.passed
 		f.mu.Unlock()
 		if c.mark != nil && !void {
-			if err := emit(&job{ev: Event{Kind: Games, Source: src}, feed: f, ck: c}, true); err != nil {
+			if err := emit(&job{ev: Event{Kind: Games, Source: src}, feed: f, ck: c, parts: make(chan Event, 2)}, true); err != nil {
 				return nil, err
 			}
 			if cfg.Stop != nil && cfg.Stop(src) {

@@ -69,6 +69,29 @@ func (lx *lexer) sniff() bool {
 	return lx.w > w0
 }
 
+// UTF8Text returns r as the text a Reader reads from it: a UTF-16 stream
+// (byte order mark FF FE or FE FF at its start) decoded to UTF-8 as it is
+// read, exactly as a Reader decodes it (the mark becomes the UTF-8 byte
+// order mark), anything else unchanged. Offsets in the result are those a
+// Reader over r reports, so the text can be cut into pieces for readers of
+// their own (NewSplitReader) after it is decoded.
+func UTF8Text(r io.Reader) io.Reader {
+	var head [2]byte
+	n, err := io.ReadFull(r, head[:])
+	rest := r
+	if err != nil {
+		rest = errReader{err}
+		if err == io.ErrUnexpectedEOF {
+			rest = errReader{io.EOF}
+		}
+	}
+	got := bytes.NewReader(append([]byte(nil), head[:n]...))
+	if n == 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF) {
+		return &utf16Reader{r: io.MultiReader(got, rest), be: head[0] == 0xFE}
+	}
+	return io.MultiReader(got, rest)
+}
+
 // errReader returns its error on every read.
 type errReader struct{ err error }
 

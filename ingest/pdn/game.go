@@ -46,7 +46,14 @@ type Game struct {
 	// "*", "2-0", "1-1", "0-2", "0-0", a match score like "4-6" (only when
 	// it equals the Result tag), or "" when the game just stops.
 	Result string
+
+	moveFirst bool // a move comes before the game's first defect (LooksLikePDN)
 }
+
+// LooksLikePDN reports whether the game shows its text is PDN, whatever
+// its defects: it has a tag pair, or a move comes before its first defect.
+// Words of prose read as a piece of movetext fail before any move.
+func (g *Game) LooksLikePDN() bool { return len(g.Tags) > 0 || g.moveFirst }
 
 // Move is one move token of the movetext with what is attached to it.
 type Move struct {

@@ -112,6 +112,7 @@ type lexer struct {
 	opens                 [MaxDepth]openParen
 	score                 []byte // the Result tag's value when it is a score ("4-6"), else empty
 	forceEnd              bool   // an unterminated comment: the next tag starts a new game
+	pdnSeen               bool   // a comment, setup, variation or NAG began, even a broken one (Reader.isJunk)
 	lastLine, lastCol     int32  // last movetext token
 	resultLine, resultCol int32  // the result token
 }
@@ -367,6 +368,7 @@ func (lx *lexer) resetGame() {
 	lx.depth = 0
 	lx.score = lx.score[:0]
 	lx.forceEnd = false
+	lx.pdnSeen = false
 	lx.inGame = false
 }
 
@@ -773,6 +775,7 @@ func (lx *lexer) scanVariationOpen(line, col int32) {
 		return
 	}
 	lx.r++
+	lx.pdnSeen = true
 	if lx.depth >= MaxDepth {
 		if !lx.deep {
 			lx.rep.fail(ErrNestingTooDeep, line, col, "variations nested more than "+strconv.Itoa(MaxDepth)+
@@ -1075,6 +1078,7 @@ var spaceByte, nameByte, valueByte, commentByte = func() (sp, nm, val, com [256]
 // letter) is taken as unterminated: the game ends there (forceEnd) and the
 // tag starts the next one, so one missing '}' costs one game, not the file.
 func (lx *lexer) scanComment(line, col int32) {
+	lx.pdnSeen = true
 	lx.r++
 	s := lx.pos()
 	for {
@@ -1131,6 +1135,7 @@ func (lx *lexer) scanParenStrength(line, col int32) bool {
 // scanNAG consumes a numeric annotation glyph, '$' and its digits ("$1":
 // a good move). A number of 2^20 or more is a defect and reads as 0.
 func (lx *lexer) scanNAG(line, col int32) {
+	lx.pdnSeen = true
 	lx.r++
 	var n int32
 	digits := 0
@@ -1156,6 +1161,7 @@ func (lx *lexer) scanSetup(line, col int32) bool {
 		return false
 	}
 	lx.r += 4
+	lx.pdnSeen = true
 	lx.skipSpaces()
 	if !lx.ensure(1) || lx.buf[lx.r] != '"' {
 		lx.rep.fail(ErrUnexpectedToken, line, col, `setup must be written /FEN "..."/`)

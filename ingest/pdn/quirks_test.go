@@ -1,6 +1,7 @@
 package pdn
 
 import (
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -86,5 +87,38 @@ func TestTagJunkIsNotMovetext(t *testing.T) {
 		if len(res.games) != 1 || len(res.errs) > 0 || len(res.games[0].Warnings) > 0 {
 			t.Errorf("%q: %d games, errors %v", in, len(res.games), res.errs)
 		}
+	}
+}
+
+// TestJunkBetweenGamesIsNoGame: text without a tag, move, comment or other
+// PDN between games is no game: it takes no ordinal, and the next game
+// says what was skipped before it.
+func TestJunkBetweenGamesIsNoGame(t *testing.T) {
+	in := "[Event \"a\"]\n1. 32-28 *\n\nSome text, not PDN at all. 1-0\n\nmore\n\n[Event \"b\"]\n1. 33-29 *\n\n1-0\n"
+	rd := NewReader(strings.NewReader(in), "junk.pdn")
+	var gs []*Game
+	for {
+		g, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	if len(gs) != 2 || gs[0].Ordinal != 1 || gs[1].Ordinal != 2 || gs[1].Tag("Event") != "b" {
+		t.Fatalf("%d games", len(gs))
+	}
+	if len(gs[0].Warnings) != 0 || len(gs[1].Warnings) != 1 {
+		t.Fatalf("warnings %v, %v", gs[0].Warnings, gs[1].Warnings)
+	}
+	w := gs[1].Warnings[0]
+	if w.Line != 4 || w.Column != 1 || !strings.Contains(w.Reason, "text that is not PDN skipped before this game (36 bytes in 2 pieces)") ||
+		!strings.Contains(w.Reason, `unexpected "Some"`) {
+		t.Errorf("warning %+v", w)
+	}
+	if pieces, n := rd.Skipped(); pieces != 3 || n != 40 {
+		t.Errorf("skipped %d pieces, %d bytes", pieces, n)
 	}
 }

@@ -18,6 +18,14 @@ type Reader struct {
 	gameReport
 	stack    []lineState // the builder's open variations, reused
 	prevTags bool        // the previous game had tags
+	// Text that is not PDN skipped since the last game (see skip), for the
+	// next game's warning, and in all (Skipped).
+	junkPieces, junkLine int
+	junkBytes            int64
+	junkWhy              string
+	skippedPieces        int
+	skippedBytes         int64
+	pieceEnd             int64 // where the piece last read ends
 	// split, when set (SplitAt), is asked at each game's start whether to
 	// stop there.
 	split func(offset int64) bool
@@ -106,7 +114,7 @@ func (rd *Reader) Offset() int64 { return rd.lx.base + int64(rd.lx.r) }
 // Reader are in the state that NewSplitReader starts in, and the caller's.
 func (rd *Reader) atSplit() bool {
 	lx := &rd.lx
-	return rd.split != nil && rd.prevTags && lx.r == lx.start && lx.stray == 0 && lx.bol &&
+	return rd.split != nil && rd.prevTags && rd.junkPieces == 0 && lx.r == lx.start && lx.stray == 0 && lx.bol &&
 		lx.lineStart == lx.base+int64(lx.r) && rd.split(lx.base+int64(lx.start))
 }
 
@@ -116,6 +124,66 @@ func (rd *Reader) atSplit() bool {
 // other error comes from the underlying reader and ends the stream. A
 // Reader given SplitAt returns nil, ErrSplit where it stops.
 func (rd *Reader) Next() (*Game, error) {
+	for {
+		g, err := rd.next()
+		var se *SyntaxError
+		if g == nil || !rd.isJunk(g) || err != nil && !errors.As(err, &se) {
+			return g, err
+		}
+		rd.skip(g, err)
+	}
+}
+
+// isJunk reports whether g, just read, is no game: no tag, no move, no
+// comment, setup, variation or NAG, even a broken one (lexer.pdnSeen),
+// only text that is not PDN (words, results, stray bytes), and not too
+// large to tell (an oversized game keeps no tokens and stays a rejected
+// game).
+func (rd *Reader) isJunk(g *Game) bool {
+	return !rd.lx.overflow && !rd.lx.pdnSeen && len(g.Tags) == 0 && len(g.Moves) == 0 && len(g.Comments) == 0
+}
+
+// skip forgets g, text that is not PDN between games (isJunk): it takes no
+// ordinal, and the next game gets a warning saying what was skipped before
+// it (Skipped counts it too).
+func (rd *Reader) skip(g *Game, err error) {
+	rd.ordinal--
+	if rd.junkPieces == 0 {
+		rd.junkLine = g.Line
+		rd.junkWhy = ""
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			rd.junkWhy = se.Reason
+		} else if g.Result != "" {
+			rd.junkWhy = "a result " + clip(g.Result) + " without a game"
+		}
+	}
+	n := rd.pieceEnd - g.Offset
+	rd.junkPieces++
+	rd.junkBytes += n
+	rd.skippedPieces++
+	rd.skippedBytes += n
+}
+
+// Skipped returns how many pieces of text that are not PDN the Reader has
+// skipped between games (see Next), and their bytes.
+func (rd *Reader) Skipped() (pieces int, bytes int64) { return rd.skippedPieces, rd.skippedBytes }
+
+// junkWarning is the warning of the game after skipped text.
+func (rd *Reader) junkWarning() string {
+	w := "text that is not PDN skipped before this game (" + strconv.FormatInt(rd.junkBytes, 10) + " bytes"
+	if rd.junkPieces > 1 {
+		w += " in " + strconv.Itoa(rd.junkPieces) + " pieces"
+	}
+	w += ")"
+	if rd.junkWhy != "" {
+		w += ": " + rd.junkWhy
+	}
+	return w
+}
+
+// next reads the next piece of the input as a game (Next skips junk).
+func (rd *Reader) next() (*Game, error) {
 	lx := &rd.lx
 	rd.err, rd.warns = nil, rd.warns[:0]
 	if !lx.scanGame(rd) {
@@ -143,7 +211,12 @@ func (rd *Reader) Next() (*Game, error) {
 			e.Reason = fmt.Sprintf("game is %d bytes, longer than 4 MB (an unclosed comment?); skipped, its first 4 MB kept (bytes %d to %d of the file hold it whole)", end-g.Offset, g.Offset, end)
 		}
 	}
+	if rd.junkPieces > 0 && !rd.isJunk(g) {
+		rd.warn(int32(rd.junkLine), 1, rd.junkWarning())
+		rd.junkPieces, rd.junkBytes = 0, 0
+	}
 	rd.checkGame(g)
+	rd.pieceEnd = lx.base + int64(lx.end)
 	lx.release()
 	if lx.rerr != nil {
 		return g, lx.rerr
@@ -266,6 +339,15 @@ func (rd *Reader) build(g *Game, window []byte) {
 	}
 	b.slow = b.cp || b.nul
 	nm := rd.lx.nMoves
+	if nm > 0 {
+		e := rd.err
+		for i := range b.toks {
+			if t := &b.toks[i]; t.kind == tkMove {
+				g.moveFirst = e == nil || int(t.line) < e.Line || int(t.line) == e.Line && int(t.col) < e.Column
+				break
+			}
+		}
+	}
 	// Tags come first (a tag after movetext starts the next game).
 	for b.i < len(b.toks) && (b.toks[b.i].kind == tkTagName || b.toks[b.i].kind == tkComment) {
 		t := b.toks[b.i]

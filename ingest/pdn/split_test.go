@@ -156,6 +156,10 @@ func TestSplitReadsTheSame(t *testing.T) {
 // is not one, or not one that a new Reader reads the same: a Reader must
 // not stop there (checkSplit sees the difference if it does).
 var splitCases = []string{
+	// Text that is not PDN between games, skipped: the next game's warning.
+	"[Event \"a\"]\n1. 32-28 *\n\nSome text, not PDN at all. 1-0\n\n[Event \"b\"]\n1. 33-29 *\n\nmore text\n\n[Event \"c\"]\n1. 33-29 *\n",
+	// Junk between tags, a blank line in the tags, a lone "-" result.
+	"[Event \"a\"]\\r\n[Site \"x\"]\\r\n\n[White \"w\"]\n[Result \"-\"]\n1. 32-28 -\n\n[Event \"b\"]\n\n[Result \"-\"]\n1. 33-29 -\n",
 	// A game that begins with a comment, then a blank line: the tags
 	// belong to it.
 	"{intro}\n\n[Event \"a\"]\n1. 32-28 *\n\n{intro}\n\n[Event \"b\"]\n1. 33-29 *\n",
