@@ -419,25 +419,12 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 		}
 	}
 	var warning string
-	res, out.Decided, warning = r.checkFinal(out.Variant, &out.Final, res, written)
+	res, out.Proven, warning = checkFinalProven(out.Variant, &out.Final, &r.kings, res, written)
+	out.Decided = out.Proven != ResultUnknown
 	if warning != "" {
 		out.Warnings = append(out.Warnings, warning)
 	}
 	out.Result = res
-	out.Proven = provenResult(&out.Final, &r.kings)
-}
-
-// provenResult is the result the final position proves under the
-// variant's Win rule (rules.KingMoveCounter.Outcome, as checkFinal reads
-// it), ResultUnknown where it proves none.
-func provenResult(final *rules.Position, kings *rules.KingMoveCounter) Result {
-	switch kings.Outcome(final) {
-	case rules.WhiteWins:
-		return WhiteWins
-	case rules.BlackWins:
-		return BlackWins
-	}
-	return ResultUnknown
 }
 
 // checkFinal compares a result with the final position (see CheckFinal).
@@ -465,17 +452,25 @@ func checkFinal(v *rules.Variant, final *rules.Position, res Result, written str
 // at the end is kings: it may leave the side to move no move the game
 // allows (rules.KingMoveCounter.Outcome).
 func checkFinalAfter(v *rules.Variant, final *rules.Position, kings *rules.KingMoveCounter, res Result, written string) (Result, bool, string) {
+	res, proven, warning := checkFinalProven(v, final, kings, res, written)
+	return res, proven != ResultUnknown, warning
+}
+
+// checkFinalProven is checkFinalAfter returning, instead of whether the
+// final position decides the game, the result it proves (ResultUnknown
+// where it proves none): Game.Proven.
+func checkFinalProven(v *rules.Variant, final *rules.Position, kings *rules.KingMoveCounter, res Result, written string) (Result, Result, string) {
 	var decided Result
 	outcome := kings.Outcome(final)
-	blocked := outcome != final.Outcome()
 	switch outcome {
 	case rules.WhiteWins:
 		decided = WhiteWins
 	case rules.BlackWins:
 		decided = BlackWins
 	default:
-		return res, false, ""
+		return res, ResultUnknown, ""
 	}
+	blocked := outcome != final.Outcome()
 	why := fmt.Sprintf("%s has no legal move", final.SideToMove())
 	if blocked {
 		why += fmt.Sprintf(" (its only moves are a %s move in a row of one king, which %s forbids)", nth(v.KingMoveLimit+1), v.Name)
@@ -491,11 +486,11 @@ func checkFinalAfter(v *rules.Variant, final *rules.Position, kings *rules.KingM
 	}
 	switch {
 	case res == ResultUnknown:
-		return decided, true, fmt.Sprintf("result %q completed from the final position: %s", written, why)
+		return decided, decided, fmt.Sprintf("result %q completed from the final position: %s", written, why)
 	case res != decided:
-		return res, true, fmt.Sprintf("result %s contradicts the final position, where %s", res.Format(v), why)
+		return res, decided, fmt.Sprintf("result %s contradicts the final position, where %s", res.Format(v), why)
 	}
-	return res, true, ""
+	return res, decided, ""
 }
 
 // reject builds a RejectError with the position and the legal moves there.

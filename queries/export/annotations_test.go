@@ -19,9 +19,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// issueGame is the annotated game of issue 32: comments before the first
-// move and after moves, strength marks, a NAG, a variation with a comment.
-const issueGame = `[Event "Annotated"]
+// annotatedGame has comments before the first move and after moves,
+// strength marks, a NAG, a variation with a comment.
+const annotatedGame = `[Event "Annotated"]
 [GameType "20"]
 [Result "1-1"]
 {Opening comment.} 1. 32-28 {Centre first.} 19-23! 2. 28x19 14x23 (2... 13x24 {the other way} 3. 34-29) 3. 37-32? {A loose move.} 18-22!? 4. 41-37 $14 1-1
@@ -72,7 +72,7 @@ func readGames(t *testing.T, r io.Reader, name string) []*pdn.Game {
 	}
 }
 
-// TestAnnotationsRoundTrip: the issue's game survives import -> export
+// TestAnnotationsRoundTrip: the annotated game survives import -> export
 // --format pdn -> import with every comment, NAG, strength and variation,
 // compared ply by ply with the file; the export writes the moves and
 // their annotations as normalize does; the JSON lines export has them as
@@ -81,7 +81,7 @@ func TestAnnotationsRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "annotated.pdn")
-	if err := os.WriteFile(in, []byte(issueGame), 0o644); err != nil {
+	if err := os.WriteFile(in, []byte(annotatedGame), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	first := pgtest.NewDB(t)
@@ -99,7 +99,7 @@ func TestAnnotationsRoundTrip(t *testing.T) {
 	}
 
 	// Ply by ply against the file as read.
-	src := readGames(t, strings.NewReader(issueGame), "annotated.pdn")[0]
+	src := readGames(t, strings.NewReader(annotatedGame), "annotated.pdn")[0]
 	exported := readGames(t, open(t, out), "out.pdn")[0]
 	if !reflect.DeepEqual(exported.Comments, src.Comments) {
 		t.Errorf("comments before the first move %q, want %q", exported.Comments, src.Comments)

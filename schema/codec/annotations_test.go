@@ -109,11 +109,10 @@ func TestAnnotationsGolden(t *testing.T) {
 	}
 }
 
-// TestAnnotationsOfIssueGame: what the first golden game keeps, ply by
-// ply: the issue's example (comments before the first move and after
-// moves, strength marks, a NAG, a variation with a comment, verified and
-// written with full paths).
-func TestAnnotationsOfIssueGame(t *testing.T) {
+// TestAnnotationsOfFirstGame: what the first golden game keeps, ply by
+// ply: comments before the first move and after moves, strength marks, a
+// NAG, a variation with a comment, verified and written with full paths.
+func TestAnnotationsOfFirstGame(t *testing.T) {
 	_, anns, warns := annotatedGames(t)
 	a := anns[0]
 	if len(warns[0]) != 0 {

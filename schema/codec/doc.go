@@ -50,6 +50,33 @@
 // By colour, never as written: English "1-0" is a Black win (see
 // replay.ParseResult). ResultCode and ResultOf convert.
 //
+// # games.annotations
+//
+// What the author wrote besides tags and moves (migration 0014), NULL for
+// a game without any:
+//
+//	AppendAnnotations(nil, AnnotationsOf(g))   // encode (the import; g from replay's AnnotatedPDN)
+//	DecodeAnnotations(b, plies)                // decode, checking every byte
+//	a.Attach(moves)                            // onto a game laid out as PDN (export, explorer)
+//
+// A version byte (1), the comments before the first move, then per
+// annotated ply its distance from the previous one and a note: a flags
+// byte and the parts it names (strength mark, NAGs, comments,
+// variations). A variation is a flags byte (unverified: kept as written),
+// its leading comments and its moves, each a text, its number and a note
+// of its own (nested variations, a setup). Counts and lengths are
+// uvarints, texts UTF-8; AppendAnnotations documents the layout. Every
+// value has one encoding: DecodeAnnotations refuses what
+// AppendAnnotations would not write (FuzzDecodeAnnotations checks it),
+// and testdata/annotations.golden.json holds the bytes of the games of
+// testdata/annotations.pdn.
+//
+// # games.result_proven
+//
+// The result the final position proves (migration 0015), in the codes of
+// games.result: 1 or 3 where the side to move has no move the game allows,
+// 0 where the position proves nothing; NULL for games stored before 0015.
+//
 // # position_index
 //
 // Every position of every stored game (the start and after each ply), by

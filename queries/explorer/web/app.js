@@ -528,20 +528,21 @@
   }
 
   // gameStep shows ply n of the open game. Inside a variation, one step
-  // forward or back moves along the variation (back from its first move
-  // leaves it); any other step leaves it for ply n.
+  // forward or back moves along the variation (forward stops at its last
+  // move; back from its first move returns to the game where it left it);
+  // any other step leaves it for ply n.
   function gameStep(n) {
     if (!game) return;
     if (gvar) {
-      const j = gvar.i + (n - state.gply);
-      if (Math.abs(n - state.gply) === 1 && j >= 0 && j < gvar.moves.length && gvar.moves[j].fen) {
-        gvar.i = j;
+      const step = n - state.gply;
+      if (step === 1 || step === -1) {
+        const j = gvar.i + step;
+        if (j >= 0 && j < gvar.moves.length && gvar.moves[j].fen) gvar.i = j;
+        else if (j < 0) gvar = null;
         renderGame();
         return;
       }
-      const leaving = n === state.gply - 1;
       gvar = null;
-      if (leaving || n === state.gply + 1) n = state.gply;
     }
     state.gply = Math.max(0, Math.min(game.moves.length, n));
     renderGame();
