@@ -16,7 +16,9 @@ import (
 var patternParams = []string{"variant", "pattern", "or", "exclude", "side", "reversed", "material", "plies", "move", "limit"}
 
 // patternSearch is GET /api/pattern: patternsearch.Result (games,
-// positions, games_scanned, games_unindexed, matches).
+// positions, games_scanned, games_unindexed, matches), read in read-only
+// transactions as draughtsdb_reader (two at once, one per half of the
+// index), as every request.
 func (s *Server) patternSearch(ctx context.Context, rq *request) (any, error) {
 	v, err := s.variantParam(rq)
 	if err != nil {
@@ -66,5 +68,5 @@ func (s *Server) patternSearch(ctx context.Context, rq *request) (any, error) {
 	if _, err := q.Compile(v); err != nil {
 		return nil, badRequest("variant %s: %v", v.Name, err)
 	}
-	return patternsearch.Search(ctx, s.pool, patternsearch.Options{Variant: v, Query: q, Limit: limit})
+	return patternsearch.Search(ctx, s.pool, patternsearch.Options{Variant: v, Query: q, Limit: limit, Read: s.read})
 }
