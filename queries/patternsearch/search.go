@@ -68,9 +68,9 @@ type Result struct {
 	Matches []Match `json:"matches"`
 	// Scanned is the games of the variant read from pattern_index.
 	Scanned int64 `json:"games_scanned"`
-	// Unindexed is the games of the variant's sources without
-	// pattern_index rows (imported before migration 0016: draughtsdb
-	// search --rebuild-index adds them).
+	// Unindexed is the games without pattern_index rows in the sources
+	// holding games of the variant (imported, or begun, before migration
+	// 0016: draughtsdb search --rebuild-index adds them).
 	Unindexed int64 `json:"games_unindexed"`
 }
 
@@ -131,8 +131,11 @@ func Search(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Result, err
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		return tx.QueryRow(ctx, `SELECT coalesce(sum(s.games_imported), 0)::bigint FROM sources s
-			WHERE NOT EXISTS (SELECT 1 FROM pattern_index p WHERE p.source_id = s.id)
+		// A source's games without rows: imported (or begun) before
+		// migration 0016.
+		return tx.QueryRow(ctx, `SELECT coalesce(sum(s.games_imported - coalesce(p.n, 0)), 0)::bigint
+			FROM sources s LEFT JOIN (SELECT source_id, sum(games) AS n FROM pattern_index GROUP BY source_id) p ON p.source_id = s.id
+			WHERE s.games_imported > coalesce(p.n, 0)
 			  AND EXISTS (SELECT 1 FROM games g WHERE g.source_id = s.id AND g.variant = $1)`, id).Scan(&res.Unindexed)
 	})
 	if err != nil {
