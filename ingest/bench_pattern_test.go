@@ -27,7 +27,9 @@ import (
 // game of pattern_index and of the whole database, then ten searches
 // (common and rare patterns, material, manoeuvres) DRAUGHTSDB_BENCH_RUNS
 // times each (default 7), with each query's p50 and p99 (the nearest
-// rank) and those over all runs.
+// rank) and those over all runs, with the CPU time each search took in
+// this process and in PostgreSQL (independent of how busy the machine is)
+// and the load average.
 //
 //	DRAUGHTSDB_BENCH_PATTERN_GAMES=250000,1000000 go test -run XXX -bench PatternSearch -benchtime 1x -timeout 2h -v ./ingest
 func BenchmarkPatternSearch(b *testing.B) {
@@ -162,11 +164,19 @@ func benchPatternOnce(b *testing.B, n, runs int) {
 	b.ReportMetric(float64(patternBytes)/games, "index-bytes/game")
 	b.ReportMetric(ratio, "import-with/without")
 
+	// One search first, not counted: the import's connections are gone
+	// then (their CPU would leave the PostgreSQL figure), the pool's are
+	// open.
+	if _, err := patternsearch.Search(ctx, pool, patternsearch.Options{Variant: rules.International, Query: benchQueries[0].q(rules.International)}); err != nil {
+		b.Fatal(err)
+	}
 	var all []time.Duration
+	cpuAll := 0.0
 	for _, bq := range benchQueries {
 		q := bq.q(rules.International)
 		var ds []time.Duration
 		var res *patternsearch.Result
+		cl0, pg0 := cpuSeconds(), postgresProcs(pool)
 		for range runs {
 			start := time.Now()
 			res, err = patternsearch.Search(ctx, pool, patternsearch.Options{Variant: rules.International, Query: q, Limit: 20})
@@ -178,13 +188,42 @@ func benchPatternOnce(b *testing.B, n, runs int) {
 		if res.Scanned != int64(sum.Imported) {
 			b.Fatalf("%s: %d games scanned of %d", bq.name, res.Scanned, sum.Imported)
 		}
+		cl, pg := (cpuSeconds()-cl0)/float64(runs), procsCPU(pg0, postgresProcs(pool))/float64(runs)
 		all = append(all, ds...)
 		p50, p99 := percentile(ds, 50), percentile(ds, 99)
-		b.Logf("  %-44s %8d games %10d positions  p50 %6.0f ms  p99 %6.0f ms", bq.name, res.Games, res.Positions, ms(p50), ms(p99))
+		b.Logf("  %-44s %8d games %10d positions  p50 %6.0f ms  p99 %6.0f ms  CPU per search: this process %4.0f ms, PostgreSQL %4.0f ms",
+			bq.name, res.Games, res.Positions, ms(p50), ms(p99), cl*1000, pg*1000)
+		cpuAll += cl + pg
 	}
-	b.Logf("all %d searches: p50 %.0f ms, p99 %.0f ms", len(all), ms(percentile(all, 50)), ms(percentile(all, 99)))
+	b.Logf("all %d searches: p50 %.0f ms, p99 %.0f ms; CPU per search (both processes) %.0f ms on average; load average while searching: %s",
+		len(all), ms(percentile(all, 50)), ms(percentile(all, 99)), cpuAll*1000/float64(len(benchQueries)), loadAverage())
 	b.ReportMetric(ms(percentile(all, 50)), "p50-ms")
 	b.ReportMetric(ms(percentile(all, 99)), "p99-ms")
+}
+
+// procsCPU is the CPU time PostgreSQL's processes used between two
+// snapshots: of those in both, the difference; of new ones, all. A process
+// that exited in between is left out (its CPU is lost with it).
+func procsCPU(before, after map[int]postgresProc) float64 {
+	total := 0.0
+	for pid, p := range after {
+		total += p.cpu - before[pid].cpu
+	}
+	return total
+}
+
+// loadAverage is /proc/loadavg's first three fields: how busy the machine
+// was (the figures above are wall times on a shared machine).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // percentile is the nearest-rank p-th percentile of ds.

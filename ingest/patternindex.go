@@ -62,8 +62,9 @@ func writePatternRows(ctx context.Context, tx pgx.Tx, sourceID int64, ids []int6
 
 // PatternRebuildOptions control RebuildPatternIndex.
 type PatternRebuildOptions struct {
-	// All rebuilds every source; otherwise only the sources with games
-	// but no pattern_index rows (imported before migration 0016).
+	// All rebuilds every source; otherwise only the sources whose rows do
+	// not hold all their games (imported, or begun, before migration
+	// 0016).
 	All bool
 	// Progress, when set, is called after each batch with the games done
 	// and the games to do.
@@ -104,7 +105,8 @@ func RebuildPatternIndex(ctx context.Context, pool *pgxpool.Pool, opts PatternRe
 	var srcs []src
 	total := 0
 	rows, err := conn.Query(ctx, `SELECT s.id, (SELECT count(*) FROM games g WHERE g.source_id = s.id)::int AS n
-		FROM sources s WHERE $1 OR NOT EXISTS (SELECT 1 FROM pattern_index p WHERE p.source_id = s.id) ORDER BY s.id`, opts.All)
+		FROM sources s WHERE $1 OR s.games_imported <> coalesce((SELECT sum(p.games) FROM pattern_index p WHERE p.source_id = s.id), 0)
+		ORDER BY s.id`, opts.All)
 	if err != nil {
 		return nil, err
 	}

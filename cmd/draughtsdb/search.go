@@ -218,7 +218,7 @@ fen, move, white, black, result, date, event).`,
 	f.StringVar(&plies, "plies", "", "only positions at these plies: A-B, A-, -B or N (0 is the start position)")
 	f.StringVar(&move, "move", "", `a manoeuvre: "white king *x46", "black 19-24", "x" (see above)`)
 	f.IntVar(&limit, "limit", 20, "list at most N games (the counts cover all)")
-	f.IntVar(&workers, "workers", 2, "database connections reading the index at once")
+	f.IntVar(&workers, "workers", 2, "database connections reading and replaying games of the pattern index at once")
 	f.BoolVar(&jsonOut, "json", false, "print one JSON object {games, positions, games_scanned, games_unindexed, matches}")
 	f.BoolVar(&rebuild, "rebuild-index", false, "build the pattern index of the sources that have none (imported before it existed), then exit")
 	f.BoolVar(&all, "all", false, "with --rebuild-index: rebuild every source's index")

@@ -154,6 +154,9 @@ func requestCost(endpoint string, rq *request) cost {
 				return expensive
 			}
 		}
+	case "pattern":
+		// A pattern search reads every indexed game of its variant.
+		return expensive
 	case "games":
 		for _, k := range append(filterParams, "cursor") {
 			if rq.get(k) != "" {

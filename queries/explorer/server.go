@@ -171,6 +171,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /api/game/{id}", s.api("game", nil, s.game))
 	mux.Handle("GET /api/player", s.api("player", []string{"name"}, s.player))
 	mux.Handle("GET /api/players", s.api("players", []string{"prefix", "limit"}, s.players))
+	mux.Handle("GET /api/pattern", s.api("pattern", patternParams, s.patternSearch))
 	mux.Handle("/api/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// This pattern takes every method, so the mux never answers 405
 		// itself: an endpoint asked with another method than GET lands

@@ -16,6 +16,7 @@ import (
 	"github.com/draughtsdb/draughtsdb/replay/pattern"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -29,6 +30,10 @@ type Options struct {
 	// Workers is the connections reading and testing rows at once; <= 0:
 	// 2.
 	Workers int
+	// Read, when set, runs fn in a transaction of its choice (the
+	// explorer's read-only one as draughtsdb_reader); each worker calls it
+	// once. nil: a read-only transaction on the pool.
+	Read func(ctx context.Context, fn func(pgx.Tx) error) error
 }
 
 // Match is a game found: where it first matches, and its headers.
@@ -63,9 +68,9 @@ type Result struct {
 	Matches []Match `json:"matches"`
 	// Scanned is the games of the variant read from pattern_index.
 	Scanned int64 `json:"games_scanned"`
-	// Unindexed is the games of the variant's sources without
-	// pattern_index rows (imported before migration 0016: draughtsdb
-	// search --rebuild-index adds them).
+	// Unindexed is the games without pattern_index rows in the sources
+	// holding games of the variant (imported, or begun, before migration
+	// 0016: draughtsdb search --rebuild-index adds them).
 	Unindexed int64 `json:"games_unindexed"`
 }
 
@@ -100,27 +105,40 @@ func Search(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Result, err
 	if workers <= 0 {
 		workers = 2
 	}
+	read := opts.Read
+	if read == nil {
+		read = func(ctx context.Context, fn func(pgx.Tx) error) error {
+			return pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, fn)
+		}
+	}
 	id := codec.VariantID(v)
 	var firsts []int64
-	rows, err := pool.Query(ctx, `SELECT first_game FROM pattern_index WHERE variant = $1 ORDER BY first_game`, id)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var f int64
-		if err := rows.Scan(&f); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		firsts = append(firsts, f)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
 	res := &Result{Matches: []Match{}}
-	if err := pool.QueryRow(ctx, `SELECT coalesce(sum(s.games_imported), 0)::bigint FROM sources s
-		WHERE NOT EXISTS (SELECT 1 FROM pattern_index p WHERE p.source_id = s.id)
-		  AND EXISTS (SELECT 1 FROM games g WHERE g.source_id = s.id AND g.variant = $1)`, id).Scan(&res.Unindexed); err != nil {
+	err = read(ctx, func(tx pgx.Tx) error {
+		firsts = firsts[:0]
+		rows, err := tx.Query(ctx, `SELECT first_game FROM pattern_index WHERE variant = $1 ORDER BY first_game`, id)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var f int64
+			if err := rows.Scan(&f); err != nil {
+				rows.Close()
+				return err
+			}
+			firsts = append(firsts, f)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		// A source's games without rows: imported (or begun) before
+		// migration 0016.
+		return tx.QueryRow(ctx, `SELECT coalesce(sum(s.games_imported - coalesce(p.n, 0)), 0)::bigint
+			FROM sources s LEFT JOIN (SELECT source_id, sum(games) AS n FROM pattern_index GROUP BY source_id) p ON p.source_id = s.id
+			WHERE s.games_imported > coalesce(p.n, 0)
+			  AND EXISTS (SELECT 1 FROM games g WHERE g.source_id = s.id AND g.variant = $1)`, id).Scan(&res.Unindexed)
+	})
+	if err != nil {
 		return nil, err
 	}
 	// Contiguous ranges of rows, one per worker.
@@ -140,7 +158,10 @@ func Search(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Result, err
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[w] = scanRange(ctx, pool, id, firsts[lo], upper, v, m, opts.Limit, &parts[w])
+			errs[w] = read(ctx, func(tx pgx.Tx) error {
+				parts[w] = part{}
+				return scanRange(ctx, tx, id, firsts[lo], upper, v, m, opts.Limit, &parts[w])
+			})
 		}()
 	}
 	wg.Wait()
@@ -158,13 +179,13 @@ func Search(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Result, err
 	if len(list) > opts.Limit {
 		list = list[:opts.Limit]
 	}
-	if err := describe(ctx, pool, v, list, res); err != nil {
+	if err := read(ctx, func(tx pgx.Tx) error { return describe(ctx, tx, v, list, res) }); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-func scanRange(ctx context.Context, pool *pgxpool.Pool, variant int16, lo, hi int64, v *rules.Variant, m *pattern.Matcher, limit int, out *part) error {
+func scanRange(ctx context.Context, pool pgx.Tx, variant int16, lo, hi int64, v *rules.Variant, m *pattern.Matcher, limit int, out *part) error {
 	rows, err := pool.Query(ctx, `SELECT first_game, entries FROM pattern_index
 		WHERE variant = $1 AND first_game >= $2 AND first_game < $3 ORDER BY first_game`, variant, lo, hi)
 	if err != nil {
@@ -273,7 +294,8 @@ func (f *found) hit(ply int, rev bool, b *pattern.Board, from, to int, capture b
 }
 
 // describe adds the headers of the listed games to res.Matches.
-func describe(ctx context.Context, pool *pgxpool.Pool, v *rules.Variant, list []found, res *Result) error {
+func describe(ctx context.Context, pool pgx.Tx, v *rules.Variant, list []found, res *Result) error {
+	res.Matches = res.Matches[:0]
 	if len(list) == 0 {
 		return nil
 	}

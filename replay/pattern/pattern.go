@@ -174,7 +174,7 @@ func parseSquares(b *rules.Board, item string) ([]int, error) {
 }
 
 // String writes the pattern back in the form Parse reads.
-func (p *Pattern) String() string {
+func (p Pattern) String() string {
 	var sb strings.Builder
 	side := func(c byte, men, kings Set) {
 		sb.WriteByte(c)

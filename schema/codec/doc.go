@@ -124,6 +124,20 @@
 // 14 bits: two captures with the same start and end but different routes
 // get different codes.
 //
+// # pattern_index
+//
+// Since migration 0016, a row per import batch and variant holding its
+// games one after another (pattern.go), for searches that replay them as
+// square sets without generating moves:
+//
+//	game  = uvarint id delta, uvarint plies << 1 | setup, [setup], plies
+//	setup = side to move (0 White, 1 Black), uvarint n, n (square, piece)
+//	ply   = from | 0x80 if a capture, to | 0x80 if it promotes,
+//	        [n, the n captured squares ascending]     (captures only)
+//
+// AppendPatternEntry and AppendPatternGame write a game, PatternReader
+// reads a row; draughtsdb_pattern_positions reads it in SQL.
+//
 // Before 0012 (migration 0004), a row per variant and 12-bit prefix held
 // three bigint arrays, which 0012 converts:
 //

@@ -64,9 +64,9 @@ GRANT SELECT ON draughtsdb_pattern_starts TO draughtsdb_reader;
 --   FROM pattern_index p, draughtsdb_pattern_positions(p.variant, p.first_game, p.entries) x
 --   WHERE p.variant = 20 AND NOT x.white_to_move AND get_bit(x.white & ~x.kings, 27) = 1
 --
--- PL/pgSQL reads a few positions per microsecond... in the tens of
--- thousands a second: fine for thousands of games; draughtsdb search reads
--- the same rows in Go for millions.
+-- PL/pgSQL gives tens of thousands of positions a second: fine for
+-- thousands of games; draughtsdb search reads the same rows in Go for
+-- millions.
 CREATE FUNCTION draughtsdb_pattern_positions(variant integer, first_game bigint, entries bytea)
     RETURNS TABLE (game_id bigint, ply integer, white_to_move boolean, white bit varying, black bit varying,
                    kings bit varying, move_from integer, move_to integer, move_captures integer)
