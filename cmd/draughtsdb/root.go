@@ -106,6 +106,7 @@ that names the variable, flag or config file that holds it.`,
 		newServeCommand(a),
 		newDXPCommand(a),
 		newMatchCommand(a),
+		newSourcesCommand(a),
 	)
 	return root
 }

@@ -9,10 +9,12 @@
 -- param: variant (default ""): variant name; empty for every variant on the position's board
 -- param: limit (default 20): games per page
 -- param: offset (default 0): games to skip (the page)
+-- param: source (default archive): the games of these sources: archive (imported files), match (engine matches), all, or source ids or names, comma-separated
 \if :{?hash} \else \set hash '1184844359100618644' \endif
 \if :{?variant} \else \set variant '' \endif
 \if :{?limit} \else \set limit '20' \endif
 \if :{?offset} \else \set offset '0' \endif
+\if :{?source} \else \set source 'archive' \endif
 -- psql: each \if line above gives a parameter its default when no -v sets it;
 -- draughtsdb skips them and binds the parameters itself.
 -- psql without -v hash: the initial position of Russian (and Brazilian) draughts.
@@ -33,6 +35,7 @@ CROSS JOIN LATERAL (
     SELECT * FROM games g
     WHERE g.id = hits.id
       AND (:'variant' = '' OR g.variant = draughtsdb_variant_id(:'variant'))
+      AND g.source_id = ANY ((SELECT draughtsdb_source_ids(:'source'))::bigint[])
     OFFSET 0
 ) g
 LEFT JOIN players w ON w.id = g.white_id
