@@ -416,3 +416,31 @@ func TestExportAtPositionAndSource(t *testing.T) {
 		t.Errorf("--format csv --out x.xlsx: %v", err)
 	}
 }
+
+// TestMoveTokens: --moves reads move text as pasted from a PDN file.
+func TestMoveTokens(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"32-28 19-23", []string{"32-28", "19-23"}},
+		{"1. 32-28 19-23 2. 28x19 14x23 *", []string{"32-28", "19-23", "28x19", "14x23"}},
+		{"32-28, 19-23, 28x19", []string{"32-28", "19-23", "28x19"}},
+		{"1.c3-d4 f6-g5 2.b2-c3 1-0", []string{"c3-d4", "f6-g5", "b2-c3"}},
+		{"1. 32-28 {a comment} 19-23! (17-21 $1) 2. 28x19 2-0", []string{"32-28", "19-23", "28x19"}},
+		{"", nil},
+		{"  ", nil},
+	} {
+		got, err := moveTokens(c.in)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("moveTokens(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+	line, err := playMoves(rules.International, "", "1. 32-28 19-23 2. 28x19 14x23")
+	if err != nil || len(line.Moves) != 4 {
+		t.Fatalf("playMoves: %v", err)
+	}
+	if _, err := playMoves(rules.International, "", "1. 32-28 19-23 2. 28x18"); err == nil || !strings.Contains(err.Error(), `--moves "1. 32-28 19-23 2. 28x18"`) {
+		t.Errorf("an illegal move: %v, want an error naming --moves", err)
+	}
+}
