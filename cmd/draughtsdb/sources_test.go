@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -396,6 +397,49 @@ func TestExportAtPositionAndSource(t *testing.T) {
 	for id := range exported("--moves", "34-30 17-21 31-26") {
 		if after[id] {
 			t.Errorf("the match game %d is exported without --source match", id)
+		}
+	}
+
+	// The opening statistics of the match source alone: its one game's
+	// three plies.
+	ops, err := runCLIStdout(t, "export", "--database-url", url, "--what", "openings", "--variant", "international", "--source", "match",
+		"--format", "csv", "--out", "-", "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	records := func(text string) [][]string {
+		t.Helper()
+		r, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+		if err != nil || len(r) == 0 {
+			t.Fatalf("csv: %v\n%s", err, text)
+		}
+		return r[1:]
+	}
+	var plays []string
+	for _, f := range records(ops) {
+		plays = append(plays, f[1]+":"+f[5]+":"+f[7])
+	}
+	if want := []string{"0:34-30:1", "1:17-21:1", "2:31-26:1"}; !reflect.DeepEqual(plays, want) {
+		t.Errorf("export --what openings --source match: %v, want %v\n%s", plays, want, ops)
+	}
+	archive, err := runCLIStdout(t, "export", "--database-url", url, "--what", "openings", "--variant", "international", "--max-ply", "1",
+		"--format", "csv", "--out", "-", "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := treeJSON(t, url)
+	var rows [][]string
+	for _, f := range records(archive) {
+		if f[1] == "0" { // the moves at the initial position
+			rows = append(rows, f)
+		}
+	}
+	if len(rows) != len(tree) {
+		t.Errorf("export --what openings at ply 0: %d moves, the archive tree %d", len(rows), len(tree))
+	}
+	for _, f := range rows {
+		if f[7] != strconv.FormatInt(tree[f[5]][0], 10) {
+			t.Errorf("export --what openings counts %s %s times, the archive tree %d", f[5], f[7], tree[f[5]][0])
 		}
 	}
 

@@ -160,8 +160,10 @@ func (o *Options) check() error {
 			return fmt.Errorf("--what evaluations takes --variant, --engine and --setting; the game filters (--event, --player, --from, --to, --min-ply, --source, --fen, --moves) select games")
 		}
 	case Openings:
-		if !o.Filter.onlyVariant() || o.Engine != "" || o.Setting != "" {
-			return fmt.Errorf("--what openings takes --variant, --min-games and --max-ply: the statistics count every game of the archive sources (game filters and engines do not apply)")
+		g := o.Filter
+		g.Sources = ""
+		if !g.onlyVariant() || o.Engine != "" || o.Setting != "" {
+			return fmt.Errorf("--what openings takes --variant, --source, --min-games and --max-ply: the statistics count every game of the sources (the archive sources by default; game filters and engines do not apply)")
 		}
 	case Rejected:
 		if !o.Filter.empty() || o.Engine != "" || o.Setting != "" {
