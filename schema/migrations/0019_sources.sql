@@ -143,7 +143,7 @@ CREATE FUNCTION draughtsdb_opening_position_entries(variant integer, h bigint, s
         END IF;
     END
     $$;
--- 0012's two-argument form reads every source, as before.
+-- The two-argument form reads every source.
 CREATE OR REPLACE FUNCTION draughtsdb_opening_position_entries(variant integer, h bigint)
     RETURNS TABLE (move_code integer, white_wins integer, draws integer, black_wins integer, other integer)
     LANGUAGE sql STABLE STRICT PARALLEL SAFE
