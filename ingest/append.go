@@ -71,7 +71,9 @@ func Append(ctx context.Context, pool *pgxpool.Pool, key, name string, text []by
 	err = conn.QueryRow(ctx, `SELECT id, games_read, opening_depth FROM sources WHERE sha256 = $1`, ident).Scan(&st.id, &read, &oldDepth)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		err = conn.QueryRow(ctx, `INSERT INTO sources (name, sha256, opening_depth) VALUES ($1, $2, $3) RETURNING id`,
+		// Appended sources are engine matches (sources.kind), which the
+		// opening statistics and queries leave out unless asked.
+		err = conn.QueryRow(ctx, `INSERT INTO sources (name, sha256, opening_depth, kind) VALUES ($1, $2, $3, 'match') RETURNING id`,
 			dbText(name), ident, int16(depth)).Scan(&st.id)
 		if err != nil {
 			return nil, err

@@ -67,7 +67,8 @@ func TestQueryFilesGivePsqlEveryDefault(t *testing.T) {
 				t.Errorf("%s: no psql default for %s", q.File, p.Name)
 			case p.Default != nil && d != *p.Default:
 				t.Errorf("%s: psql default of %s is %q, the header says %q", q.File, p.Name, d, *p.Default)
-			case p.Name == "hash" && p.Default == nil && d != russianStart:
+			case p.Name == "hash" && p.Default == nil && d != russianStart,
+				p.Name == "hash" && p.Default != nil && *p.Default != "" && d != russianStart:
 				t.Errorf("%s: psql default hash %s, want the Russian initial position %s", q.File, d, russianStart)
 			}
 			delete(defs, p.Name)
@@ -174,6 +175,9 @@ func TestQueryFilesRunInPsql(t *testing.T) {
 		return s
 	}
 	intl := rules.International.StartPosition()
+	intlAfter, russianAfter := intl, rules.Russian.StartPosition()
+	intlAfter.Play(&intlAfter.LegalMoves(nil)[0])
+	russianAfter.Play(&russianAfter.LegalMoves(nil)[0])
 	// A value for each parameter other than its default, from the data.
 	set := map[string]string{
 		"variant":  "international",
@@ -186,6 +190,7 @@ func TestQueryFilesRunInPsql(t *testing.T) {
 		"min_loss": "5",
 		"hash":     strconv.FormatInt(int64(intl.Hash()), 10),
 		"player":   pick(`SELECT p.name FROM games g JOIN players p ON p.id = g.white_id GROUP BY p.name ORDER BY count(*) DESC, p.name LIMIT 1`),
+		"fen":      intlAfter.FEN(),
 		"source":   pick(`SELECT s.name FROM sources s WHERE EXISTS (SELECT FROM rejected_games r WHERE r.source_id = s.id) ORDER BY s.id LIMIT 1`),
 		"moves":    pick(`SELECT draughtsdb_moves_text(draughtsdb_moves_prefix(moves, 2)) FROM games WHERE variant = draughtsdb_variant_id('russian') AND start_fen IS NULL ORDER BY id LIMIT 1`),
 	}
@@ -202,7 +207,17 @@ func TestQueryFilesRunInPsql(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: no test value for parameter %s", q.Name, p.Name)
 			}
-			cases = append(cases, map[string]string{p.Name: v})
+			c := map[string]string{p.Name: v}
+			if p.Name == "fen" {
+				// A FEN is a position of the query's variant.
+				switch defs["variant"] {
+				case "russian":
+					c["fen"] = russianAfter.FEN()
+				case "":
+					c["variant"] = "international"
+				}
+			}
+			cases = append(cases, c)
 		}
 		everything := map[string]string{}
 		for _, p := range q.Params {
@@ -213,6 +228,17 @@ func TestQueryFilesRunInPsql(t *testing.T) {
 		for _, values := range cases {
 			name := fmt.Sprintf("%s %v", q.Name, values)
 			cols, rows, err := psqlRun(t, psql, url, file, values)
+			// A position without a hash, a FEN and a variant is no
+			// position: an error that says so, never "(0 rows)".
+			if q.Has("fen") && defs["variant"] == "" && values["variant"] == "" && values["hash"] == "" {
+				if err == nil || !strings.Contains(err.Error(), "not a variant") {
+					t.Errorf("%s: psql %v, want an error naming the missing variant", name, err)
+				}
+				if _, gerr := queries.Run(ctx, pool, q, values); gerr == nil || !strings.Contains(gerr.Error(), "not a variant") {
+					t.Errorf("%s: Go runner %v, want an error naming the missing variant", name, gerr)
+				}
+				continue
+			}
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
 				continue

@@ -46,6 +46,9 @@ func TestRunIsReadOnly(t *testing.T) {
 				values[p.Name] = required[p.Name]
 			}
 		}
+		if q.Has("fen") {
+			values["variant"] = "international" // the FEN (the initial position by default) reads with its rules
+		}
 		if _, err := queries.Run(ctx, pool, q, values); err != nil {
 			t.Errorf("%s as %s: %v", q.Name, schema.ReaderRole, err)
 		}

@@ -45,8 +45,10 @@
 // (the protocol lets an engine stop at any time); "level infinite", or no
 // level at all, searches until stop. A search at level depth=N is
 // deterministic (see package search): the client below relies on it to
-// compare engines and stored analyses. The end of input stops any search
-// and ends Serve.
+// compare engines and stored analyses. At the end of input (a pipe or a
+// file) Serve answers what it read as on a terminal: a search with a limit
+// runs to it and the lines after it are handled, a search without one ends
+// with its best move, then Serve returns.
 //
 // # Client
 //

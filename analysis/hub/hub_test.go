@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -335,6 +336,43 @@ func TestServeEOF(t *testing.T) {
 	// hang is caught by go test's own timeout).
 	if err := <-s.err; err != nil {
 		t.Error(err)
+	}
+}
+
+// TestServePipedInput: input that ends right after its commands (a pipe
+// or a file) is answered as on a terminal: every "go" gets its "done",
+// each search with a limit runs to it (the depth searched is the level's),
+// and one without a limit ends with a move.
+func TestServePipedInput(t *testing.T) {
+	in := strings.Join([]string{"hub", "init", "set-param name=variant value=international",
+		"level depth=5", "go think", "go think", "level depth=3", "go think", "level infinite", "go think"}, "\n") + "\n"
+	var out strings.Builder
+	if err := Serve(strings.NewReader(in), &out, Options{TTSizeMB: 4}); err != nil {
+		t.Fatal(err)
+	}
+	var dones, lastDepth []string
+	depth := ""
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		p := ParseLine(l)
+		switch p.Cmd {
+		case "info":
+			depth = p.Args["depth"]
+		case "done":
+			dones = append(dones, p.Args["move"])
+			lastDepth = append(lastDepth, depth)
+			depth = ""
+		}
+	}
+	if len(dones) != 4 {
+		t.Fatalf("%d answers to 4 go commands:\n%s", len(dones), out.String())
+	}
+	for i, m := range dones {
+		if m == "" {
+			t.Errorf("answer %d has no move", i+1)
+		}
+	}
+	if want := []string{"5", "5", "3"}; !reflect.DeepEqual(lastDepth[:3], want) {
+		t.Errorf("depths searched %v, want %v", lastDepth[:3], want)
 	}
 }
 

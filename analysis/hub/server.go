@@ -97,6 +97,9 @@ type server struct {
 
 	cancel context.CancelFunc
 	done   chan struct{}
+	// unbounded: the running search has no depth or move time and ends
+	// only when stopped.
+	unbounded bool
 }
 
 // MaxLineBytes is the longest input line Serve reads. A longer line is
@@ -226,20 +229,37 @@ func (s *server) run(r io.Reader) error {
 		}
 	}()
 	var queue []readResult
+	// eof: the input has ended cleanly (a pipe or file fed to the engine).
+	// What was read is answered as it would be on a terminal: a search
+	// with a limit (depth, move time) runs to it and the lines after it
+	// are handled in turn; a search without one, which only "stop" would
+	// end, ends now with its best move. Then Serve returns.
+	eof := false
 	for {
 		var rr readResult
 		if len(queue) > 0 && s.done == nil {
 			rr, queue = queue[0], queue[1:]
+		} else if eof {
+			if s.done == nil {
+				return s.out.failed()
+			}
+			<-s.done
+			s.done, s.cancel = nil, nil
+			continue
 		} else {
 			select {
 			case rr = <-lines:
 				if rr.eof {
-					// The GUI is gone: stop as directly as possible.
-					s.stopSearch()
 					if rr.err != nil {
+						// The GUI is gone: stop as directly as possible.
+						s.stopSearch()
 						return rr.err
 					}
-					return s.out.failed()
+					eof = true
+					if s.done != nil && s.unbounded {
+						s.cancel()
+					}
+					continue
 				}
 				if !rr.long {
 					rr.line = strings.TrimSpace(rr.line)
@@ -280,6 +300,9 @@ func (s *server) run(r io.Reader) error {
 		} else if quit := s.handle(ParseLine(rr.line)); quit {
 			s.stopSearch()
 			return s.out.failed()
+		}
+		if eof && s.done != nil && s.unbounded {
+			s.cancel() // no "stop" can come after the end of input
 		}
 		if err := s.out.failed(); err != nil {
 			s.stopSearch()
@@ -466,7 +489,8 @@ func (s *server) startSearch() {
 	s.ensureEngine()
 	kings := s.kings
 	opts := search.Options{Depth: s.depth, MoveTime: s.moveTime, History: s.history, KingMoves: &kings}
-	if s.infinite || s.depth == 0 && s.moveTime == 0 {
+	s.unbounded = s.infinite || s.depth == 0 && s.moveTime == 0
+	if s.unbounded {
 		opts.Depth, opts.MoveTime = search.MaxDepth, 0
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 )
@@ -28,6 +29,9 @@ type Branch struct {
 	WhiteWins int64      `json:"white_wins"`
 	Draws     int64      `json:"draws"`
 	BlackWins int64      `json:"black_wins"`
+	// Unfinished are the games without a result ('*' or a double
+	// forfeit): Games = WhiteWins + Draws + BlackWins + Unfinished.
+	Unfinished int64 `json:"unfinished"`
 	// Score is White's score in percent over the games with a result
 	// (wins, draws, losses); NaN when there are none.
 	Score float64 `json:"-"`
@@ -50,15 +54,28 @@ type Node struct {
 	Side    rules.Color // the side to move, who plays the branches
 	Name    string      // the position's opening name, if any
 	Games   int64       // games that played a move from here (sum of Branches)
-	Branch  []Branch    // most played first
+	// Unfinished are those of Games without a result.
+	Unfinished int64
+	// Sources is the source selection counted (schema.DefaultSources when
+	// none was given): archive, match, all, or source ids and names.
+	Sources string
+	Branch  []Branch // most played first
 }
 
 // Tree returns the opening tree at pos from the opening statistics: every
 // move played there in the stored games of pos's variant, transpositions
-// merged, each game counted once. It reads only opening_index,
+// merged, each game counted once, of the archive sources (imported PDN,
+// not engine matches: TreeFrom chooses). It reads only opening_index,
 // opening_names and evaluations.
 func Tree(ctx context.Context, q Querier, pos *rules.Position) (*Node, error) {
-	nodes, err := Trees(ctx, q, []rules.Position{*pos})
+	return TreeFrom(ctx, q, pos, schema.DefaultSources)
+}
+
+// TreeFrom is Tree over the games of the sources a selection names
+// (schema's draughtsdb_source_ids: archive, match, all, or source ids and
+// names, comma-separated); a selection that names no source is an error.
+func TreeFrom(ctx context.Context, q Querier, pos *rules.Position, sources string) (*Node, error) {
+	nodes, err := TreesFrom(ctx, q, []rules.Position{*pos}, sources)
 	if err != nil {
 		return nil, err
 	}
@@ -68,8 +85,16 @@ func Tree(ctx context.Context, q Querier, pos *rules.Position) (*Node, error) {
 // Trees is Tree for several positions of one variant, in three queries
 // whatever their number.
 func Trees(ctx context.Context, q Querier, positions []rules.Position) ([]*Node, error) {
+	return TreesFrom(ctx, q, positions, schema.DefaultSources)
+}
+
+// TreesFrom is TreeFrom for several positions of one variant.
+func TreesFrom(ctx context.Context, q Querier, positions []rules.Position, sources string) ([]*Node, error) {
 	if len(positions) == 0 {
 		return nil, nil
+	}
+	if sources == "" {
+		sources = schema.DefaultSources
 	}
 	v := positions[0].Variant()
 	gt := codec.VariantID(v)
@@ -80,8 +105,9 @@ func Trees(ctx context.Context, q Querier, positions []rules.Position) ([]*Node,
 		}
 		hashes[i] = int64(positions[i].Hash())
 	}
-	rows, err := q.Query(ctx, `SELECT t.i, tr.move_code, tr.games, tr.white_wins, tr.draws, tr.black_wins
-		FROM unnest($2::bigint[]) WITH ORDINALITY AS t(h, i), LATERAL draughtsdb_opening_tree($1, t.h) AS tr`, gt, hashes)
+	rows, err := q.Query(ctx, `SELECT t.i, tr.move_code, tr.games, tr.white_wins, tr.draws, tr.black_wins, tr.unfinished
+		FROM (SELECT draughtsdb_source_ids($3) AS ids) s, unnest($2::bigint[]) WITH ORDINALITY AS t(h, i),
+		LATERAL draughtsdb_opening_tree($1, t.h, s.ids) AS tr`, gt, hashes, sources)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +120,7 @@ func Trees(ctx context.Context, q Querier, positions []rules.Position) ([]*Node,
 		var i int64
 		var code int32
 		var c counted
-		if err := rows.Scan(&i, &code, &c.b.Games, &c.b.WhiteWins, &c.b.Draws, &c.b.BlackWins); err != nil {
+		if err := rows.Scan(&i, &code, &c.b.Games, &c.b.WhiteWins, &c.b.Draws, &c.b.BlackWins, &c.b.Unfinished); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -109,7 +135,7 @@ func Trees(ctx context.Context, q Querier, positions []rules.Position) ([]*Node,
 	var legal []rules.Move
 	for pi := range positions {
 		pos := &positions[pi]
-		node := &Node{Variant: v, FEN: pos.FEN(), Hash: pos.Hash(), Side: pos.SideToMove()}
+		node := &Node{Variant: v, FEN: pos.FEN(), Hash: pos.Hash(), Side: pos.SideToMove(), Sources: sources}
 		nodes[pi] = node
 		if len(found[pi]) == 0 {
 			continue
@@ -155,6 +181,7 @@ func Trees(ctx context.Context, q Querier, positions []rules.Position) ([]*Node,
 			b := &node.Branch[i]
 			b.Score = Score(b.WhiteWins, b.Draws, b.BlackWins)
 			node.Games += b.Games
+			node.Unfinished += b.Unfinished
 		}
 		sort.SliceStable(node.Branch, func(i, j int) bool {
 			a, b := &node.Branch[i], &node.Branch[j]

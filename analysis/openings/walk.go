@@ -6,7 +6,8 @@ import (
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
-// Walk visits the opening tree breadth first from start: every position
+// Walk visits the opening tree of the archive sources breadth first from
+// start: every position
 // reached by moves played at least minGames times, each position once
 // (transpositions are one node, at the smallest ply that reaches it), to
 // at most maxPly plies from start (<= 0: no limit; the statistics end at
@@ -16,6 +17,12 @@ import (
 // positions visited, which minGames bounds: with 1 the walk visits every
 // position of every game's counted plies.
 func Walk(ctx context.Context, q Querier, start *rules.Position, minGames int64, maxPly int, fn func(ply int, node *Node) error) error {
+	return WalkFrom(ctx, q, start, minGames, maxPly, "", fn)
+}
+
+// WalkFrom is Walk over the games of the sources a selection names (as
+// TreeFrom reads it; "" is the archive sources).
+func WalkFrom(ctx context.Context, q Querier, start *rules.Position, minGames int64, maxPly int, sources string, fn func(ply int, node *Node) error) error {
 	if minGames < 1 {
 		minGames = 1
 	}
@@ -26,7 +33,7 @@ func Walk(ctx context.Context, q Querier, start *rules.Position, minGames int64,
 		var next []rules.Position
 		for lo := 0; lo < len(level); lo += chunk {
 			part := level[lo:min(lo+chunk, len(level))]
-			nodes, err := Trees(ctx, q, part)
+			nodes, err := TreesFrom(ctx, q, part, sources)
 			if err != nil {
 				return err
 			}

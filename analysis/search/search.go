@@ -7,11 +7,14 @@ import (
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
-// Engine identification (the Hub "id" line uses them).
-const (
-	Name    = "draughtsdb"
-	Version = "0.1"
-)
+// Name identifies the engine (the Hub "id" line, match game tags, stored
+// evaluations).
+const Name = "draughtsdb"
+
+// Version is draughtsdb's version, the one string that `draughtsdb
+// version`, the engine's name and stored evaluations give. A release build
+// sets it: go build -ldflags "-X github.com/draughtsdb/draughtsdb/analysis/search.Version=1.2.3".
+var Version = "0.1"
 
 // Score bounds. A position the variant's Win rule decides (a side to move
 // without a legal move has lost, or won in antidraughts; in breakthrough

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/queries/export"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -20,6 +21,9 @@ func newExportCommand(a *app) *cobra.Command {
 		jsonOut  bool
 		quiet    bool
 		rowGroup int64
+		sources  []string
+		fen      string
+		moves    string
 	)
 	cmd := &cobra.Command{
 		Use:   "export --what games|positions|evaluations|openings|rejected --format csv|jsonl|parquet|pdn --out FILE|- [filters]",
@@ -27,7 +31,8 @@ func newExportCommand(a *app) *cobra.Command {
 		Long: `Stream rows from the database to a file (or - for standard output) in constant
 memory, from one consistent snapshot. A file name ending in .gz is written
 gzip-compressed; --format defaults to the file's extension (.csv, .jsonl,
-.parquet, .pdn, before any .gz), else csv.
+.parquet, .pdn, before any .gz), and to csv for a name without one (or -);
+another extension is an error unless --format is given.
 
   games        one row per stored game: tags, result, ply count, moves
   positions    one row per (game, ply), from replaying the games, with the
@@ -49,11 +54,21 @@ export are listed in README.md (section Export).
 Filters select games (--what games and positions; --what evaluations takes
 --variant, --engine and --setting only): --event and --player are
 case-insensitive SQL LIKE patterns and may be repeated (any matches);
---from and --to bound the date, inclusive, as YYYY, YYYY.MM or YYYY.MM.DD.`,
+--from and --to bound the date, inclusive, as YYYY, YYYY.MM or YYYY.MM.DD.
+--source selects the sources (archive, the default: imported files; match:
+engine matches; all; or source ids and names). --fen and/or --moves keep
+the games that reach that position by any move order (--moves from --fen,
+else from the initial position; PDN move text with numbers is read): of
+--variant, else of every variant in which the position and moves are
+legal.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.Format == "" {
-				o.Format = formatFromName(out)
+				f, err := formatFromName(out)
+				if err != nil {
+					return err
+				}
+				o.Format = f
 			}
 			if variant != "" {
 				v, err := flagVariant("--variant", variant)
@@ -61,6 +76,13 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 					return err
 				}
 				o.Filter.Variant = v
+			}
+			if fen != "" || moves != "" {
+				at, err := exportPositions(o.Filter.Variant, fen, moves)
+				if err != nil {
+					return err
+				}
+				o.Filter.Positions = at
 			}
 			o.Workers = a.cfg.Workers
 			o.RowGroupRows = rowGroup
@@ -75,6 +97,9 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 				return err
 			}
 			defer pool.Close()
+			if o.Filter.Sources, err = sourceSelection(cmd.Context(), pool, sources); err != nil {
+				return err
+			}
 
 			bar := newProgress(quiet, "exporting "+o.What+" ("+o.Format+")", "rows", 0)
 			if bar != nil {
@@ -123,6 +148,9 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 	f.StringVar(&o.Filter.From, "from", "", "only games dated on or after this date: YYYY, YYYY.MM or YYYY.MM.DD (games of unknown year are left out)")
 	f.StringVar(&o.Filter.To, "to", "", "only games dated on or before this date, at the precision given (--to 1995 includes 1995.12.31)")
 	f.IntVar(&o.Filter.MinPly, "min-ply", 0, "only games of at least this many plies")
+	f.StringArrayVar(&sources, "source", nil, "only games of these sources: archive (imported files, the default), match (engine matches), all, or source ids or names; repeat or separate with commas for several")
+	f.StringVar(&fen, "fen", "", "only games that reach this position (PDN FEN, e.g. W:W31-50:B1-20), by any move order; with --moves, the position after them")
+	f.StringVar(&moves, "moves", "", `only games that reach the position after these moves (from --fen, else the initial position), by any move order: "32-28 19-23", "1. 32-28 19-23"`)
 	f.BoolVar(&o.Distinct, "distinct", false, "positions: one row per distinct position with the results of the games reaching it, instead of one per (game, ply)")
 	f.StringVar(&o.Engine, "engine", "", "only evaluations of this engine (positions, evaluations, pdn)")
 	f.StringVar(&o.Setting, "setting", "", "only evaluations with this engine setting, e.g. depth=8 (positions, evaluations, pdn)")
@@ -138,16 +166,52 @@ case-insensitive SQL LIKE patterns and may be repeated (any matches);
 	return cmd
 }
 
-// formatFromName guesses the format from an output file name.
-func formatFromName(name string) string {
-	ext := filepath.Ext(strings.TrimSuffix(name, ".gz"))
+// formatFromName is the format a file name's extension (before any .gz)
+// names: csv for a name without one (or -), an error for one it does not
+// know, so that --out x.xlsx is not written as CSV.
+func formatFromName(name string) (string, error) {
+	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(name, ".gz")))
 	switch ext {
+	case "":
+		return export.CSV, nil
+	case ".csv":
+		return export.CSV, nil
 	case ".jsonl", ".ndjson":
-		return export.JSONL
+		return export.JSONL, nil
 	case ".parquet":
-		return export.Parquet
+		return export.Parquet, nil
 	case ".pdn":
-		return export.PDN
+		return export.PDN, nil
 	}
-	return export.CSV
+	return "", fmt.Errorf("--out %s: the extension %s names no export format (.csv, .jsonl, .ndjson, .parquet, .pdn, each with .gz or not); give --format %s to write it anyway",
+		name, ext, strings.Join(export.Formats, "|"))
+}
+
+// exportPositions is the position of --fen and --moves in v, or, when v is
+// nil, in every variant that takes them (the same text can be a position
+// of several variants, and each has its own hashes).
+func exportPositions(v *rules.Variant, fen, moves string) ([]export.At, error) {
+	if v != nil {
+		line, err := playMoves(v, fen, moves)
+		if err != nil {
+			return nil, err
+		}
+		return []export.At{{Variant: v, Hash: line.Final.Hash()}}, nil
+	}
+	var at []export.At
+	var firstErr error
+	for _, v := range rules.Variants() {
+		line, err := playMoves(v, fen, moves)
+		if err != nil {
+			if firstErr == nil || v == rules.International {
+				firstErr = err
+			}
+			continue
+		}
+		at = append(at, export.At{Variant: v, Hash: line.Final.Hash()})
+	}
+	if len(at) == 0 {
+		return nil, fmt.Errorf("no variant takes this position (give --variant for its own reason): %w", firstErr)
+	}
+	return at, nil
 }

@@ -206,13 +206,17 @@ func TestMatchStoredAndQueryable(t *testing.T) {
 			t.Errorf("game %d does not open with ballot %d", i+1, i/2+1)
 		}
 	}
-	// The named query events sees the match; the opening tree counts its
-	// games; analyze evaluates them.
-	q, err := runCLIStdout(t, "query", "events", "--database-url", url, "--format", "csv")
+	// The named query events sees the match when asked for match sources;
+	// the opening tree counts its games with --source match (by default
+	// archive sources only: none here); analyze evaluates them.
+	q, err := runCLIStdout(t, "query", "events", "--database-url", url, "--param", "source=match", "--format", "csv")
 	if err != nil || !strings.Contains(q, "depth 2 test,international,10,") {
 		t.Errorf("query events: %v\n%s", err, q)
 	}
-	tree, err := runCLIStdout(t, "openings", "--database-url", url, "--variant", "international", "--format", "json")
+	if tree, err := runCLIStdout(t, "openings", "--database-url", url, "--variant", "international", "--format", "json"); err != nil || strings.TrimSpace(tree) != "[]" {
+		t.Errorf("the default (archive) tree: %v %s, want no moves", err, tree)
+	}
+	tree, err := runCLIStdout(t, "openings", "--database-url", url, "--variant", "international", "--source", "match", "--format", "json")
 	if err != nil {
 		t.Fatal(err)
 	}

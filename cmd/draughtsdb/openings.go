@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,8 +10,11 @@ import (
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
+	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/queries"
 	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/spf13/cobra"
 )
 
@@ -18,13 +22,20 @@ func newOpeningsCommand(a *app) *cobra.Command {
 	var (
 		variant, moves, fen, format string
 		limit                       int
+		sources                     []string
 	)
 	cmd := &cobra.Command{
-		Use:   "openings [--variant V] [--moves \"32-28 ...\"] [--fen FEN] [--limit N] [--format table|csv|json]",
+		Use:   "openings [--variant V] [--moves \"32-28 ...\"] [--fen FEN] [--source archive|match|all|ID...] [--limit N] [--format table|csv|json]",
 		Short: "Print the opening tree at a position: each next move with its games and results",
 		Long: `Print the opening tree of the imported games at a position: every move
-played there, with its games, White's wins, draws, Black's wins and White's
-score (percent of the points in the games with a result).
+played there, with its games, White's wins, draws, Black's wins, the games
+without a result (unfinished: '*' or a double forfeit) and White's score
+(percent of the points in the games with a result).
+
+The games counted are those of the archive sources (imported files) unless
+--source says otherwise: match (the games of engine matches), all, or
+source ids and names (draughtsdb sources lists them); repeat it or separate
+with commas for several.
 
 The tree is position-based (Zobrist hashes): games that reached the position
 by another move order count too, and each game counts once. It comes from the
@@ -39,8 +50,9 @@ The position is the variant's initial position, or --fen, then --moves in
 either notation ("32-28 19-23" or "c3-d4 f6-g5").
 
 --format json prints an array with one object per move: move (the variant's
-notation), algebraic, games, white_wins, draws, black_wins, score (null when
-no game has a result), and name, eval and eval_count when present.`,
+notation), algebraic, games, white_wins, draws, black_wins, unfinished,
+score (null when no game has a result), and name, eval and eval_count when
+present.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if variant == "" {
@@ -63,16 +75,20 @@ no game has a result), and name, eval and eval_count when present.`,
 			default:
 				return fmt.Errorf("--format must be table, csv or json, not %q", format)
 			}
-			line, err := replay.PlayLine(v, fen, strings.Fields(moves))
+			line, err := playMoves(v, fen, moves)
 			if err != nil {
-				return fmt.Errorf("position: %w", err)
+				return err
 			}
 			pool, err := openDatabase(cmd.Context(), a.cfg)
 			if err != nil {
 				return err
 			}
 			defer pool.Close()
-			node, err := openings.Tree(cmd.Context(), pool, &line.Final)
+			sel, err := sourceSelection(cmd.Context(), pool, sources)
+			if err != nil {
+				return err
+			}
+			node, err := openings.TreeFrom(cmd.Context(), pool, &line.Final, sel)
 			if err != nil {
 				return err
 			}
@@ -99,25 +115,31 @@ no game has a result), and name, eval and eval_count when present.`,
 			title := v.Name + ", initial position"
 			switch {
 			case moves != "" && fen == "":
-				title = fmt.Sprintf("%s, after %s (%s)", v.Name, strings.Join(strings.Fields(moves), " "), node.FEN)
+				title = fmt.Sprintf("%s, after %s (%s)", v.Name, movesText(line), node.FEN)
 			case fen != "":
 				title = v.Name + ", " + node.FEN
 			}
 			if node.Name != "" {
 				title += " (" + node.Name + ")"
 			}
-			fmt.Fprintf(out, "%s: %d games\n", title, node.Games)
+			fmt.Fprintf(out, "%s: %d games of %s sources played a move here, %d of them unfinished (no result)\n",
+				title, node.Games, sourcesLabel(sel), node.Unfinished)
 			if len(node.Branch) == 0 {
-				fmt.Fprintln(out, "no imported game played a move from this position")
+				fmt.Fprintln(out, "no game of these sources played a move from this position")
 				return nil
 			}
-			return treeResult(node).WriteTable(out)
+			if err := treeResult(node).WriteTable(out); err != nil {
+				return err
+			}
+			fmt.Fprintln(out, "games: games that played the move here; white_wins, draws, black_wins, unfinished: their results; score: White's points in percent of the finished games")
+			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "", "variant of the games ("+variantList()+"); default: the configured variant, else russian")
-	f.StringVar(&moves, "moves", "", `moves from the start position (or --fen), space separated, either notation: "32-28 19-23"`)
+	f.StringVar(&moves, "moves", "", `moves from the start position (or --fen), either notation, as PDN move text too: "32-28 19-23", "1. 32-28 19-23 2. 28x19"`)
 	f.StringVar(&fen, "fen", "", "start from this position (PDN FEN, e.g. W:W31-50:B1-20) instead of the initial one")
+	f.StringArrayVar(&sources, "source", nil, "count the games of these sources: archive (imported files, the default), match (engine matches), all, or source ids or names; repeat or separate with commas for several")
 	f.IntVar(&limit, "limit", 0, "show at most N moves, most played first; 0 = all")
 	f.StringVar(&format, "format", "table", "output: table, csv or json (an array of objects, one per move)")
 	return cmd
@@ -132,7 +154,7 @@ func writeTreeJSON(w io.Writer, node *openings.Node) error {
 
 // treeResult lays the tree out as query rows for the table and CSV writers.
 func treeResult(node *openings.Node) *queries.Result {
-	r := &queries.Result{Columns: []string{"move", "algebraic", "games", "white_wins", "draws", "black_wins", "score", "eval", "name"}}
+	r := &queries.Result{Columns: []string{"move", "algebraic", "games", "white_wins", "draws", "black_wins", "unfinished", "score", "eval", "name"}}
 	for _, b := range node.Branch {
 		score, eval := "", ""
 		if !math.IsNaN(b.Score) {
@@ -143,8 +165,83 @@ func treeResult(node *openings.Node) *queries.Result {
 		}
 		n := func(v int64) string { return strconv.FormatInt(v, 10) }
 		r.Rows = append(r.Rows, []string{b.Text, b.Algebraic, n(b.Games), n(b.WhiteWins),
-			n(b.Draws), n(b.BlackWins), score, eval, b.Name})
+			n(b.Draws), n(b.BlackWins), n(b.Unfinished), score, eval, b.Name})
 		r.Null = append(r.Null, make([]bool, len(r.Columns)))
 	}
 	return r
+}
+
+// moveTokens reads --moves text as a PDN file's move text: move numbers
+// ("1.", "1..."), a result or "*", comments, marks and variations are
+// skipped, commas separate like spaces. The moves of the main line are
+// returned as written.
+func moveTokens(text string) ([]string, error) {
+	text = strings.ReplaceAll(text, ",", " ")
+	if strings.TrimSpace(text) == "" {
+		return nil, nil
+	}
+	g, err := pdn.NewReader(strings.NewReader(text), "--moves").Next()
+	if err == io.EOF {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(g.Moves))
+	for _, m := range g.Moves {
+		if m.Text != "" {
+			out = append(out, m.Text)
+		}
+	}
+	return out, nil
+}
+
+// playMoves is the position of --fen (or the variant's initial position)
+// after the --moves text, with an error that names the flags.
+func playMoves(v *rules.Variant, fen, moves string) (*replay.Game, error) {
+	toks, err := moveTokens(moves)
+	if err != nil {
+		return nil, fmt.Errorf("--moves %q: %w", moves, err)
+	}
+	line, err := replay.PlayLine(v, fen, toks)
+	if err != nil {
+		if fen != "" {
+			return nil, fmt.Errorf("--fen %q --moves %q: %w", fen, moves, err)
+		}
+		return nil, fmt.Errorf("--moves %q: %w", moves, err)
+	}
+	return line, nil
+}
+
+// movesText writes a line's moves in its variant's notation.
+func movesText(line *replay.Game) string {
+	v := line.Final.Variant()
+	text := make([]string, len(line.Moves))
+	for i := range line.Moves {
+		text[i] = rules.FormatMove(&line.Moves[i], v.DefaultNotation, false)
+	}
+	return strings.Join(text, " ")
+}
+
+// sourceSelection joins --source values into one selection (archive when
+// none is given) and checks that every part names a source.
+func sourceSelection(ctx context.Context, q schema.Querier, values []string) (string, error) {
+	sel := strings.Join(values, ",")
+	if sel == "" {
+		sel = schema.DefaultSources
+	}
+	if _, err := schema.ResolveSources(ctx, q, sel); err != nil {
+		return "", fmt.Errorf("--source %s: %w", sel, err)
+	}
+	return sel, nil
+}
+
+// sourcesLabel names a selection in a heading: "archive", "match", "all",
+// or the list given.
+func sourcesLabel(sel string) string {
+	switch sel {
+	case schema.KindArchive, schema.KindMatch, "all":
+		return sel
+	}
+	return "the selected (" + sel + ")"
 }

@@ -120,7 +120,11 @@ func positionParams(q *queries.Query, values map[string]string) error {
 	if err != nil {
 		return err
 	}
-	line, err := replay.PlayLine(v, fen, strings.Fields(moves))
+	toks, err := moveTokens(moves)
+	if err != nil {
+		return fmt.Errorf("--param moves=%q: %w", moves, err)
+	}
+	line, err := replay.PlayLine(v, fen, toks)
 	if err != nil {
 		return fmt.Errorf("position: %w", err)
 	}

@@ -109,6 +109,7 @@ that names the variable, flag or config file that holds it.`,
 		newTrainCommand(),
 		newSearchCommand(a),
 		newPlayersCommand(a),
+		newSourcesCommand(a),
 	)
 	return root
 }

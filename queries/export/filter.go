@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
@@ -13,8 +14,9 @@ const gamesFrom = `games g
 	LEFT JOIN players w ON w.id = g.white_id
 	LEFT JOIN players b ON b.id = g.black_id`
 
-// where writes f as a WHERE clause over gamesFrom ("" when f is empty),
-// appending its parameters to args ($1 is args[0]).
+// where writes f as a WHERE clause over gamesFrom, appending its
+// parameters to args ($1 is args[0]); it always selects the sources (by
+// default the archive sources).
 func (f *Filter) where(args *[]any) string {
 	var conds []string
 	arg := func(v any) string {
@@ -43,8 +45,19 @@ func (f *Filter) where(args *[]any) string {
 	if f.MinPly > 0 {
 		conds = append(conds, "g.ply_count >= "+arg(int32(f.MinPly))+"::int")
 	}
-	if len(conds) == 0 {
-		return ""
+	sources := f.Sources
+	if sources == "" {
+		sources = schema.DefaultSources
+	}
+	conds = append(conds, "g.source_id = ANY ((SELECT draughtsdb_source_ids("+arg(sources)+"::text))::bigint[])")
+	if len(f.Positions) > 0 {
+		vs := make([]int16, len(f.Positions))
+		hs := make([]int64, len(f.Positions))
+		for i, p := range f.Positions {
+			vs[i], hs[i] = codec.VariantID(p.Variant), int64(p.Hash)
+		}
+		conds = append(conds, "(g.variant, g.id) IN (SELECT p.v, draughtsdb_games_at(p.h) FROM unnest("+arg(vs)+
+			"::smallint[], "+arg(hs)+"::bigint[]) AS p(v, h))")
 	}
 	return " WHERE " + strings.Join(conds, " AND ")
 }

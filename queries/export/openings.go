@@ -49,7 +49,7 @@ func (src openingsSource) rows(ctx context.Context, s *session, emit func([]Valu
 	row := make([]Value, len(openingColumns))
 	for _, v := range variants {
 		start := v.StartPosition()
-		err := openings.Walk(ctx, s.main, &start, minGames, src.o.MaxPly, func(ply int, node *openings.Node) error {
+		err := openings.WalkFrom(ctx, s.main, &start, minGames, src.o.MaxPly, src.o.Filter.Sources, func(ply int, node *openings.Node) error {
 			side := "white"
 			if node.Side == rules.Black {
 				side = "black"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/queries"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 )
 
 // The kinds of rows to export: the values of Options.What.
@@ -86,10 +87,25 @@ type Filter struct {
 	From, To string
 	// MinPly keeps games of at least this many plies.
 	MinPly int
+	// Sources selects the games' sources as draughtsdb_source_ids reads a
+	// selection (archive, match, all, source ids and names,
+	// comma-separated); "" is archive: imported files, not engine matches.
+	Sources string
+	// Positions, when set, keeps the games that reach one of these
+	// positions (a game of the position's variant whose position index
+	// holds its hash), by any move order.
+	Positions []At
+}
+
+// At is a position of a variant, for Filter.Positions.
+type At struct {
+	Variant *rules.Variant
+	Hash    uint64
 }
 
 func (f *Filter) empty() bool {
-	return f.Variant == nil && len(f.Events) == 0 && len(f.Players) == 0 && f.From == "" && f.To == "" && f.MinPly == 0
+	return f.Variant == nil && len(f.Events) == 0 && len(f.Players) == 0 && f.From == "" && f.To == "" && f.MinPly == 0 &&
+		(f.Sources == "" || f.Sources == schema.DefaultSources) && len(f.Positions) == 0
 }
 
 // onlyVariant reports whether no filter other than Variant is set.
@@ -141,11 +157,13 @@ func (o *Options) check() error {
 	switch o.What {
 	case Evaluations:
 		if !o.Filter.onlyVariant() {
-			return fmt.Errorf("--what evaluations takes --variant, --engine and --setting; the game filters (--event, --player, --from, --to, --min-ply) select games")
+			return fmt.Errorf("--what evaluations takes --variant, --engine and --setting; the game filters (--event, --player, --from, --to, --min-ply, --source, --fen, --moves) select games")
 		}
 	case Openings:
-		if !o.Filter.onlyVariant() || o.Engine != "" || o.Setting != "" {
-			return fmt.Errorf("--what openings takes --variant, --min-games and --max-ply: the statistics count every stored game (game filters and engines do not apply)")
+		g := o.Filter
+		g.Sources = ""
+		if !g.onlyVariant() || o.Engine != "" || o.Setting != "" {
+			return fmt.Errorf("--what openings takes --variant, --source, --min-games and --max-ply: the statistics count every game of the sources (the archive sources by default; game filters and engines do not apply)")
 		}
 	case Rejected:
 		if !o.Filter.empty() || o.Engine != "" || o.Setting != "" {

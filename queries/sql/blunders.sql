@@ -11,12 +11,14 @@
 -- param: min_loss (default 0): only moves losing at least this much (hundredths of a man)
 -- param: player (default ""): only moves played by this player (name as in the White and Black tags); empty for all
 -- param: limit (default 50): how many moves
+-- param: source (default archive): the games of these sources: archive (imported files), match (engine matches), all, or source ids or names, comma-separated
 \if :{?engine} \else \set engine 'draughtsdb' \endif
 \if :{?setting} \else \set setting '' \endif
 \if :{?class} \else \set class 'blunder' \endif
 \if :{?min_loss} \else \set min_loss '0' \endif
 \if :{?player} \else \set player '' \endif
 \if :{?limit} \else \set limit '50' \endif
+\if :{?source} \else \set source 'archive' \endif
 -- psql: each \if line above gives a parameter its default when no -v sets it;
 -- draughtsdb skips them and binds the parameters itself.
 WITH a AS (
@@ -30,6 +32,7 @@ WITH a AS (
     JOIN games g ON g.id = m.game_id
     LEFT JOIN draughtsdb_variants v ON v.id = g.variant
     WHERE m.engine = :'engine'
+      AND g.source_id = ANY ((SELECT draughtsdb_source_ids(:'source'))::bigint[])
       AND (:'setting' = '' OR m.setting = :'setting')
       AND m.class IN ('blunder', 'mistake', 'inaccuracy')
       AND CASE m.class WHEN 'blunder' THEN 3 WHEN 'mistake' THEN 2 ELSE 1 END

@@ -12,17 +12,20 @@
 -- param: variant (default russian): variant name
 -- param: limit (default 20): games per page
 -- param: offset (default 0): games to skip (the page)
+-- param: source (default archive): the games of these sources: archive (imported files), match (engine matches), all, or source ids or names, comma-separated
 \if :{?moves} \else \set moves '' \endif
 \if :{?hash} \else \set hash '' \endif
 \if :{?variant} \else \set variant 'russian' \endif
 \if :{?limit} \else \set limit '20' \endif
 \if :{?offset} \else \set offset '0' \endif
+\if :{?source} \else \set source 'archive' \endif
 -- psql: each \if line above gives a parameter its default when no -v sets it;
 -- draughtsdb skips them and binds the parameters itself.
 -- psql without -v moves: no moves, i.e. every game of the variant from the initial position.
 WITH o AS (
     SELECT draughtsdb_variant_id(:'variant') AS v,
-           cardinality(string_to_array(:'moves', ' ')) AS n
+           cardinality(string_to_array(:'moves', ' ')) AS n,
+           draughtsdb_source_ids(:'source') AS ids
 )
 SELECT g.id,
        w.name AS white,
@@ -40,6 +43,7 @@ CROSS JOIN LATERAL (
     SELECT * FROM games g
     WHERE g.id = hits.id
       AND g.variant = o.v
+      AND g.source_id = ANY (o.ids)
       AND g.start_fen IS NULL
       AND draughtsdb_moves_text(draughtsdb_moves_prefix(g.moves, o.n)) = :'moves'
     OFFSET 0

@@ -7,7 +7,9 @@
 -- (the player scored half its points), but a win as one colour and a loss
 -- as the other.
 -- param: player: the player's name as in the White and Black tags
+-- param: source (default archive): the games of these sources: archive (imported files), match (engine matches), all, or source ids or names, comma-separated
 \if :{?player} \else \set player '' \endif
+\if :{?source} \else \set source 'archive' \endif
 -- psql: each \if line above gives a parameter its default when no -v sets it;
 -- draughtsdb skips them and binds the parameters itself.
 -- psql without -v player: no player (every count 0).
@@ -18,11 +20,11 @@ WITH p AS (
     -- is here twice.
     SELECT id, 'white' AS colour, left(date, 4) AS year,
            CASE result WHEN 1 THEN 'win' WHEN 2 THEN 'draw' WHEN 3 THEN 'loss' ELSE 'other' END AS outcome
-    FROM games WHERE white_id = (SELECT id FROM p)
+    FROM games WHERE white_id = (SELECT id FROM p) AND source_id = ANY ((SELECT draughtsdb_source_ids(:'source'))::bigint[])
     UNION ALL
     SELECT id, 'black', left(date, 4),
            CASE result WHEN 3 THEN 'win' WHEN 2 THEN 'draw' WHEN 1 THEN 'loss' ELSE 'other' END
-    FROM games WHERE black_id = (SELECT id FROM p)
+    FROM games WHERE black_id = (SELECT id FROM p) AND source_id = ANY ((SELECT draughtsdb_source_ids(:'source'))::bigint[])
 ), d AS (
     -- One row per game, for all games and the years (counting g there
     -- counted a game against themself twice): its two rows agree on a
