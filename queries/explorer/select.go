@@ -23,7 +23,7 @@ const (
 	// A position is popular, and scanned rather than listed through the
 	// position index, when the opening statistics count at least
 	// scanMinGames games through it and at least 1/scanShare of the
-	// variant's games.
+	// ids a scan walks (every stored game's, of any variant).
 	scanMinGames = 2000
 	scanShare    = 8
 )
@@ -62,7 +62,7 @@ const noBelow = math.MaxInt64
 //     filters: their games, through the indexes on white_id and black_id
 //     (playerGamesSQL);
 //   - a popular position (the opening statistics count at least 1/8 of the
-//     variant's games through it) without an event to look for (a narrow
+//     stored games through it) without an event to look for (a narrow
 //     filter): the variant's games newest first, in
 //     windows of ids, each decoded (scanSQL), at most
 //     Options.MaxScanGames ids per request; the result says where it
@@ -138,8 +138,8 @@ func (s *Server) selectGames(ctx context.Context, tx pgx.Tx, p *position, f *fil
 // popular says whether p is reached by so many games that reading the
 // newest games is cheaper than listing every game at p: the opening
 // statistics (a few milliseconds) count at least scanMinGames games
-// through it and at least 1/scanShare of its variant's games (those
-// through the variant's start).
+// through it and at least 1/scanShare of the span of game ids, which a
+// scan walks whatever the games' variants.
 func (s *Server) popular(ctx context.Context, tx pgx.Tx, p *position) (bool, error) {
 	node, err := openings.Tree(ctx, tx, &p.line.Final)
 	if err != nil {
@@ -148,12 +148,11 @@ func (s *Server) popular(ctx context.Context, tx pgx.Tx, p *position) (bool, err
 	if node.Games < int64(s.scanMin) {
 		return false, nil
 	}
-	start := p.v.StartPosition()
-	all, err := openings.Tree(ctx, tx, &start)
-	if err != nil {
+	var span *int64
+	if err := tx.QueryRow(ctx, `SELECT max(id) - min(id) + 1 FROM games`).Scan(&span); err != nil {
 		return false, err
 	}
-	return node.Games*scanShare >= all.Games, nil
+	return span != nil && node.Games*scanShare >= *span, nil
 }
 
 // scanSQL reads a window of a variant's games, newest first, that pass a
