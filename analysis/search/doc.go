@@ -113,8 +113,19 @@
 //
 // # Evaluation
 //
-// Weights are data (type Weights, DefaultWeights(v), derived from the
-// variant's rules so that a new variant gets sensible ones), in hundredths
+// International evaluates with learned weights (learned.go): a linear
+// function of pattern features (every 4x4 block of the board, its men in
+// base 3, from both sides' view), men, kings, advancement and a few
+// mobility terms, each weight with a middlegame and an endgame value mixed
+// by the number of pieces, fitted to self-play results by `draughtsdb
+// train` (package analysis/train) and embedded from weights/VARIANT.bin.
+// It is computed on the fast layout's bit sets at every evaluated node, in
+// integers, so a fixed depth stays deterministic. Learned(v) names the
+// weights (variant and checksum) for whoever stores evaluations.
+//
+// The other variants, and any search with Options.HandSet, use hand-set
+// weights: data (type Weights, DefaultWeights(v), derived from the variant's
+// rules so that a new variant gets sensible ones), in hundredths
 // of a man: material (man 100; flying king 300 on 10x10 and 12x12, 280 on
 // 8x8; kings that step one square: English 150, Italian 200, where men may
 // not take them; Thai and Frisian kings 250), advancement per row (tempo;
@@ -124,8 +135,10 @@
 // empty squares next to kings). Antidraughts inverts every term (losing
 // pieces is good); breakthrough weighs advance and the back-rank guard
 // (a king ends the game, so its value does not matter). The five first
-// variants keep the weights their stored evaluations were made with.
-// Evaluate(pos) exposes it with the default weights.
+// variants keep the hand-set weights their stored evaluations were made
+// with (International's searched with Options.HandSet).
+// Evaluate(pos) exposes the default evaluation, EvaluateHandSet(pos) the
+// hand-set one.
 //
 // # Tests and figures
 //
@@ -155,8 +168,13 @@
 //     random positions and games of every variant that has one),
 //     TestContinue (game order: deterministic, fewer nodes, a search
 //     without Continue afterwards is a fresh one's), TestTableEntrySize.
+//   - TestLearnedEvaluation (a position and its colour-reversed image
+//     score the same; HandSet searches with the hand-set weights), and
+//     analysis/train's TestTinyTraining (a few hundred games through the
+//     trainer, its weights file evaluating as the fitted weights).
 //   - TestOrderGolden: 15 OCA and International positions at depth 8
-//     give f6de099's best move, score and node count
+//     (International with HandSet) give f6de099's best move, score and
+//     node count
 //     (testdata/order_golden.tsv, written by TestGenerateOrderGolden run
 //     in a checkout of f6de099). It fails when the order of moves with
 //     equal keys changes (536d631's sort of the rest: all 15 differ, 10
@@ -187,7 +205,8 @@
 // 112, International 105; 35 more with another score), 200 of them ties,
 // 9 higher, 8 lower. Both lists were measured against the evaluations of
 // the f6de099 binary (Dec 1), which with --independent --tt-size 16 this
-// engine gives byte for byte on all 3,535 positions.
+// engine gives byte for byte on all 3,535 positions (International's
+// with Options.HandSet: its default evaluation is now the learned one).
 //
 // Two engines nobody here wrote, asked the same question on the 130
 // (testdata/gameorder_diffs_external.tsv: each searched the position after
