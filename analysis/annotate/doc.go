@@ -50,7 +50,7 @@
 //     engine_version is replaced, and only such rows count as not
 //     evaluated), the queue rows deleted and the positions the engine
 //     failed on marked failed with their error, in one statement (so one
-//     transaction and one round trip; TestFailedPositions). A
+//     transaction and one round trip). A
 //     claimed row that is already evaluated (enqueued again by a run that
 //     raced with its evaluation) is just deleted. A row claimed MaxAttempts
 //     times without a result (its workers kept dying) is marked failed.
@@ -67,7 +67,7 @@
 //     when every run is finished do the workers claim rows in any order
 //     as above. The runs depend only on the selection and on what was
 //     already evaluated, so at a fixed depth the evaluations are the same
-//     whatever the number of workers or the batch size (TestGameOrder).
+//     whatever the number of workers or the batch size (a test checks it).
 //  5. End: a worker stops when its claim finds nothing and no unfailed row
 //     of this engine and setting remains in the queue. While rows remain
 //     that other workers hold, it waits (polling every 50-500 ms): a live

@@ -87,8 +87,8 @@
 // when DRAUGHTSDB_HUB_TEST_ENGINE is set) and check that Client returns
 // exactly the score, best move, depth, PV and node count of calling
 // search.Search at the same depth, across the variants; an engine that
-// declares Scan's names (TestClientScanNames) gets them. TestServeEveryVariant
-// starts Serve under every variant's names. Fake engines
+// declares Scan's names gets them, and Serve starts under every variant's
+// names. Fake engines
 // that hang at "go", crash mid-search, or crash only once check the
 // timeout, restart and retry paths. No test bounds the wall-clock time of
 // anything: the timeouts they do not exercise are set far above any run.

@@ -104,8 +104,8 @@
 //	Elo            D(s) = -400 log10(1/s - 1)   (logistic: s = 1/(1+10^(-D/400)))
 //	Elo error      (D(s + 1.959964 se) - D(s - 1.959964 se)) / 2
 //
-// the definitions of cutechess-cli's elo.cpp; TestEloAgainstCutechess
-// checks them against match results it printed. The Elo error is infinite
+// the definitions of cutechess-cli's elo.cpp; a test checks them against
+// match results it printed. The Elo error is infinite
 // when the interval reaches a score of 0 or 1 (for instance 3-0): the
 // games then bound the difference on one side only.
 //
