@@ -242,6 +242,10 @@ func (c *Cluster) Start(ctx context.Context) (started bool, err error) {
 
 // start is Start of an initialised cluster, under the lock.
 func (c *Cluster) start(ctx context.Context) (started bool, err error) {
+	// A server still starting (its pg_ctl's caller was killed): wait for
+	// it rather than start a second one, which the first's lock refuses,
+	// and until its pid file says where it listens.
+	c.waitStarting(ctx)
 	if pid, running := c.runningPID(); running {
 		if err := c.checkRunning(pid); err != nil {
 			return false, err
@@ -257,9 +261,6 @@ func (c *Cluster) start(ctx context.Context) (started bool, err error) {
 	if hbaChanged {
 		c.notice(fmt.Sprintf("%s: TCP connections trusted every local user; they now need the password", filepath.Join(c.pgdata(), "pg_hba.conf")))
 	}
-	// A server still starting (its pg_ctl's caller was killed): wait for
-	// it rather than start a second one, which the first's lock refuses.
-	c.waitStarting(ctx)
 	if pid, running := c.runningPID(); running {
 		if err := c.checkRunning(pid); err != nil {
 			return false, err

@@ -302,9 +302,11 @@ func (c *Cluster) serverSockets() (socketDir, listen string, ok bool) {
 	if err != nil {
 		return "", "", false
 	}
+	// The server fills the socket and address lines in as it opens them,
+	// and then writes its status (line 8): only then are they final.
 	lines := strings.Split(string(b), "\n")
-	if len(lines) < 6 {
-		return "", "", false // still being written
+	if len(lines) < 8 || strings.TrimSpace(lines[7]) == "" {
+		return "", "", false
 	}
 	return strings.TrimSpace(lines[4]), strings.TrimSpace(lines[5]), true
 }
@@ -315,7 +317,7 @@ func (c *Cluster) serverSockets() (socketDir, listen string, ok bool) {
 func (c *Cluster) checkRunning(pid int) error {
 	sock, listen, ok := c.serverSockets()
 	if !ok {
-		return nil // starting: its pid file is not complete yet
+		return nil // its pid file is not complete yet (Start waits for it first)
 	}
 	if sock != c.socketDir() || (c.settings()["listen_addresses"] == "''" && listen != "") {
 		where := "socket in " + sock
@@ -354,6 +356,7 @@ func (c *Cluster) Repair(ctx context.Context) (done []string, err error) {
 	}
 	defer unlock()
 	c.removeStaging()
+	c.waitStarting(ctx)
 	if pid, running := c.runningPID(); running {
 		if err := c.checkRunning(pid); err != nil {
 			if _, err := c.run(ctx, "pg_ctl", "stop", "-D", c.pgdata(), "-m", "fast", "-w", "-t", "60", "-s"); err != nil {

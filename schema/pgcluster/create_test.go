@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -36,30 +37,48 @@ func faultSteps() []string {
 	return steps
 }
 
-// tcp5432Free reports whether nothing listens on PostgreSQL's stock TCP
-// address, so that finding a listener there afterwards means ours.
-func tcp5432Free() bool {
-	conn, err := net.DialTimeout("tcp", "127.0.0.1:5432", time.Second)
-	if err == nil {
-		conn.Close()
-		return false
+// stockListeners returns the pids of the processes listening on
+// PostgreSQL's stock TCP port 5432 (from ss; none when it is missing).
+func stockListeners() []int {
+	out, err := exec.Command("ss", "-Hltnp", "sport = :5432").Output()
+	if err != nil {
+		return nil
 	}
-	return true
+	var pids []int
+	for _, f := range strings.Split(string(out), "pid=")[1:] {
+		end := strings.IndexAny(f, ",)")
+		if pid, err := strconv.Atoi(f[:max(end, 0)]); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
-// stockSocketFree reports whether PostgreSQL's stock socket directory
-// holds no socket of port 5432.
-func stockSocketFree() bool {
-	_, err := os.Stat("/var/run/postgresql/.s.PGSQL.5432")
-	return err != nil
+// stockSocketServer returns the data directory of the server answering on
+// PostgreSQL's stock socket (/var/run/postgresql, port 5432) with trust,
+// "" when none does.
+func stockSocketServer(c *Cluster) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, "postgres://"+c.cfg.User+"@/postgres?host=/var/run/postgresql&port=5432&sslmode=disable")
+	if err != nil {
+		return ""
+	}
+	defer conn.Close(ctx)
+	var dir string
+	_ = conn.QueryRow(ctx, "SHOW data_directory").Scan(&dir)
+	return dir
 }
 
 // assertNoStockServer fails when a server of c's pgdata runs anywhere but
-// on draughtsdb's private socket, or when PostgreSQL's stock TCP address
-// or socket, free before the test, is now taken.
-func assertNoStockServer(t *testing.T, c *Cluster, tcpWasFree, sockWasFree bool, when string) {
+// on draughtsdb's private socket: by what its pid file says, by what its
+// command line sets, by its listening on TCP port 5432, or by its
+// answering on PostgreSQL's stock socket (others' servers there are not
+// this test's concern).
+func assertNoStockServer(t *testing.T, c *Cluster, when string) {
 	t.Helper()
-	for _, pid := range c.postmasters() {
+	ours := c.postmasters()
+	for _, pid := range ours {
 		sock, listen, ok := c.serverSockets()
 		if ok && (sock != c.socketDir() || listen != "") {
 			t.Fatalf("%s: server %d runs with socket %q, TCP %q", when, pid, sock, listen)
@@ -71,11 +90,13 @@ func assertNoStockServer(t *testing.T, c *Cluster, tcpWasFree, sockWasFree bool,
 			}
 		}
 	}
-	if tcpWasFree && !tcp5432Free() {
-		t.Fatalf("%s: something listens on 127.0.0.1:5432", when)
+	for _, pid := range stockListeners() {
+		if slices.Contains(ours, pid) {
+			t.Fatalf("%s: server %d of %s listens on TCP port 5432", when, pid, c.pgdata())
+		}
 	}
-	if sockWasFree && !stockSocketFree() {
-		t.Fatalf("%s: a socket appeared in /var/run/postgresql", when)
+	if dir := stockSocketServer(c); dir == c.pgdata() {
+		t.Fatalf("%s: the server of %s answers on /var/run/postgresql with trust", when, dir)
 	}
 }
 
@@ -111,7 +132,6 @@ func assertStartsSafely(t *testing.T, c *Cluster, when string) {
 // server is left running, none ever on stock settings, and the next
 // start works.
 func TestCreateAbortedAtEveryStep(t *testing.T) {
-	tcpFree, sockFree := tcp5432Free(), stockSocketFree()
 	for _, step := range faultSteps() {
 		t.Run(step, func(t *testing.T) {
 			c := newTestCluster(t)
@@ -134,7 +154,7 @@ func TestCreateAbortedAtEveryStep(t *testing.T) {
 			if pids := c.postmasters(); len(pids) > 0 {
 				t.Fatalf("the failed start left servers %v running", pids)
 			}
-			assertNoStockServer(t, c, tcpFree, sockFree, "after the failed start")
+			assertNoStockServer(t, c, "after the failed start")
 			assertStartsSafely(t, c, "after the failed start")
 		})
 	}
@@ -145,7 +165,6 @@ func TestCreateAbortedAtEveryStep(t *testing.T) {
 // as interrupted, or had nothing left to do; a failed one leaves no server
 // running, and the next start works.
 func TestCreateCancelledAtEveryStep(t *testing.T) {
-	tcpFree, sockFree := tcp5432Free(), stockSocketFree()
 	for _, step := range faultSteps() {
 		t.Run(step, func(t *testing.T) {
 			c := newTestCluster(t)
@@ -168,7 +187,7 @@ func TestCreateCancelledAtEveryStep(t *testing.T) {
 			if pids := c.postmasters(); err != nil && len(pids) > 0 {
 				t.Fatalf("the interrupted start left servers %v running", pids)
 			}
-			assertNoStockServer(t, c, tcpFree, sockFree, "after the interrupted start")
+			assertNoStockServer(t, c, "after the interrupted start")
 			assertStartsSafely(t, c, "after the interrupted start")
 		})
 	}
@@ -207,7 +226,6 @@ func TestKillHelper(t *testing.T) {
 // cluster is killed (SIGKILL: no cleanup runs) at each step in turn; the
 // next start works, and no server ever runs on stock settings.
 func TestCreateKilledAtEveryStep(t *testing.T) {
-	tcpFree, sockFree := tcp5432Free(), stockSocketFree()
 	for _, step := range faultSteps() {
 		t.Run(step, func(t *testing.T) {
 			c := newTestCluster(t)
@@ -218,9 +236,9 @@ func TestCreateKilledAtEveryStep(t *testing.T) {
 			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 				t.Fatalf("helper: %v, want killed at %q:\n%s", err, step, out)
 			}
-			assertNoStockServer(t, c, tcpFree, sockFree, "after the kill")
+			assertNoStockServer(t, c, "after the kill")
 			assertStartsSafely(t, c, "after the kill")
-			assertNoStockServer(t, c, tcpFree, sockFree, "after the next start")
+			assertNoStockServer(t, c, "after the next start")
 		})
 	}
 }
