@@ -50,8 +50,10 @@ import (
 // at most fetchAhead bytes past the frontier (where the next valid job
 // starts), more only for a reader that runs out of text (one block at a
 // time), and nothing keeps a chunk once every reader passed it, so a
-// text without candidates (UTF-16, a gap of a gigabyte) streams through
-// one reader in constant memory, as it did before.
+// text without candidates (binary junk, a gap of a gigabyte) streams
+// through one reader in constant memory; the games that reader finds are
+// handed on as it goes (see early), not held until it stops. UTF-16 is
+// decoded before the text is cut (pdn.UTF8Text), so it is cut as UTF-8 is.
 
 const (
 	// chunkBytes is the default size from which the fetcher looks for

@@ -39,6 +39,8 @@ func notPDNDir(t *testing.T) (dir string, bad []string) {
 	writeFile(t, filepath.Join(dir, "good.pdn"), goodText(t))
 	writeFile(t, filepath.Join(dir, "junk.pdn"), []byte("Some words that are not PDN 1-0\n\n"+string(boomText("fine"))+"\nmore words\n"))
 	writeFile(t, filepath.Join(dir, "empty.pdn"), nil)
+	// A comment opened at the very end of the file (it used to panic).
+	writeFile(t, filepath.Join(dir, "semi.pdn"), []byte("[Event \"x\"]\n[GameType \"21\"]\n1. 11-15 24-20 ; "))
 	return dir, bad
 }
 
@@ -81,7 +83,7 @@ func TestNotPDN(t *testing.T) {
 				t.Errorf("%s: %q", name, msg)
 			}
 		}
-		for name, want := range map[string]int{"good.pdn": 200, "junk.pdn": 60, "empty.pdn": 0} {
+		for name, want := range map[string]int{"good.pdn": 200, "junk.pdn": 60, "empty.pdn": 0, "semi.pdn": 1} {
 			name = filepath.Join(dir, name)
 			if e := ends[name]; e == nil || e.Err != nil || games[name] != want {
 				t.Errorf("%s: %d games, end %+v", name, games[name], e)
@@ -115,5 +117,8 @@ func TestImportNotPDN(t *testing.T) {
 	}
 	if n := count(t, pool, `SELECT count(*) FROM games`); n < 200 {
 		t.Errorf("%d games stored", n)
+	}
+	if n := count(t, pool, `SELECT count(*) FROM games g JOIN sources s ON s.id = g.source_id WHERE s.name LIKE '%semi.pdn' AND s.status = 'done'`); n != 1 {
+		t.Errorf("semi.pdn: %d games stored", n)
 	}
 }

@@ -40,8 +40,12 @@ warning of an accepted game is printed too, one line each:
 (a result or date that had to be repaired, a result token that differs from
 the Result tag, ...). Nothing is written to the database.
 
+An input in which nothing is PDN (a README, a binary file) is reported as
+"not a PDN file" and counts as an input that could not be read.
+
 The exit status is 0 when every input was read (rejected games included), 1
-when an input could not be read, and 130 when interrupted (Ctrl-C).`,
+when an input could not be read or is not PDN, and 130 when interrupted
+(Ctrl-C).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := variantFlag(a.cfg.Variant)

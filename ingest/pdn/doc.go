@@ -31,9 +31,15 @@
 // UTF-8. Moves are not checked against the rules: that is the replay's job.
 //
 // Game boundaries: a result token (1-0 0-1 1/2-1/2 * 2-0 1-1 0-2 0-0, or a
-// match score such as 4-6 when it equals the game's Result tag) ends a game;
-// so does a tag that follows movetext, or a tag after a blank line that
-// follows a block of tags (games with tags only), or the end of the input.
+// match score such as 4-6, or a lone "-", when it equals the game's Result
+// tag) ends a game; so does a tag that follows movetext, or a tag after a
+// blank line in the tags that repeats one of the game's tags (games with
+// tags only; a blank line inside a game's tags does not end them), or the
+// end of the input. Text between games with no tag, move, comment, setup,
+// variation or NAG (prose, a result alone, stray bytes at the end) is no
+// game: it takes no ordinal, the next game gets a warning naming it, and
+// Skipped counts it. Game.LooksLikePDN tells a game whose text is PDN
+// from prose that reads as a piece of movetext.
 // Comments closed on the result's line still belong to the game it ends
 // ("2-0 {a fine win}", after its last move); a comment on a line of its own
 // leads the next game. Games without tags and one-line games are fine.
@@ -41,7 +47,10 @@
 // Accepted forms: numeric and algebraic moves with - x : separators, full
 // capture paths, leading zeros (01-07), move numbers "1." "1..." "1. ..."
 // and glued "1.32-28", "-" or "--" for an unknown move (so "1. - -" is two
-// unknown moves), "%" line comments
+// unknown moves; a lone "-" is the result when the Result tag is "-"),
+// text between tags that can be no movetext (no digit, no '*': a literal
+// "\r" after each tag line, a program's remark), skipped with one warning
+// for the game, "%" line comments
 // at the start of a line, ";" comments to the end of the line (PDN 1.0,
 // after PGN; returned as comments), tag values over several lines (their
 // line breaks read as spaces), strengths in parentheses "(!?)", a literal
@@ -55,7 +64,8 @@
 // NUL bytes, whatever the input holds:
 //   - A UTF-16 stream (byte order mark FF FE or FE FF at its start) is
 //     decoded to UTF-8 as it is read; Raw, Offset and columns then refer to
-//     that UTF-8 text. Unpaired surrogates and an odd last byte read as
+//     that UTF-8 text (UTF8Text decodes it the same way, for a caller that
+//     cuts the text into pieces for readers of their own). Unpaired surrogates and an odd last byte read as
 //     U+FFFD. A UTF-8 BOM is skipped (at the start and between games).
 //   - Otherwise each game is decoded on its own: UTF-8 when its bytes are
 //     valid UTF-8, else Windows-1252 (Game.Windows1252).

@@ -307,3 +307,15 @@ func TestSemicolonCommentAtEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestSemicolonCommentWithBraceRoundTrips: a ';' comment may hold '}',
+// which a {comment} cannot: the writer writes it back as a ';' comment.
+func TestSemicolonCommentWithBraceRoundTrips(t *testing.T) {
+	for _, in := range []string{";}", "[Event \"x\"]\n1. 32-28 ; a } brace\n19-23 (17-21 ;} in a variation\n) *\n"} {
+		res := readAll(t, strings.NewReader(in), "brace.pdn")
+		if len(res.errs) > 0 {
+			t.Fatalf("%q: %v", in, res.errs)
+		}
+		roundTrip(t, "brace", res.games)
+	}
+}

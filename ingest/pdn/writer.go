@@ -33,9 +33,8 @@ func NewWriter(w io.Writer) *Writer {
 // Errors for games that cannot be written so that they read back the same
 // (the Writer still writes what it can of them).
 var (
-	errCommentBrace = errors.New("pdn: comment contains '}'")
-	errBadSetup     = errors.New("pdn: setup FEN is blank or holds '\"' or a line break")
-	errTooDeep      = errors.New("pdn: variations nested more than MaxDepth levels deep")
+	errBadSetup = errors.New("pdn: setup FEN is blank or holds '\"' or a line break")
+	errTooDeep  = errors.New("pdn: variations nested more than MaxDepth levels deep")
 )
 
 // WriteGame writes one game and flushes it to the underlying writer.
@@ -202,11 +201,14 @@ func (w *Writer) moves(ms []Move, depth int) {
 // comment writes {text}, split into words so it can wrap. A word that
 // would start a line with '[' and a letter gets a blank before it there,
 // because the reader takes such a line as the next game's tags (a blank
-// costs nothing: comments are read with their whitespace folded).
+// costs nothing: comments are read with their whitespace folded). A
+// comment holding '}' (read from a ';' comment) is written as one: ";text"
+// to the end of its line.
 func (w *Writer) comment(c string) {
 	if strings.IndexByte(c, '}') >= 0 {
-		w.fail(errCommentBrace)
-		c = strings.ReplaceAll(c, "}", ")")
+		w.token(";"+c, false)
+		w.flushLine()
+		return
 	}
 	words := asciiFields(c)
 	if len(words) == 0 {
