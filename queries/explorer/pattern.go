@@ -12,7 +12,7 @@ import (
 // (one more partial position), exclude (one that must not match), side
 // (white or black to move), reversed (1: also colour-reversed), material
 // (wm=10-12,bk=0 ...), plies (A-B), move (a manoeuvre: white king *x46),
-// limit (games listed, default 50, at most 500).
+// limit (games listed, default 50, at most 100, as the other pages).
 var patternParams = []string{"variant", "pattern", "or", "exclude", "side", "reversed", "material", "plies", "move", "limit"}
 
 // patternSearch is GET /api/pattern: patternsearch.Result (games,
@@ -24,7 +24,7 @@ func (s *Server) patternSearch(ctx context.Context, rq *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	limit, err := rq.intParam("limit", 50, 0, 500)
+	limit, err := rq.intParam("limit", 50, 0, 100)
 	if err != nil {
 		return nil, err
 	}

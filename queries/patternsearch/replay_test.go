@@ -2,6 +2,7 @@ package patternsearch
 
 import (
 	"context"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/replay/pattern"
@@ -9,11 +10,10 @@ import (
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
-// TestIndexReplaysEveryPosition: the pattern index of the shared archives,
+// indexReplaysEveryPosition: the pattern index of the shared archives,
 // replayed as square sets, gives every position export --what positions
 // gives, game by game and ply by ply.
-func TestIndexReplaysEveryPosition(t *testing.T) {
-	pool := shared(t)
+func indexReplaysEveryPosition(t *testing.T, pool *pgxpool.Pool) {
 	for _, name := range []string{"international", "russian", "english"} {
 		v, err := rules.VariantByName(name)
 		if err != nil {

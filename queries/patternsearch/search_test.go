@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/ingest"
@@ -21,24 +20,18 @@ import (
 
 const sharedDir = "../../ingest/pdn/testdata/shared"
 
-var (
-	sharedOnce sync.Once
-	sharedPool *pgxpool.Pool
-	sharedErr  error
-)
-
-// shared is a database holding the shared archives, imported once per test
-// binary.
-func shared(t *testing.T) *pgxpool.Pool {
-	t.Helper()
-	sharedOnce.Do(func() {
-		sharedPool = pgtest.NewDB(t)
-		_, sharedErr = ingest.Import(context.Background(), sharedPool, []string{sharedDir}, ingest.Options{})
-	})
-	if sharedErr != nil {
-		t.Fatal(sharedErr)
+// TestSharedArchives imports the shared archives once and checks the
+// search on them: against a scan of export --what positions
+// (searchAgreesWithExport), the index replayed position by position
+// (indexReplaysEveryPosition), the SQL functions (sqlAgreesWithSearch).
+func TestSharedArchives(t *testing.T) {
+	pool := pgtest.NewDB(t)
+	if _, err := ingest.Import(context.Background(), pool, []string{sharedDir}, ingest.Options{}); err != nil {
+		t.Fatal(err)
 	}
-	return sharedPool
+	t.Run("SearchAgreesWithExport", func(t *testing.T) { searchAgreesWithExport(t, pool) })
+	t.Run("IndexReplaysEveryPosition", func(t *testing.T) { indexReplaysEveryPosition(t, pool) })
+	t.Run("SQLAgreesWithSearch", func(t *testing.T) { sqlAgreesWithSearch(t, pool) })
 }
 
 // exported is one row of export --what positions.
@@ -49,8 +42,14 @@ type exported struct {
 	Move   string `json:"move"`
 }
 
+// exportCache keeps each variant's export for the tests of one database.
+var exportCache = map[*pgxpool.Pool]map[string][]exported{}
+
 func exportPositions(t *testing.T, pool *pgxpool.Pool, v *rules.Variant) []exported {
 	t.Helper()
+	if rows, ok := exportCache[pool][v.Name]; ok {
+		return rows
+	}
 	var buf bytes.Buffer
 	if _, err := export.Run(context.Background(), pool, &buf, export.Options{What: export.Positions, Format: export.JSONL,
 		Filter: export.Filter{Variant: v}}); err != nil {
@@ -69,17 +68,17 @@ func exportPositions(t *testing.T, pool *pgxpool.Pool, v *rules.Variant) []expor
 	if len(out) == 0 {
 		t.Fatalf("%s: no positions exported", v.Name)
 	}
+	if exportCache[pool] == nil {
+		exportCache[pool] = map[string][]exported{}
+	}
+	exportCache[pool][v.Name] = out
 	return out
 }
 
 // matchesFEN tests a partial position against a FEN piece by piece, the
 // colour-reversed way by looking at the turned square with the other
 // colour: independent of the square sets the search uses.
-func matchesFEN(t *testing.T, v *rules.Variant, fen string, white, black map[int]rules.Piece, side string, reversed bool) bool {
-	p, err := rules.ParseFEN(v, fen)
-	if err != nil {
-		t.Fatalf("%s: %v", fen, err)
-	}
+func matchesFEN(v *rules.Variant, p *rules.Position, white, black map[int]rules.Piece, side string, reversed bool) bool {
 	n := v.Board.Squares()
 	swap := map[rules.Piece]rules.Piece{rules.WhiteMan: rules.BlackMan, rules.WhiteKing: rules.BlackKing,
 		rules.BlackMan: rules.WhiteMan, rules.BlackKing: rules.WhiteKing}
@@ -108,12 +107,11 @@ type want struct {
 	positions int
 }
 
-// TestSearchAgreesWithExport: for three patterns in each of International,
+// searchAgreesWithExport: for three patterns in each of International,
 // Russian and English, the games found (each with its first ply and
 // count of matching positions), normally and colour-reversed, are those
 // of a scan of export --what positions.
-func TestSearchAgreesWithExport(t *testing.T) {
-	pool := shared(t)
+func searchAgreesWithExport(t *testing.T, pool *pgxpool.Pool) {
 	type pat struct {
 		text         string
 		white, black map[int]rules.Piece
@@ -147,6 +145,12 @@ func TestSearchAgreesWithExport(t *testing.T) {
 			t.Fatal(err)
 		}
 		rows := exportPositions(t, pool, v)
+		positionsOf := make([]rules.Position, len(rows))
+		for i, r := range rows {
+			if positionsOf[i], err = rules.ParseFEN(v, r.FEN); err != nil {
+				t.Fatalf("%s: %v", r.FEN, err)
+			}
+		}
 		for _, p := range c.pats {
 			parsed, err := pattern.Parse(v, p.text)
 			if err != nil {
@@ -161,10 +165,10 @@ func TestSearchAgreesWithExport(t *testing.T) {
 				name := fmt.Sprintf("%s/%s/reversed=%v", c.variant, p.text, rev)
 				exp := map[int64]want{}
 				positions := 0
-				for _, r := range rows {
-					ok := matchesFEN(t, v, r.FEN, white, black, p.side, false)
+				for i, r := range rows {
+					ok := matchesFEN(v, &positionsOf[i], white, black, p.side, false)
 					if !ok && rev {
-						ok = matchesFEN(t, v, r.FEN, white, black, p.side, true)
+						ok = matchesFEN(v, &positionsOf[i], white, black, p.side, true)
 					}
 					if !ok {
 						continue

@@ -2,6 +2,7 @@ package patternsearch
 
 import (
 	"context"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"maps"
 	"testing"
 
@@ -10,11 +11,10 @@ import (
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
-// TestSQLAgreesWithSearch: draughtsdb_pattern_games (migration 0016) finds
+// sqlAgreesWithSearch: draughtsdb_pattern_games (migration 0016) finds
 // the games Search finds, with the same first ply and matching positions,
 // normally and colour-reversed, with and without a side to move.
-func TestSQLAgreesWithSearch(t *testing.T) {
-	pool := shared(t)
+func sqlAgreesWithSearch(t *testing.T, pool *pgxpool.Pool) {
 	cases := []struct {
 		variant, pattern, side string
 	}{
