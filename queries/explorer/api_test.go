@@ -22,6 +22,7 @@ import (
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/queries/players"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
@@ -576,17 +577,41 @@ func TestAPI(t *testing.T) {
 		if st, body := get(t, ts, "/api/player", url.Values{"name": {player}}, &p); st != 200 {
 			t.Fatalf("%d %s", st, body)
 		}
+		// The player is every spelling grouped with theirs (package
+		// players joins "Sijbrands,T." and "T. Sijbrands"); the record is
+		// counted here from the replayed games.
+		var spellings []players.Spelling
+		seen := map[string]bool{}
+		for _, g := range games {
+			for _, name := range []string{g.white, g.black} {
+				if name != "" && !seen[name] {
+					seen[name] = true
+					spellings = append(spellings, players.Spelling{ID: int32(len(spellings) + 1), Name: name})
+				}
+			}
+		}
+		group, err := players.Find(players.Group(spellings, nil), player)
+		if err != nil {
+			t.Fatal(err)
+		}
+		of := map[string]bool{}
+		for _, sp := range group.Spellings {
+			of[sp.Name] = true
+		}
 		var n, wins int64
 		for _, g := range games {
-			if g.white == player || g.black == player {
+			if of[g.white] || of[g.black] {
 				n++
-				if w, ok := g.result.Winner(); ok && (w == rules.White) == (g.white == player) {
+				if w, ok := g.result.Winner(); ok && of[g.white] != of[g.black] && (w == rules.White) == of[g.white] {
 					wins++
 				}
 			}
 		}
 		if len(p.Record) == 0 || p.Record[0].Scope != "all games" || p.Record[0].Games != n || p.Record[0].Wins != wins || n == 0 {
 			t.Errorf("%+v; replay: %d games, %d wins", p, n, wins)
+		}
+		if want := len(group.Spellings) - 1; len(p.Aliases) != want {
+			t.Errorf("aliases %q, want %d", p.Aliases, want)
 		}
 		var ps struct {
 			Players []PlayerName

@@ -2,10 +2,13 @@ package explorer
 
 import (
 	"context"
-	"strconv"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
 	"strings"
 
-	"github.com/draughtsdb/draughtsdb/queries"
+	"github.com/draughtsdb/draughtsdb/queries/players"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -21,12 +24,20 @@ type RecordRow struct {
 
 // PlayerAnswer is the answer of /api/player.
 type PlayerAnswer struct {
-	Name   string      `json:"name"`
-	Record []RecordRow `json:"record"`
+	// Name is the player's most used spelling; Aliases the others, Why how
+	// they were joined, Candidates the spellings that may be this player
+	// but were left apart (see package queries/players).
+	Name       string      `json:"name"`
+	Aliases    []string    `json:"aliases"`
+	Why        []string    `json:"why"`
+	Candidates []string    `json:"candidates"`
+	Record     []RecordRow `json:"record"`
 }
 
-// player answers /api/player?name=N with the named query player (what
-// `draughtsdb query player` runs); a name no game has is 404.
+// player answers /api/player?name=N: the player any of whose spellings N
+// is (or who has N's surname and initials; see package queries/players),
+// with the record in all, by year, as White and as Black, as `draughtsdb
+// players show` gives it. A name no game has is 404, naming the closest.
 func (s *Server) player(ctx context.Context, rq *request) (any, error) {
 	name := strings.Join(strings.Fields(rq.get("name")), " ")
 	if name == "" {
@@ -35,47 +46,68 @@ func (s *Server) player(ctx context.Context, rq *request) (any, error) {
 	if len(name) > maxNameBytes {
 		return nil, badRequest("name is %d bytes long; at most %d", len(name), maxNameBytes)
 	}
-	ans := &PlayerAnswer{Name: name, Record: []RecordRow{}}
+	ans := &PlayerAnswer{Record: []RecordRow{}}
 	err := s.read(ctx, func(tx pgx.Tx) error {
-		var known bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM players WHERE name = $1)`, name).Scan(&known); err != nil {
-			return err
-		}
-		if !known {
-			return notFound("no player %s (names are exact, as in the games; /api/players?prefix=... completes one)", quote(name))
-		}
-		q, err := queries.Lookup("player")
+		ps, err := players.LoadNames(ctx, tx)
 		if err != nil {
 			return err
 		}
-		res, err := queries.RunTx(ctx, tx, q, map[string]string{"player": name})
-		if err != nil {
-			return err
-		}
-		idx := map[string]int{}
-		for i, c := range res.Columns {
-			idx[c] = i
-		}
-		num := func(r []string, c string) int64 {
-			n, _ := strconv.ParseInt(r[idx[c]], 10, 64)
-			return n
-		}
-		for i, r := range res.Rows {
-			row := RecordRow{Scope: r[idx["scope"]], Games: num(r, "games"), Wins: num(r, "wins"),
-				Draws: num(r, "draws"), Losses: num(r, "losses")}
-			if k, ok := idx["score"]; ok && !res.Null[i][k] {
-				if f, err := strconv.ParseFloat(r[k], 64); err == nil {
-					row.Score = &f
-				}
+		p, err := players.Find(ps, name)
+		var ue *players.UnknownError
+		if errors.As(err, &ue) {
+			msg := fmt.Sprintf("no player %s", quote(name))
+			if len(ue.Closest) > 0 {
+				msg += "; the closest: " + strings.Join(ue.Closest, "; ")
 			}
-			ans.Record = append(ans.Record, row)
+			return notFound("%s", msg)
 		}
+		if err != nil {
+			return err
+		}
+		if err := players.Count(ctx, tx, p); err != nil {
+			return err
+		}
+		d, err := players.Show(ctx, tx, p, ps)
+		if err != nil {
+			return err
+		}
+		ans.Name = p.Name()
+		ans.Aliases, ans.Why, ans.Candidates = []string{}, nonNil(p.Why), nonNil(p.Candidates)
+		for _, sp := range p.Spellings[1:] {
+			ans.Aliases = append(ans.Aliases, sp.Name)
+		}
+		ans.Record = append(ans.Record, recordRow("all games", d.All))
+		years := make([]string, 0, len(d.ByYear))
+		for y := range d.ByYear {
+			years = append(years, y)
+		}
+		sort.Strings(years)
+		for _, y := range years {
+			ans.Record = append(ans.Record, recordRow("in "+y, *d.ByYear[y]))
+		}
+		ans.Record = append(ans.Record, recordRow("as white", d.AsWhite), recordRow("as black", d.AsBlack))
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return ans, nil
+}
+
+func recordRow(scope string, r players.Record) RecordRow {
+	row := RecordRow{Scope: scope, Games: int64(r.Games), Wins: int64(r.Wins), Draws: int64(r.Draws), Losses: int64(r.Losses)}
+	if sc := r.Score(); sc >= 0 {
+		sc = math.Round(sc*10) / 10
+		row.Score = &sc
+	}
+	return row
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // PlayerName is a completion of /api/players.

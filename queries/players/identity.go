@@ -336,12 +336,7 @@ func Group(spellings []Spelling, links []Link) []*Player {
 	out := make([]*Player, 0, len(order))
 	for _, r := range order {
 		p := groups[r]
-		sort.SliceStable(p.Spellings, func(a, b int) bool {
-			if p.Spellings[a].Games != p.Spellings[b].Games {
-				return p.Spellings[a].Games > p.Spellings[b].Games
-			}
-			return p.Spellings[a].Name < p.Spellings[b].Name
-		})
+		p.sortSpellings()
 		p.Candidates = dedupe(p.Candidates, p)
 		sort.Strings(p.Why)
 		out = append(out, p)
@@ -354,6 +349,16 @@ func Group(spellings []Spelling, links []Link) []*Player {
 		return out[a].Name() < out[b].Name()
 	})
 	return out
+}
+
+// sortSpellings puts the most used spelling first (then by name).
+func (p *Player) sortSpellings() {
+	sort.SliceStable(p.Spellings, func(a, b int) bool {
+		if p.Spellings[a].Games != p.Spellings[b].Games {
+			return p.Spellings[a].Games > p.Spellings[b].Games
+		}
+		return p.Spellings[a].Name < p.Spellings[b].Name
+	})
 }
 
 func (p *Player) games() int {

@@ -99,9 +99,43 @@ type Entry struct {
 	First, Last string // years, "" when no game has a known one
 }
 
-// Load reads every spelling and the user's links and groups them.
-func Load(ctx context.Context, db DB) ([]*Player, error) {
-	rows, err := db.Query(ctx, stmt("spellings"))
+// Load reads every spelling with its games and the user's links and
+// groups them.
+func Load(ctx context.Context, db DB) ([]*Player, error) { return load(ctx, db, "spellings") }
+
+// LoadNames is Load without the games of each spelling (all 0), which
+// grouping does not need: it reads the players table alone. Count fills
+// in the games of one player's spellings.
+func LoadNames(ctx context.Context, db DB) ([]*Player, error) { return load(ctx, db, "names") }
+
+// Count sets the games of p's spellings and puts the most used first.
+func Count(ctx context.Context, db DB, p *Player) error {
+	rows, err := db.Query(ctx, stmt("counts"), p.IDs())
+	if err != nil {
+		return err
+	}
+	n := map[int32]int{}
+	for rows.Next() {
+		var id int32
+		var c int
+		if err := rows.Scan(&id, &c); err != nil {
+			rows.Close()
+			return err
+		}
+		n[id] = c
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for i := range p.Spellings {
+		p.Spellings[i].Games = n[p.Spellings[i].ID]
+	}
+	p.sortSpellings()
+	return nil
+}
+
+func load(ctx context.Context, db DB, statement string) ([]*Player, error) {
+	rows, err := db.Query(ctx, stmt(statement))
 	if err != nil {
 		return nil, err
 	}

@@ -2,10 +2,20 @@
 
 -- name: spellings
 -- Every written name with its games (a game against oneself once).
-SELECT p.id, p.name, count(DISTINCT g.id)::int AS games
+SELECT p.id, p.name, (coalesce(w.n, 0) + coalesce(b.n, 0) - coalesce(o.n, 0))::int AS games
 FROM players p
-LEFT JOIN games g ON g.white_id = p.id OR g.black_id = p.id
-GROUP BY p.id, p.name;
+LEFT JOIN (SELECT white_id AS id, count(*) AS n FROM games GROUP BY white_id) w ON w.id = p.id
+LEFT JOIN (SELECT black_id AS id, count(*) AS n FROM games GROUP BY black_id) b ON b.id = p.id
+LEFT JOIN (SELECT white_id AS id, count(*) AS n FROM games WHERE white_id = black_id GROUP BY white_id) o ON o.id = p.id;
+
+-- name: names
+-- Every written name, without counts: for finding one player quickly.
+SELECT id, name, 0 FROM players;
+
+-- name: counts
+-- The games of some spellings ($1), each once.
+SELECT p.id, (SELECT count(*) FROM games g WHERE g.white_id = p.id OR g.black_id = p.id)::int
+FROM players p WHERE p.id = ANY($1);
 
 -- name: links
 SELECT name, coalesce(target, '') FROM player_links;
