@@ -69,8 +69,8 @@
 //     format of ingest/pdn/evalcomment.go, which the importer reads back: an
 //     exported file imports as the same games (same moves_hash) and the
 //     same evaluations. The variant is a GameType tag, or for Killer, which
-//     has no PDN number, a Variant tag (TestExportsEveryVariant exports and
-//     re-imports games of every variant rules plays).
+//     has no PDN number, a Variant tag (a test exports and re-imports games
+//     of every variant rules plays).
 //
 // A file name ending in .gz is gzip-compressed (output.go).
 //
