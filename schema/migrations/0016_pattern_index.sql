@@ -6,7 +6,7 @@
 -- (a delta), its start when that is not the variant's initial position,
 -- and every ply as from, to and the squares it captured, so the games are
 -- replayed as square sets without generating moves (schema/codec/pattern.go,
--- AppendPatternGame, has the byte layout). About 2.3 bytes a ply: a search
+-- AppendPatternGame, has the byte layout). About 2.7 bytes a ply: a search
 -- reads every row of a variant and tests each position of each game.
 CREATE TABLE pattern_index (
     source_id  bigint NOT NULL REFERENCES sources (id) ON DELETE CASCADE,
