@@ -203,7 +203,7 @@ func TestVariantResolution(t *testing.T) {
 		{"1. c3-d4 f6-e5 *", rules.Russian, BasisMoves},
 		{"[FEN \"W:W31-50:B1-20\"]\n*", rules.International, BasisFEN},
 		{"[FEN \"W:W55-72:B1-20\"]\n*", rules.Canadian, BasisFEN},
-		{"*", rules.Russian, BasisDefault},
+		{"{no moves} *", rules.Russian, BasisDefault}, // a result alone is no game
 	}
 	for _, c := range cases {
 		g, err := replayText(t, c.pdn, Options{})
