@@ -74,8 +74,9 @@ type learnedLayout struct {
 // learned is a variant's learned evaluation.
 type learned struct {
 	lay *learnedLayout
-	// pat holds [block][index][phase] weights, phase 0 the middlegame.
-	pat    []int16
+	// pat holds the weights of [block*blockSize + index][phase], phase 0
+	// the middlegame.
+	pat    [][2]int16
 	scalar [NumScalars][2]int32
 	name   string // the weights file's identity: variant and checksum
 }
@@ -207,15 +208,15 @@ func (e *learned) evaluate(fb *fboard, us rules.Color) int {
 	idx = l.indices(l.rot(fb.men[1]), l.rot(fb.men[0]), idx)
 	var mid, end int32
 	pat := e.pat
-	for i, k := range idx {
-		p := pat[2*k : 2*k+2 : 2*k+2]
-		if i < nb {
-			mid += int32(p[0])
-			end += int32(p[1])
-		} else {
-			mid -= int32(p[0])
-			end -= int32(p[1])
-		}
+	for _, k := range idx[:nb] {
+		p := &pat[k]
+		mid += int32(p[0])
+		end += int32(p[1])
+	}
+	for _, k := range idx[nb:] {
+		p := &pat[k]
+		mid -= int32(p[0])
+		end -= int32(p[1])
 	}
 	x := l.scalars(fb)
 	for i := range x {
@@ -335,9 +336,10 @@ func decodeWeights(v *rules.Variant, data []byte) (*learned, error) {
 	if len(body) != np*4+ns*8 {
 		return nil, fmt.Errorf("%d bytes of weights, want %d", len(body), np*4+ns*8)
 	}
-	e := &learned{lay: l, pat: make([]int16, 2*np)}
+	e := &learned{lay: l, pat: make([][2]int16, np)}
 	for i := range e.pat {
-		e.pat[i] = int16(binary.LittleEndian.Uint16(body[2*i:]))
+		e.pat[i][0] = int16(binary.LittleEndian.Uint16(body[4*i:]))
+		e.pat[i][1] = int16(binary.LittleEndian.Uint16(body[4*i+2:]))
 	}
 	body = body[4*np:]
 	for i := 0; i < ns; i++ {
