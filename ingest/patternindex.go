@@ -64,7 +64,7 @@ func writePatternRows(ctx context.Context, tx pgx.Tx, sourceID int64, ids []int6
 type PatternRebuildOptions struct {
 	// All rebuilds every source; otherwise only the sources whose rows do
 	// not hold all their games (imported, or begun, before migration
-	// 0016).
+	// 0015).
 	All bool
 	// Progress, when set, is called after each batch with the games done
 	// and the games to do.
@@ -85,7 +85,7 @@ type PatternRebuildSummary struct {
 const patternBatch = 5000
 
 // RebuildPatternIndex writes the pattern_index rows of stored games from
-// their compact moves: for sources imported before migration 0016, or all
+// their compact moves: for sources imported before migration 0015, or all
 // of them. Each source is rebuilt in one transaction holding the import
 // lock (schema.ImportLock), so no import runs meanwhile.
 func RebuildPatternIndex(ctx context.Context, pool *pgxpool.Pool, opts PatternRebuildOptions) (*PatternRebuildSummary, error) {

@@ -11,7 +11,7 @@ import (
 	"github.com/draughtsdb/draughtsdb/schema/pgtest"
 )
 
-// TestPatternStarts: draughtsdb_pattern_starts (migration 0016) holds every
+// TestPatternStarts: draughtsdb_pattern_starts (migration 0015) holds every
 // variant's initial position as package rules has it, and nothing else.
 func TestPatternStarts(t *testing.T) {
 	pool := pgtest.NewDB(t)

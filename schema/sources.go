@@ -168,7 +168,7 @@ func RenameSource(ctx context.Context, pool *pgxpool.Pool, id int64, name string
 var ErrBadSources = errors.New("bad source selection")
 
 // ResolveSources returns the ids of the sources selection names (see
-// draughtsdb_source_ids in migration 0019: archive, match, all, source ids
+// draughtsdb_source_ids in migration 0016: archive, match, all, source ids
 // and names, comma-separated; "" is DefaultSources). A token that names no
 // source is an error matching ErrBadSources, with the database's
 // explanation.

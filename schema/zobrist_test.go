@@ -17,16 +17,16 @@ import (
 	"github.com/draughtsdb/draughtsdb/schema/pgtest"
 )
 
-var updateZobrist = flag.Bool("update-zobrist", false, "rewrite the Zobrist key block of migration 0019 from package rules")
+var updateZobrist = flag.Bool("update-zobrist", false, "rewrite the Zobrist key block of migration 0016 from package rules")
 
 const (
-	zobristFile  = "migrations/0019_sources.sql"
+	zobristFile  = "migrations/0016_sources.sql"
 	zobristBegin = "-- BEGIN ZOBRIST KEYS (generated from package rules: go test ./schema -run TestZobristKeysUpToDate -update-zobrist)\n"
 	zobristEnd   = "-- END ZOBRIST KEYS\n"
 )
 
 // zobristSQL writes the Zobrist keys of package rules as the INSERTs of
-// migration 0019, found through the exported API only: the key of a piece
+// migration 0016, found through the exported API only: the key of a piece
 // on a square is the hash of the position holding only it XOR the hash of
 // the empty position, the side key the empty position's with Black to move
 // XOR with White, the variant key the empty position's hash.
@@ -77,7 +77,7 @@ func zobristSQL() string {
 	return b.String()
 }
 
-// TestZobristKeysUpToDate: migration 0019's key tables are package rules'
+// TestZobristKeysUpToDate: migration 0016's key tables are package rules'
 // keys (-update-zobrist rewrites them).
 func TestZobristKeysUpToDate(t *testing.T) {
 	b, err := os.ReadFile(filepath.FromSlash(zobristFile))

@@ -29,7 +29,7 @@ type gameRec struct {
 	movesHash          int64
 	tags               *string
 	warnings           []string
-	resultProven       *int16 // games.result_proven: NULL for games imported before migration 0015
+	resultProven       *int16 // games.result_proven: NULL for games imported before migration 0014
 	annotations        []byte // games.annotations (codec.AppendAnnotations), nil for none
 
 	// Set by decodeAnnotations.

@@ -15,7 +15,7 @@ import (
 )
 
 // TestRebuildPatternIndex: a database whose pattern_index lost its rows (as
-// one imported before migration 0016) is searched with those games counted
+// one imported before migration 0015) is searched with those games counted
 // as unindexed; ingest.RebuildPatternIndex writes the rows the import
 // wrote, byte for byte, and the search finds the same games again.
 func TestRebuildPatternIndex(t *testing.T) {

@@ -1,6 +1,6 @@
 // Package patternsearch answers pattern, material and manoeuvre searches
 // over the stored games: it reads a variant's pattern_index rows (migration
-// 0016; the format is schema/codec's) on several connections at once,
+// 0015; the format is schema/codec's) on several connections at once,
 // replays each game's plies as square sets and tests every position (or
 // ply) against a compiled replay/pattern query. It only reads.
 package patternsearch
@@ -70,7 +70,7 @@ type Result struct {
 	Scanned int64 `json:"games_scanned"`
 	// Unindexed is the games without pattern_index rows in the sources
 	// holding games of the variant (imported, or begun, before migration
-	// 0016: draughtsdb search --rebuild-index adds them).
+	// 0015: draughtsdb search --rebuild-index adds them).
 	Unindexed int64 `json:"games_unindexed"`
 }
 
@@ -132,7 +132,7 @@ func Search(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Result, err
 			return err
 		}
 		// A source's games without rows: imported (or begun) before
-		// migration 0016.
+		// migration 0015.
 		return tx.QueryRow(ctx, `SELECT coalesce(sum(s.games_imported - coalesce(p.n, 0)), 0)::bigint
 			FROM sources s LEFT JOIN (SELECT source_id, sum(games) AS n FROM pattern_index GROUP BY source_id) p ON p.source_id = s.id
 			WHERE s.games_imported > coalesce(p.n, 0)

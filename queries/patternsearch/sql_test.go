@@ -11,7 +11,7 @@ import (
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
-// sqlAgreesWithSearch: draughtsdb_pattern_games (migration 0016) finds
+// sqlAgreesWithSearch: draughtsdb_pattern_games (migration 0015) finds
 // the games Search finds, with the same first ply and matching positions,
 // normally and colour-reversed, with and without a side to move.
 func sqlAgreesWithSearch(t *testing.T, pool *pgxpool.Pool) {

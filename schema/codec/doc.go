@@ -52,7 +52,7 @@
 //
 // # games.annotations
 //
-// What the author wrote besides tags and moves (migration 0014), NULL for
+// What the author wrote besides tags and moves (migration 0013), NULL for
 // a game without any:
 //
 //	AppendAnnotations(nil, AnnotationsOf(g))   // encode (the import; g from replay's AnnotatedPDN)
@@ -73,9 +73,9 @@
 //
 // # games.result_proven
 //
-// The result the final position proves (migration 0015), in the codes of
+// The result the final position proves (migration 0014), in the codes of
 // games.result: 1 or 3 where the side to move has no move the game allows,
-// 0 where the position proves nothing; NULL for games stored before 0015.
+// 0 where the position proves nothing; NULL for games stored before 0014.
 //
 // # position_index
 //
@@ -126,7 +126,7 @@
 //
 // # pattern_index
 //
-// Since migration 0016, a row per import batch and variant holding its
+// Since migration 0015, a row per import batch and variant holding its
 // games one after another (pattern.go), for searches that replay them as
 // square sets without generating moves:
 //

@@ -8,7 +8,7 @@ import (
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
-// The bytes of pattern_index.entries (migration 0016): the games of an
+// The bytes of pattern_index.entries (migration 0015): the games of an
 // import batch of one variant, each as its start and its plies with the
 // squares they capture, so that a scan replays them without generating
 // moves. Databases hold them and SQL reads them

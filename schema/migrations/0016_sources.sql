@@ -1,4 +1,4 @@
--- 0019: kinds of source, source selections, unfinished games in the
+-- 0016: kinds of source, source selections, unfinished games in the
 -- opening statistics.
 --
 -- A source is an archive (imported PDN) or a match (the games of an engine

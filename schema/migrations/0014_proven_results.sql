@@ -1,4 +1,4 @@
--- 0015: the result the final position proves, beside the written one.
+-- 0014: the result the final position proves, beside the written one.
 --
 -- games.result is the result as the game gives it (its Result tag or
 -- result token, in the variant's sense; completed from the final position
@@ -14,4 +14,4 @@
 
 ALTER TABLE games ADD COLUMN result_proven smallint;
 COMMENT ON COLUMN games.result_proven IS
-    'result the final position proves: 0 none, 1 white wins, 3 black wins; NULL: imported before migration 0015';
+    'result the final position proves: 0 none, 1 white wins, 3 black wins; NULL: imported before migration 0014';

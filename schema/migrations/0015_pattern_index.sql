@@ -1,4 +1,4 @@
--- 0016: pattern_index, the stored plies that pattern, material and
+-- 0015: pattern_index, the stored plies that pattern, material and
 -- manoeuvre searches replay (draughtsdb search, the explorer's pattern
 -- page, draughtsdb_pattern_games).
 --

@@ -1,4 +1,4 @@
--- 0020: the user's decisions about players' names.
+-- 0017: the user's decisions about players' names.
 --
 -- draughtsdb joins the spellings of a name into one player by surname and
 -- initials when it is asked (package queries/players); these rows are what

@@ -1,4 +1,4 @@
--- 0014: what the author of a game wrote besides its tags and moves.
+-- 0013: what the author of a game wrote besides its tags and moves.
 --
 -- games.annotations holds the comments before the first move and, per
 -- main-line ply, the strength mark (! ? !! ?? !? ?!), the NAGs ($n), the
@@ -16,4 +16,4 @@
 
 ALTER TABLE games ADD COLUMN annotations bytea;
 COMMENT ON COLUMN games.annotations IS
-    'comments, NAGs, move strengths and variations as the author wrote them (schema/codec AppendAnnotations); NULL: none, or imported before migration 0014';
+    'comments, NAGs, move strengths and variations as the author wrote them (schema/codec AppendAnnotations); NULL: none, or imported before migration 0013';
