@@ -17,8 +17,9 @@ const englishMiddlegameFEN = "B:W19,20,21,23,25,27,30,31,32:B2,3,6,7,8,12,13,14,
 // benchSearch searches pos to depth once per iteration with one engine
 // (its table is allocated once; each search starts from an empty table,
 // so every iteration searches the same nodes) and reports the nodes per
-// second of the searches. The file only uses what the engine of f6de099
-// already had, so it runs unchanged on both for a side-by-side figure.
+// second of the searches. The file only uses what the baseline engine
+// (testdata/README.md) already had, so it runs unchanged on both for a
+// side-by-side figure.
 func benchSearch(b *testing.B, pos rules.Position, depth int) {
 	e := NewEngine(16)
 	var nodes uint64

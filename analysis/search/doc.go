@@ -39,14 +39,11 @@
 // table's entry for the position (the previous position's search left it
 // there at one ply less when the game followed its principal variation).
 // Its result then depends on the searches since the last one without
-// Continue; the same sequence of searches gives the same results
-// (TestContinue). On the analyze positions of 60 OCA games at depth 8,
-// analyze in game order (1 MB table) takes 41% fewer nodes than
-// independent searches with a 16 MB table (29,428 per position instead of
-// 49,701), on 12 International games 24% (140,620 instead of 186,143).
-// The result may differ from an independent search's where the table
-// holds deeper results or another move first, as happens within one
-// search: see "Same results as f6de099" below.
+// Continue; the same sequence of searches gives the same results. In game
+// order analyze searches a quarter to two fifths fewer nodes than
+// independent searches (BENCHMARKS.md). The result may differ from an
+// independent search's where the table holds deeper results or another
+// move first, as happens within one search: see "Game order" below.
 //
 // # Scores
 //
@@ -90,8 +87,9 @@
 //     history table for plain moves. Captures are scored only when the
 //     table move did not cut off; plain moves before it (its subtree
 //     changes the history). Each move is picked by a selection that swaps
-//     it into place, so moves with equal keys are searched in exactly
-//     f6de099's order (TestOrderGolden).
+//     it into place, so moves with equal keys keep their generation
+//     order, which a golden test pins (equal keys decide between tied
+//     moves, so a change of that order changes stored best moves).
 //   - Forced moves: a node with a single legal move does not use up depth.
 //   - Quiescence: at the horizon, while the side to move must capture, all
 //     captures are searched (no standing pat: capture is compulsory); a
@@ -108,8 +106,8 @@
 //     evaluated without generating its moves or the opponent's, and a
 //     node beyond the horizon reached by an irreversible move gets its
 //     rules.Position made only if it needs it. The decisions, scores and
-//     node counts are those of the generic path (TestFastBoardAgrees
-//     checks the answers on random positions).
+//     node counts are those of the generic path (a test checks the
+//     answers on random positions of every variant that has the layout).
 //
 // # Evaluation
 //
@@ -140,109 +138,32 @@
 // Evaluate(pos) exposes the default evaluation, EvaluateHandSet(pos) the
 // hand-set one.
 //
-// # Tests and figures
+// # Game order
 //
-// go test ./analysis/search runs in under a second:
+// In analyze's game order (Continue) a best move that differs from an
+// independent search's with the same score is a tie, and counts as the
+// same best move: the two searches broke the tie differently, and neither
+// choice is the better one (searched deeper, and by two other engines,
+// each is preferred about as often; BENCHMARKS.md has the counts). A
+// lower score at the same depth than the independent search gave comes
+// from what the table carried from the game's earlier positions: a move
+// it ordered first that cut the better one off, or a bound; package
+// annotate's game-order test lists each such position with its cause.
 //
-//   - TestShots: 8 International and 8 Russian shots (a sacrifice that
-//     forces captures and wins two to four men) composed by the tool
-//     TestComposeShots (compose_test.go, built with -tags tools) and
-//     re-verified on every run by an exhaustive
-//     reference minimax (ref_test.go: no pruning, material only, captures
-//     searched to the end): the key move is the only one that gains
-//     material at the stated depth, and is not yet singled out two plies
-//     less; the engine must play it at that depth.
-//   - TestMateScores: forced wins (composed by the tool TestComposeWins) whose
-//     distance from the reference equals the engine's Win - score.
-//   - TestDeterministic, TestAllVariants (PV legal move by move, symmetric
-//     start scores 0), TestMoveTime and TestCancel (a fake clock and
-//     cancellations at chosen iterations and nodes: nothing depends on the
-//     machine's speed), TestRepetition, TestNoLegalMove.
-//   - variants_test.go: TestDecidedAgreesWithOutcome (the search ends lines
-//     where rules.Position.Outcome does, on random games of every
-//     variant), TestAntidraughts (the side without pieces wins; the engine
-//     gives its last man away), TestBreakthrough (the first king wins),
-//     TestKingMoveLimit (Frisian: no fourth king move in a row, where
-//     without the limit the engine would play one), TestWeightsPerVariant.
-//   - TestFastBoardAgrees (the fast layout answers as the generic path on
-//     random positions and games of every variant that has one),
-//     TestContinue (game order: deterministic, fewer nodes, a search
-//     without Continue afterwards is a fresh one's), TestTableEntrySize.
-//   - TestLearnedEvaluation (a position and its colour-reversed image
-//     score the same; HandSet searches with the hand-set weights), and
-//     analysis/train's TestTinyTraining (a few hundred games through the
-//     trainer, its weights file evaluating as the fitted weights).
-//   - TestOrderGolden: 15 OCA and International positions at depth 8
-//     (International with HandSet) give f6de099's best move, score and
-//     node count
-//     (testdata/order_golden.tsv, written by TestGenerateOrderGolden run
-//     in a checkout of f6de099). It fails when the order of moves with
-//     equal keys changes (536d631's sort of the rest: all 15 differ, 10
-//     in the best move).
+// # Tests
 //
-// Same results as f6de099 (issue #17): searched independently (analyze
-// --independent, 16 MB table) at depth 8, the 3,535 analyze positions of
-// the first 60 English games (OCA) and 12 International games (shared
-// archive) give f6de099's best move, score and node count, every one
-// (compared in two analyze databases, ff10c65 against f6de099's binary).
-// In analyze's default game order (Continue, 1 MB table) the best move
-// differs from f6de099's independent search in 130 of them (English 78
-// of 2,393, International 52 of 1,142; 31 more keep the move with
-// another score): the game-order score is equal in 118 (a tie broken
-// otherwise), higher in 6 (English 5, International 1) and lower in 6
-// (4 and 2). Searched independently at depth 12, neither choice is the
-// better one: of the 130, the game-order move scores higher in 36,
-// f6de099's in 35, both the same in 59. Of the 118 ties, 31, 28 and 59;
-// of the 6 lower, the game-order move in 3 (English, by 11, 22 and 207)
-// and f6de099's in 3 (by 3, 2 and 2); of the 6 higher, 2 and 4. Every
-// one of the 130, in game order, with both scores at depth 12:
-// testdata/gameorder_diffs.tsv (TestGameOrderDiffsIndependent searches
-// each of them on its own and checks the list's f6de099 move and score;
-// with DRAUGHTSDB_DEEP_SEARCH=1 the depth-12 scores too). Until Dec 1 a search that continued a game started
-// iterative deepening after the depth of the table's entry for the
-// position, not at one less: the same nodes in total (70.4M and 160.6M
-// against 70.6M and 159.7M), and 217 best moves that differed (English
-// 112, International 105; 35 more with another score), 200 of them ties,
-// 9 higher, 8 lower. Both lists were measured against the evaluations of
-// the f6de099 binary (Dec 1), which with --independent --tt-size 16 this
-// engine gives byte for byte on all 3,535 positions (International's
-// with Options.HandSet: its default evaluation is now the learned one).
-//
-// Two engines nobody here wrote, asked the same question on the 130
-// (testdata/gameorder_diffs_external.tsv: each searched the position after
-// either move), side with neither engine: simplech on the 78 english
-// positions prefers the game-order move in 25, f6de099's in 22, neither in
-// 31 (by more than a tenth of a man 11 and 6; the game-order move in all 4
-// where our search scored it lower at depth 8, as our depth 12 does);
-// Moby Dam on the 52 international positions prefers the game-order move
-// in 25, f6de099's in 26, neither in 1 (by more than a tenth of a man 2
-// and 7; f6de099's in the 2 scored lower). simplech is CheckerBoard's
-// engine (alpha-beta, 4 s a search, compared at depth 9-16), Moby Dam
-// Harm Jetten's (10 s a search, depth 16-30); both built from their
-// published sources and run outside this repository, how is in the
-// file's header. TestGameOrderDiffsExternal keeps the file in step with
-// gameorder_diffs.tsv and with these counts.
-//
-// The order of tied moves costs 0-6% CPU against 536d631's sort of tied moves (ratios of
-// the minimum CPU time of 8-15 alternating runs each, on the loaded
-// machine: International, 120-200 positions in game order 1.00-1.04, 60
-// independently 1.03-1.06; English, 700 in game order 0.99-1.03, 300
-// independently 1.00), part of it in nodes (200 International positions
-// in game order: 2.9% more; 700 English: 1.9% fewer). Scoring the plain moves lazily, when
-// the first history change below the table move or its end comes,
-// measured slower (the pending nodes above are scored at nearly every
-// such change, even where their table move then cuts off).
-//
-// Benchmarks (go test -bench Search -cpu 1 ./analysis/search) report
-// nodes/s, a node being every alphaBeta and quiescence call; bench_test.go
-// only uses what f6de099's engine had, so the same file runs on both.
-// Side by side in one run on the shared 2-core EPYC, quiet: International
-// start depth 10 8.9M nodes/s (f6de099 2.8M), the International
-// middlegame depth 11 7.6M (2.9M), English start depth 12 8.8M (3.4M), an
-// English middlegame depth 12 7.7M (3.5M), Russian start depth 12 8.6M
-// (3.3M). BenchmarkLine* search 40 positions of a game at depth 8 in
-// order, with and without Continue. Where the time goes now (pprof,
-// analyze's positions in game order): package rules about 35% (move
-// generation 16%, Position.Play 9%), the table 11-13%, the rest the
-// search and the fast layout.
+// go test ./analysis/search checks shots (sacrifices that force captures
+// and win material, composed by a tool and re-verified on every run by an
+// exhaustive reference minimax: the key move is the only one that gains
+// material at the stated depth, and the engine must play it), forced wins
+// whose distance equals the engine's score, determinism, the time control
+// on a fake clock and cancellation at chosen iterations and nodes,
+// repetition, every variant's ending rules (antidraughts, breakthrough,
+// Frisian's king limit) along random games, the fast layout against the
+// generic path, game order's determinism, the learned evaluation's colour
+// symmetry, and a golden file of best moves, scores and node counts at
+// depth 8 that fails when the order of moves with equal keys changes.
+// DRAUGHTSDB_DEEP_SEARCH=1 adds the depth-12 checks of the positions where
+// game order and an independent search differ. Measured speed and the
+// comparisons with earlier engines: BENCHMARKS.md.
 package search

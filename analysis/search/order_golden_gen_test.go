@@ -15,8 +15,9 @@ import (
 // TestGenerateOrderGolden rewrites testdata/order_golden.tsv: it keeps the
 // first three columns (variant, depth, FEN) and the comment lines, and
 // writes this engine's best move, score and node count after them. The
-// file in the repository was generated with f6de099's engine: copy this
-// file and order_test.go into a checkout of f6de099 and run
+// file in the repository was generated with the baseline engine named in
+// testdata/README.md: copy this file and order_test.go into a checkout of
+// it and run
 //
 //	go test -tags tools -run TestGenerateOrderGolden ./analysis/search
 //

@@ -429,7 +429,7 @@ func (s *searcher) quiet(ply int) (quiet bool, n int) {
 // decided reports whether the variant's Win rule ends the game in pos,
 // which has n legal moves, and its score then from the side to move's
 // view at ply. It is Position.Outcome without generating the moves again
-// (TestDecidedAgreesWithOutcome): in breakthrough a side with a king has
+// (a test checks the two agree): in breakthrough a side with a king has
 // won (the side that just moved first: it made it); a side to move
 // without a legal move has lost, or won in antidraughts.
 func (s *searcher) decided(pos *rules.Position, n, ply int) (int, bool) {
@@ -590,7 +590,8 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 	scored := false
 	if ttMove >= 0 && !capture {
 		// Plain moves are keyed by the history, which the table move's
-		// subtree changes: they are scored before it, as f6de099 did.
+		// subtree changes: they are scored before it, as the baseline
+		// engine did (the golden file pins its order).
 		order, keys = s.orderMoves(moves, ply, ttMove, capture)
 		scored = true
 	}
@@ -695,11 +696,11 @@ func (s *searcher) goodQuiet(m *rules.Move, ply, depth int) {
 // promotions and history for quiet moves.
 //
 // The list is in generation order but for move 0, which takes skip's
-// place: the order f6de099's engine searched in (it scored the table move
+// place: the order the baseline engine searched in (it scored the table move
 // highest, and its first selection swapped it with move 0). Equal keys
 // are common (history 0, the same capture count), and which of them is
 // searched first decides ties and, through cut-offs and the table, the
-// node count; TestOrderGolden holds the search to that engine's results.
+// node count; a golden test holds the search to that engine's results.
 //
 // The first selection is made here, on the way: the earliest of the
 // highest keys is swapped with entry 0, as pickBest(order, keys, 0)
@@ -759,7 +760,7 @@ func (s *searcher) orderMoves(moves []rules.Move, ply, skip int, capture bool) (
 // earliest of equal keys wins, so the order is deterministic) by swapping
 // it with the move there. The swap reorders equal keys further on, so
 // this selection, one per searched move, is not a stable sort: a sort
-// of the rest once (tried in 536d631, about 4% faster together with the
+// of the rest once (tried, about 4% faster together with the
 // table move first) searched tied moves in another order and changed 36
 // of 3,535 best moves at depth 8.
 func pickBest(order, keys []int, i int) {
