@@ -114,15 +114,17 @@
 // White Black Result) first in that order when present, then the others in
 // their order; FEN values without spaces or a trailing dot; GameType in full
 // form (FullGameType); lines of at most 80 characters (a longer single token
-// stands alone; a comment word that would start a line with '[' and a
-// letter, which reads as a tag there, is indented by a blank); comments,
+// stands alone, and so does a comment holding '}', which is written as a
+// ';' comment to the end of its line; a comment word that would start a
+// line with '[' and a letter, which reads as a tag there, is indented by a
+// blank); comments,
 // NAGs, strengths, variations and setups (as read) kept; the move numbers as
 // read, glued to a move that would otherwise read as a result ("1.1-0",
 // "0.4-6" when 4-6 is the game's score); "*" when the game had no result
 // token. Reading the output gives the same game back; WriteGame returns an
 // error (after writing what it can) for a game that cannot read back the
-// same: a comment holding '}', a blank setup or one holding '"' or a line
-// break, variations deeper than MaxDepth.
+// same: a blank setup or one holding '"' or a line break, variations
+// deeper than MaxDepth.
 //
 // # API
 //

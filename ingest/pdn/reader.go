@@ -126,9 +126,8 @@ func (rd *Reader) atSplit() bool {
 func (rd *Reader) Next() (*Game, error) {
 	for {
 		g, err := rd.next()
-		var se *SyntaxError
-		if g == nil || !rd.isJunk(g) || err != nil && !errors.As(err, &se) {
-			return g, err
+		if g == nil || !rd.isJunk(g) || err != nil && (rd.err == nil || err != error(rd.err)) {
+			return g, err // a game, or an I/O error (not the game's defect)
 		}
 		rd.skip(g, err)
 	}
@@ -151,9 +150,8 @@ func (rd *Reader) skip(g *Game, err error) {
 	if rd.junkPieces == 0 {
 		rd.junkLine = g.Line
 		rd.junkWhy = ""
-		var se *SyntaxError
-		if errors.As(err, &se) {
-			rd.junkWhy = se.Reason
+		if rd.err != nil {
+			rd.junkWhy = rd.err.Reason
 		} else if g.Result != "" {
 			rd.junkWhy = "a result " + clip(g.Result) + " without a game"
 		}
