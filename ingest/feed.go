@@ -33,7 +33,7 @@ import (
 // games of the void job are dropped and that reader's are kept). Only a
 // valid job learns how many games and lines precede it, so its games are
 // renumbered (pdn.Rebase) before they are replayed. The result is exactly
-// what one reader over the whole text gives: TestChunkedReadEqualsReader.
+// what one reader over the whole text gives (a test compares them).
 //
 // A job is resolved as soon as it is read and the job before it resolved,
 // by whichever worker makes the second of these true (submit, cascade):
@@ -119,7 +119,7 @@ type feed struct {
 	pending  map[int64]*mark // jobs read, not yet resolved, by start (submit)
 
 	// served counts the bytes the readers were given, every reader
-	// together (TestChunkedUncleanStartsReadOnce).
+	// together (a test checks an unclean start is read once).
 	served atomic.Int64
 }
 

@@ -89,9 +89,8 @@
 //     stream in constant memory and the next game reads whole. Its Raw
 //     starts with its lead (the % lines and blanks right before it, stray
 //     bytes, which are its defect as before) when that is at most 64 KB,
-//     else at its first tag, comment or move (TestGapBeforeGameIsNotPartOfIt;
-//     TestPeakMemoryLargeGap, PDN_BIGMEM=1, streams 1 GB of each kind of
-//     gap in a 128 KB window). A game without a result runs until the next
+//     else at its first tag, comment or move (with PDN_BIGMEM=1 a test
+//     streams 1 GB of each kind of gap in a 128 KB window). A game without a result runs until the next
 //     tag, though: a gap of more than MaxGameSize after it is inside it,
 //     and it is skipped as too large (the next game reads whole).
 //
@@ -163,8 +162,8 @@
 // medians 45.4 ms after and 45.7 ms before, about 500,000 games/s), 3
 // allocations and 3.5 KB per game (a Move is 48 bytes; the Game together
 // with its tags, Raw, the move slice, which is most of the bytes; the
-// game's strings are views of Raw). TestPeakMemoryLargeStream
-// (PDN_BIGMEM=1) streams 1 GB and checks the heap stays under 50 MB.
+// game's strings are views of Raw). With PDN_BIGMEM=1 a test streams 1 GB
+// and checks the heap stays under 50 MB.
 // BenchmarkDeepNesting reads 1,000,000 nested '(' (2 MB) and the game after
 // them in 8.5 ms and 6 MB (the reader used to die of a stack overflow after
 // 116 s).
@@ -181,8 +180,8 @@
 // reads the rest of the stream exactly as the first Reader would have, but
 // for the games' positions, which Rebase moves back into the whole stream.
 // A piece is kept only when the reader of the piece before it stopped at
-// its start; otherwise that reader goes on. TestSplitReadsTheSame checks
-// this at every line start of every file of the test suite; FuzzSplit at
+// its start; otherwise that reader goes on. A test checks this at every
+// line start of every file of the test suite; FuzzSplit at
 // the line starts of arbitrary input.
 //
 // # Internals
