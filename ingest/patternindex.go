@@ -94,10 +94,11 @@ func RebuildPatternIndex(ctx context.Context, pool *pgxpool.Pool, opts PatternRe
 		return nil, err
 	}
 	defer conn.Release()
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", schema.ImportLock); err != nil {
+	unlock, err := schema.Lock(ctx, conn, schema.ImportLock)
+	if err != nil {
 		return nil, err
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", schema.ImportLock) //nolint:errcheck
+	defer unlock()
 	type src struct {
 		id    int64
 		games int

@@ -52,10 +52,11 @@ func RepairSources(ctx context.Context, pool *pgxpool.Pool, progress func(done, 
 		return nil, err
 	}
 	defer conn.Release()
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", schema.ImportLock); err != nil {
+	unlock, err := schema.Lock(ctx, conn, schema.ImportLock)
+	if err != nil {
 		return nil, err
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", schema.ImportLock) //nolint:errcheck
+	defer unlock()
 	reader, err := pool.Acquire(ctx)
 	if err != nil {
 		return nil, err

@@ -187,10 +187,11 @@ func Apply(ctx context.Context, pool *pgxpool.Pool, ms []Migration) ([]Migration
 		return nil, err
 	}
 	defer conn.Release()
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", lockKey); err != nil {
+	unlock, err := Lock(ctx, conn, lockKey)
+	if err != nil {
 		return nil, fmt.Errorf("migrate: take lock: %w", err)
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", lockKey) //nolint:errcheck
+	defer unlock()
 	if _, err := conn.Exec(ctx, createVersions); err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
