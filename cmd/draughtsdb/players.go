@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -98,15 +97,6 @@ func optString(s string) *string {
 	return &s
 }
 
-func optScore(r players.Record) *float64 {
-	s := r.Score()
-	if s < 0 {
-		return nil
-	}
-	s = math.Round(s*10) / 10
-	return &s
-}
-
 func writePlayersJSON(w io.Writer, entries []players.Entry) error {
 	out := make([]playerJSON, 0, len(entries))
 	for _, e := range entries {
@@ -118,7 +108,7 @@ func writePlayersJSON(w io.Writer, entries []players.Entry) error {
 		}
 		out = append(out, playerJSON{
 			ID: ids[0], Name: e.Name(), Aliases: aliases,
-			Games: e.Games, Wins: e.Wins, Draws: e.Draws, Losses: e.Losses, Score: optScore(e.Record),
+			Games: e.Games, Wins: e.Wins, Draws: e.Draws, Losses: e.Losses, Score: e.Percent(),
 			First: optString(e.First), Last: optString(e.Last),
 			Why: nonNil(e.Why), Candidates: nonNil(e.Candidates),
 		})
@@ -218,7 +208,7 @@ type recordJSON struct {
 }
 
 func recJSON(k string, r players.Record) recordJSON {
-	return recordJSON{k, r.Games, r.Wins, r.Draws, r.Losses, optScore(r)}
+	return recordJSON{k, r.Games, r.Wins, r.Draws, r.Losses, r.Percent()}
 }
 
 // sortedRecords lists m by games, most first, then key.

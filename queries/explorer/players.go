@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 
@@ -96,10 +95,7 @@ func (s *Server) player(ctx context.Context, rq *request) (any, error) {
 
 func recordRow(scope string, r players.Record) RecordRow {
 	row := RecordRow{Scope: scope, Games: int64(r.Games), Wins: int64(r.Wins), Draws: int64(r.Draws), Losses: int64(r.Losses)}
-	if sc := r.Score(); sc >= 0 {
-		sc = math.Round(sc*10) / 10
-		row.Score = &sc
-	}
+	row.Score = r.Percent()
 	return row
 }
 

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -69,6 +70,17 @@ func (r Record) Score() float64 {
 		return -1
 	}
 	return 100 * (float64(r.Wins) + 0.5*float64(r.Draws+r.Halves)) / float64(r.Finished)
+}
+
+// Percent is Score rounded to a tenth, nil when no game is finished: the
+// form the CLI's JSON and the explorer give.
+func (r Record) Percent() *float64 {
+	s := r.Score()
+	if s < 0 {
+		return nil
+	}
+	s = math.Round(s*10) / 10
+	return &s
 }
 
 // add counts one game from the player's side: as white, as black or both.
