@@ -26,7 +26,12 @@ const (
 const DefaultSources = KindArchive
 
 //go:embed sources.sql
-var sourcesSQL string
+var sourcesText string
+
+var (
+	sourcesSQL     = storeSQL("sources.sql", sourcesText)
+	sqlListSources = sourcesSQL.get("list")
+)
 
 // Source is one row of sources with what it holds now.
 type Source struct {
@@ -49,7 +54,7 @@ type Querier interface {
 // ListSources returns every source, oldest first, with the games, rejected
 // games and duplicates it holds.
 func ListSources(ctx context.Context, q Querier) ([]Source, error) {
-	rows, err := q.Query(ctx, sourcesSQL)
+	rows, err := q.Query(ctx, sqlListSources)
 	if err != nil {
 		return nil, err
 	}
