@@ -16,11 +16,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// AppendPrefix starts the identity (sources.sha256) of every source made
-// by Append, so that it can never equal the hash of a text that Import
-// identifies sources by.
-const AppendPrefix = "append:"
-
 // AppendSummary is what one Append stored.
 type AppendSummary struct {
 	SourceID int64
@@ -31,7 +26,7 @@ type AppendSummary struct {
 }
 
 // Append stores the games of text (PDN) at the end of the source whose
-// identity is AppendPrefix+key, creating it, named name, on first use: a
+// identity is schema.AppendPrefix+key, creating it, named name, on first use: a
 // source that grows, such as the games of an engine match as they end.
 // The games get the ordinals after the source's last (sources.games_read)
 // and go through the import's own replay and writer, so they are stored
@@ -65,7 +60,7 @@ func Append(ctx context.Context, pool *pgxpool.Pool, key, name string, text []by
 	}
 	defer unlock()
 
-	ident := AppendPrefix + key
+	ident := schema.AppendPrefix + key
 	st := &sourceState{name: name}
 	var read int
 	var oldDepth *int16
@@ -140,17 +135,4 @@ func replayText(text []byte, name string, after int, v *rules.Variant, prepare f
 		items = append(items, it)
 	}
 	return items, nil
-}
-
-// AppendedSource returns the id of the source Append made for key and
-// how many games it holds (its resume point); ok is false when there is
-// none yet.
-func AppendedSource(ctx context.Context, q interface {
-	QueryRow(context.Context, string, ...any) pgx.Row
-}, key string) (id int64, games int, ok bool, err error) {
-	err = q.QueryRow(ctx, `SELECT id, games_read FROM sources WHERE sha256 = $1`, AppendPrefix+key).Scan(&id, &games)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, 0, false, nil
-	}
-	return id, games, err == nil, err
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/pgtest"
 )
 
@@ -51,7 +52,7 @@ func TestAppendStoresAsImportDoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	appended := pgtest.NewDB(t)
-	if _, _, ok, err := AppendedSource(ctx, appended, "m1"); ok || err != nil {
+	if _, _, ok, err := schema.AppendedSource(ctx, appended, "m1"); ok || err != nil {
 		t.Fatalf("a source before any Append: %v %v", ok, err)
 	}
 	for i, g := range games {
@@ -76,7 +77,7 @@ func TestAppendStoresAsImportDoes(t *testing.T) {
 				t.Errorf("game %d: %+v", i+1, sum)
 			}
 		}
-		id, n, ok, err := AppendedSource(ctx, appended, "m1")
+		id, n, ok, err := schema.AppendedSource(ctx, appended, "m1")
 		if err != nil || !ok || n != i+1 || id != sum.SourceID {
 			t.Fatalf("after append %d: source %d with %d games (%v, %v)", i+1, id, n, ok, err)
 		}

@@ -2,8 +2,21 @@ package schema
 
 import (
 	"context"
+	_ "embed"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+)
+
+//go:embed locks.sql
+var locksText string
+
+var (
+	locksSQL    = storeSQL("locks.sql", locksText)
+	sqlLock     = locksSQL.get("lock")
+	sqlTryLock  = locksSQL.get("try-lock")
+	sqlUnlock   = locksSQL.get("unlock")
+	sqlXactLock = locksSQL.get("xact-lock")
 )
 
 // ImportLock is the PostgreSQL advisory lock (pg_advisory_lock) that
@@ -28,10 +41,32 @@ type Locker interface {
 // is cancelled (a lock left held would block every later writer of the
 // same database until the connection closed).
 func Lock(ctx context.Context, conn Locker, key int64) (unlock func(), err error) {
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", key); err != nil {
+	if _, err := conn.Exec(ctx, sqlLock, key); err != nil {
 		return nil, err
 	}
 	return func() {
-		conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", key) //nolint:errcheck // the session ends the lock otherwise
+		conn.Exec(context.WithoutCancel(ctx), sqlUnlock, key) //nolint:errcheck // the session ends the lock otherwise
 	}, nil
+}
+
+// LockTx takes the transaction advisory lock key in tx, waiting for it; it
+// is given back when tx ends, committed or not.
+func LockTx(ctx context.Context, tx pgx.Tx, key int64) error {
+	_, err := tx.Exec(ctx, sqlXactLock, key)
+	return err
+}
+
+// TryLock takes the session advisory lock key on conn when no other
+// session holds it, without waiting; ok is false when another does. The
+// unlock, as Lock's, runs even when ctx is cancelled.
+func TryLock(ctx context.Context, conn interface {
+	Locker
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}, key int64) (unlock func(), ok bool, err error) {
+	if err := conn.QueryRow(ctx, sqlTryLock, key).Scan(&ok); err != nil || !ok {
+		return nil, false, err
+	}
+	return func() {
+		conn.Exec(context.WithoutCancel(ctx), sqlUnlock, key) //nolint:errcheck // the session ends the lock otherwise
+	}, true, nil
 }

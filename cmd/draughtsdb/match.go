@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,9 +18,8 @@ import (
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
-	"github.com/draughtsdb/draughtsdb/schema/codec"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 )
@@ -224,14 +222,14 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 		return err
 	}
 	defer pool.Close()
-	store := &matchStore{pool: pool, key: key, name: "match: " + event, variant: v, depth: a.cfg.Import.OpeningDepth}
-	unlock, err := store.lock(ctx)
+	stored, err := schema.OpenMatch(ctx, pool, key)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer stored.Close()
+	store := &matchStore{Match: stored, pool: pool, name: "match: " + event, variant: v, depth: a.cfg.Import.OpeningDepth}
 	if f.restart {
-		n, err := store.remove(ctx)
+		n, err := stored.Remove(ctx)
 		if err != nil {
 			return err
 		}
@@ -277,7 +275,7 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 	}
 	sum, runErr := match.Run(ctx, opts)
 	if sum != nil {
-		id, _, _, _ := ingest.AppendedSource(context.WithoutCancel(ctx), pool, key)
+		id, _, _, _ := stored.Source(context.WithoutCancel(ctx))
 		if f.jsonOut {
 			if err := json.NewEncoder(out).Encode(matchJSON(sum, event, key, v, id)); err != nil {
 				return err
@@ -351,93 +349,22 @@ func matchJSON(s *match.Summary, event, key string, v *rules.Variant, sourceID i
 	}
 }
 
-// matchStore keeps a match's games as one source of the database through
-// ingest.Append: a source that grows by one game per transaction, its
-// ordinals the rounds.
+// matchStore is a match's match.Store: the store's match (schema.Match)
+// reads and removes its games, and Save appends each game through
+// ingest.Append, which runs the import's replay and writer (schema sits
+// below ingest and cannot call it).
 type matchStore struct {
+	*schema.Match
 	pool    *pgxpool.Pool
-	key     string
 	name    string
 	variant *rules.Variant
 	depth   int
 }
 
-// lock takes a session advisory lock on the match key for the run, so
-// that two processes never play the same match at once (their rounds
-// would collide).
-func (s *matchStore) lock(ctx context.Context) (func(), error) {
-	conn, err := s.pool.Acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	id, _ := strconv.ParseInt(s.key[:15], 16, 64)
-	var got bool
-	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", id).Scan(&got); err != nil {
-		conn.Release()
-		return nil, err
-	}
-	if !got {
-		conn.Release()
-		return nil, fmt.Errorf("match %s is being played by another process", s.key)
-	}
-	return func() {
-		conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", id) //nolint:errcheck
-		conn.Release()
-	}, nil
-}
-
-// remove deletes the match's source and its games.
-func (s *matchStore) remove(ctx context.Context) (int, error) {
-	id, n, ok, err := ingest.AppendedSource(ctx, s.pool, s.key)
-	if err != nil || !ok {
-		return 0, err
-	}
-	_, err = s.pool.Exec(ctx, `DELETE FROM sources WHERE id = $1`, id)
-	return n, err
-}
-
-// Results reads the stored games' results by ordinal: the games of the
-// source, and for a game stored as a duplicate of another (the same moves,
-// players and date, as ingest decides) the other's result.
-func (s *matchStore) Results(ctx context.Context) ([]replay.Result, error) {
-	id, n, ok, err := ingest.AppendedSource(ctx, s.pool, s.key)
-	if err != nil || !ok {
-		return nil, err
-	}
-	rows, err := s.pool.Query(ctx, `SELECT ordinal, result FROM games WHERE source_id = $1
-		UNION ALL
-		SELECT d.ordinal, g.result FROM duplicates d JOIN games g ON g.source_id = d.of_source_id AND g.ordinal = d.of_ordinal
-		WHERE d.source_id = $1
-		ORDER BY 1`, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []replay.Result
-	for rows.Next() {
-		var ord int32
-		var code int16
-		if err := rows.Scan(&ord, &code); err != nil {
-			return nil, err
-		}
-		if int(ord) != len(out)+1 {
-			return nil, fmt.Errorf("match source %d: game %d is not stored (ordinal %d follows %d); --restart plays the match anew", id, len(out)+1, ord, len(out))
-		}
-		out = append(out, codec.ResultOf(code))
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if len(out) != n {
-		return nil, fmt.Errorf("match source %d: %d games read, %d stored; --restart plays the match anew", id, n, len(out))
-	}
-	return out, nil
-}
-
 // Save appends the game's PDN to the match's source. The import's replay
 // must accept it whole: the game was refereed by the same rules.
 func (s *matchStore) Save(ctx context.Context, g *match.Game, text []byte) error {
-	sum, err := ingest.Append(ctx, s.pool, s.key, s.name, text, ingest.Options{Variant: s.variant, OpeningDepth: s.depth})
+	sum, err := ingest.Append(ctx, s.pool, s.Key, s.name, text, ingest.Options{Variant: s.variant, OpeningDepth: s.depth})
 	if err != nil {
 		return err
 	}

@@ -23,8 +23,8 @@ import (
 	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/analysis/match"
-	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/draughtsdb/draughtsdb/schema/pgtest"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -326,7 +326,11 @@ func TestMatchResumesAfterCancel(t *testing.T) {
 		return p
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	store := &matchStore{pool: pool, key: key, name: "match: resume", variant: v}
+	stored, err := schema.OpenMatch(ctx, pool, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &matchStore{Match: stored, pool: pool, name: "match: resume", variant: v}
 	sum, err := match.Run(ctx, match.Options{Variant: v, Openings: ballots, Games: n, MaxPlies: -1, A: mk(), B: mk(),
 		Event: "resume", Key: key, Store: store,
 		Progress: func(g *match.Game, _ match.Stats) {
@@ -334,6 +338,7 @@ func TestMatchResumesAfterCancel(t *testing.T) {
 				cancel()
 			}
 		}})
+	stored.Close()
 	if err == nil || sum.Played != k {
 		t.Fatalf("first run: %+v, %v", sum, err)
 	}
@@ -355,17 +360,17 @@ func TestMatchResumesAfterCancel(t *testing.T) {
 			t.Errorf("game %d: round %s, match %s", i+1, g.round, *g.mk)
 		}
 	}
-	if _, stored, ok, err := ingest.AppendedSource(context.Background(), pool, key); !ok || err != nil || stored != n {
+	if _, stored, ok, err := schema.AppendedSource(context.Background(), pool, key); !ok || err != nil || stored != n {
 		t.Errorf("the source under the match key: %d games, %v, %v", stored, ok, err)
 	}
 	// While one process plays the match, another cannot.
-	unlock, err := store.lock(context.Background())
+	held, err := schema.OpenMatch(context.Background(), pool, key)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = runCLIStdout(t, "match", "--database-url", url, "--variant", "international", "--depth", "2", "--games", fmt.Sprint(n+2),
 		"--engine", "builtin", "--engine", "builtin", "--event", "resume", "--max-plies", "0")
-	unlock()
+	held.Close()
 	if err == nil || !strings.Contains(err.Error(), "being played by another process") {
 		t.Fatalf("a second process on the match: %v", err)
 	}
