@@ -15,9 +15,8 @@ import (
 var matchesText string
 
 var (
-	matchesSQL           = storeSQL("matches.sql", matchesText)
-	sqlDeleteMatchSource = matchesSQL.get("delete-source")
-	sqlMatchResults      = matchesSQL.get("results")
+	matchesSQL      = storeSQL("matches.sql", matchesText)
+	sqlMatchResults = matchesSQL.get("results")
 )
 
 // Match is the stored side of one engine match, identified by its key (a
@@ -72,7 +71,7 @@ func (m *Match) Remove(ctx context.Context) (int, error) {
 	if err != nil || !ok {
 		return 0, err
 	}
-	_, err = m.pool.Exec(ctx, sqlDeleteMatchSource, id)
+	_, err = m.pool.Exec(ctx, sqlDeleteSource, id) // the match lock keeps this match's appends out meanwhile
 	return n, err
 }
 

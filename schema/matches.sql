@@ -1,11 +1,6 @@
 -- An engine match (draughtsdb match) keeps its games as one appended
 -- source (see append.sql), its ordinals the rounds.
 
--- name: delete-source
--- A match played anew (--restart) loses its source; the games, their
--- index rows and duplicates go with it (ON DELETE CASCADE).
-DELETE FROM sources WHERE id = $1;
-
 -- name: results
 -- The results by round: the source's games, and for a game stored as a
 -- duplicate of another (the same moves, players and date, as the import

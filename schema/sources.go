@@ -29,8 +29,12 @@ const DefaultSources = KindArchive
 var sourcesText string
 
 var (
-	sourcesSQL     = storeSQL("sources.sql", sourcesText)
-	sqlListSources = sourcesSQL.get("list")
+	sourcesSQL       = storeSQL("sources.sql", sourcesText)
+	sqlListSources   = sourcesSQL.get("list")
+	sqlOrphans       = sourcesSQL.get("orphans")
+	sqlDeleteSource  = sourcesSQL.get("delete")
+	sqlRenameSource  = sourcesSQL.get("rename")
+	sqlResolveSource = sourcesSQL.get("resolve")
 )
 
 // Source is one row of sources with what it holds now.
@@ -126,31 +130,26 @@ type Removed struct {
 // running it again finishes the job. Evaluations belong to positions, not
 // games, and stay.
 func RemoveSource(ctx context.Context, pool *pgxpool.Pool, id int64) (*Removed, error) {
-	conn, err := pool.Acquire(ctx)
+	var r *Removed
+	err := WithTx(ctx, pool, func(tx pgx.Tx) error {
+		if err := LockTx(ctx, tx, ImportLock); err != nil {
+			return err
+		}
+		s, err := FindSource(ctx, tx, strconv.FormatInt(id, 10))
+		if err != nil {
+			return err
+		}
+		r = &Removed{Source: s}
+		if err := tx.QueryRow(ctx, sqlOrphans, id).Scan(&r.Orphans); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, sqlDeleteSource, id)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer conn.Release()
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck
-	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", ImportLock); err != nil {
-		return nil, err
-	}
-	s, err := FindSource(ctx, tx, strconv.FormatInt(id, 10))
-	if err != nil {
-		return nil, err
-	}
-	r := &Removed{Source: s}
-	if err := tx.QueryRow(ctx, `SELECT count(*) FROM duplicates WHERE of_source_id = $1 AND source_id <> $1`, id).Scan(&r.Orphans); err != nil {
-		return nil, err
-	}
-	if _, err := tx.Exec(ctx, `DELETE FROM sources WHERE id = $1`, id); err != nil {
-		return nil, err
-	}
-	return r, tx.Commit(ctx)
+	return r, nil
 }
 
 // RenameSource gives a source a new name.
@@ -158,7 +157,7 @@ func RenameSource(ctx context.Context, pool *pgxpool.Pool, id int64, name string
 	if strings.TrimSpace(name) == "" {
 		return errors.New("a source's new name must not be empty")
 	}
-	tag, err := pool.Exec(ctx, `UPDATE sources SET name = $2 WHERE id = $1`, id, name)
+	tag, err := pool.Exec(ctx, sqlRenameSource, id, name)
 	if err != nil {
 		return err
 	}
@@ -182,7 +181,7 @@ func ResolveSources(ctx context.Context, q Querier, selection string) ([]int64, 
 		selection = DefaultSources
 	}
 	var ids []int64
-	err := q.QueryRow(ctx, `SELECT draughtsdb_source_ids($1)`, selection).Scan(&ids)
+	err := q.QueryRow(ctx, sqlResolveSource, selection).Scan(&ids)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "P0001" {
 		return nil, fmt.Errorf("%w: %s", ErrBadSources, pe.Message)
