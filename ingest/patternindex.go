@@ -23,8 +23,6 @@ func patternBody(g *replay.Game) []byte {
 // measures the import with and without it, never set otherwise.
 var patternIndexOff = false
 
-var patternColumns = []string{"source_id", "variant", "first_game", "games", "entries"}
-
 // writePatternRows stores the pattern_index rows of a batch's new games
 // (news, with ids from ids[0] in order): one row per variant.
 func writePatternRows(ctx context.Context, tx pgx.Tx, sourceID int64, ids []int64, news []*stored) error {
@@ -49,12 +47,12 @@ func writePatternRows(ctx context.Context, tx pgx.Tx, sourceID int64, ids []int6
 		r.last = ids[i]
 		r.games++
 	}
-	rows := make([][]any, 0, len(order))
+	rows := make([]schema.PatternRow, 0, len(order))
 	for _, v := range order {
 		r := byVariant[v]
-		rows = append(rows, []any{sourceID, v, r.first, r.games, r.entries})
+		rows = append(rows, schema.PatternRow{SourceID: sourceID, Variant: v, FirstGame: r.first, Games: r.games, Entries: r.entries})
 	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"pattern_index"}, patternColumns, pgx.CopyFromRows(rows)); err != nil {
+	if err := schema.CopyPatternRows(ctx, tx, rows); err != nil {
 		return fmt.Errorf("copy pattern index: %w", err)
 	}
 	return nil
@@ -94,120 +92,91 @@ func RebuildPatternIndex(ctx context.Context, pool *pgxpool.Pool, opts PatternRe
 		return nil, err
 	}
 	defer conn.Release()
-	unlock, err := schema.Lock(ctx, conn, schema.ImportLock)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	type src struct {
-		id    int64
-		games int
-	}
-	var srcs []src
-	total := 0
-	rows, err := conn.Query(ctx, `SELECT s.id, (SELECT count(*) FROM games g WHERE g.source_id = s.id)::int AS n
-		FROM sources s WHERE $1 OR s.games_imported <> coalesce((SELECT sum(p.games) FROM pattern_index p WHERE p.source_id = s.id), 0)
-		ORDER BY s.id`, opts.All)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var s src
-		if err := rows.Scan(&s.id, &s.games); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		if s.games > 0 {
-			srcs = append(srcs, s)
-			total += s.games
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	reader, err := pool.Acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer reader.Release()
-	sum := &PatternRebuildSummary{}
-	for _, s := range srcs {
-		n, bad, err := rebuildPatternSource(ctx, reader.Conn(), conn.Conn(), s.id, func(n int) {
-			if opts.Progress != nil {
-				opts.Progress(sum.Games+n, total)
-			}
-		})
+	var sum *PatternRebuildSummary
+	err = schema.WithLock(ctx, conn, schema.ImportLock, func() error {
+		srcs, err := schema.PatternSourcesToRebuild(ctx, conn, opts.All)
 		if err != nil {
-			return sum, fmt.Errorf("pattern index of source %d: %w", s.id, err)
+			return err
 		}
-		sum.Sources++
-		sum.Games += n
-		sum.Undecodable += bad
-	}
-	return sum, nil
+		total := 0
+		for _, s := range srcs {
+			total += s.Games
+		}
+		reader, err := pool.Acquire(ctx)
+		if err != nil {
+			return err
+		}
+		defer reader.Release()
+		sum = &PatternRebuildSummary{}
+		for _, s := range srcs {
+			n, bad, err := rebuildPatternSource(ctx, reader.Conn(), conn.Conn(), s.ID, func(n int) {
+				if opts.Progress != nil {
+					opts.Progress(sum.Games+n, total)
+				}
+			})
+			if err != nil {
+				return fmt.Errorf("pattern index of source %d: %w", s.ID, err)
+			}
+			sum.Sources++
+			sum.Games += n
+			sum.Undecodable += bad
+		}
+		return nil
+	})
+	return sum, err
 }
 
+// rebuildPatternSource replaces a source's pattern_index rows in one
+// transaction on conn, reading its games on reader.
 func rebuildPatternSource(ctx context.Context, reader, conn *pgx.Conn, sourceID int64, progress func(int)) (games, undecodable int, err error) {
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck
-	if _, err := tx.Exec(ctx, `DELETE FROM pattern_index WHERE source_id = $1`, sourceID); err != nil {
-		return 0, 0, err
-	}
-	rows, err := reader.Query(ctx, `SELECT id, variant, coalesce(start_fen, ''), moves FROM games WHERE source_id = $1 ORDER BY id`, sourceID)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer rows.Close()
-	var (
-		ids  []int64
-		news []*stored
-	)
-	flush := func() error {
-		err := writePatternRows(ctx, tx, sourceID, ids, news)
-		ids, news = ids[:0], news[:0]
-		return err
-	}
-	for rows.Next() {
+	err = schema.WithTx(ctx, conn, func(tx pgx.Tx) error {
+		if err := schema.DeletePatternRows(ctx, tx, sourceID); err != nil {
+			return err
+		}
 		var (
-			id    int64
-			gt    int16
-			fen   string
-			moves []byte
+			ids  []int64
+			news []*stored
 		)
-		if err := rows.Scan(&id, &gt, &fen, &moves); err != nil {
-			return 0, 0, err
+		flush := func() error {
+			err := writePatternRows(ctx, tx, sourceID, ids, news)
+			ids, news = ids[:0], news[:0]
+			return err
 		}
-		v, err := codec.VariantByID(gt)
-		if err != nil {
-			return 0, 0, fmt.Errorf("game %d: %w", id, err)
-		}
-		g, err := codec.Decode(v, fen, moves)
-		if err != nil {
-			var bad *codec.DecodeError
-			if errors.As(err, &bad) {
-				undecodable++
-				continue
+		err := schema.ForEachSourceGame(ctx, reader, sourceID, func(sg *schema.StoredGame) error {
+			v, err := codec.VariantByID(sg.Variant)
+			if err != nil {
+				return fmt.Errorf("game %d: %w", sg.ID, err)
 			}
-			return 0, 0, fmt.Errorf("game %d: %w", id, err)
-		}
-		ids = append(ids, id)
-		news = append(news, &stored{variant: gt, pattern: codec.AppendPatternGame(nil, g.Start(), fen == "", g.Moves)})
-		if games++; len(ids) == patternBatch {
-			if err := flush(); err != nil {
-				return 0, 0, err
+			g, err := codec.Decode(v, sg.StartFEN, sg.Moves)
+			if err != nil {
+				var bad *codec.DecodeError
+				if errors.As(err, &bad) {
+					undecodable++
+					return nil
+				}
+				return fmt.Errorf("game %d: %w", sg.ID, err)
 			}
-			progress(games)
+			ids = append(ids, sg.ID)
+			news = append(news, &stored{variant: sg.Variant, pattern: codec.AppendPatternGame(nil, g.Start(), sg.StartFEN == "", g.Moves)})
+			if games++; len(ids) == patternBatch {
+				if err := flush(); err != nil {
+					return err
+				}
+				progress(games)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-	}
-	if err := rows.Err(); err != nil {
+		if err := flush(); err != nil {
+			return err
+		}
+		progress(games)
+		return nil
+	})
+	if err != nil {
 		return 0, 0, err
 	}
-	if err := flush(); err != nil {
-		return 0, 0, err
-	}
-	progress(games)
-	return games, undecodable, tx.Commit(ctx)
+	return games, undecodable, nil
 }

@@ -25,6 +25,27 @@ func WithTx(ctx context.Context, db Beginner, fn func(tx pgx.Tx) error) error {
 	if err != nil {
 		return err
 	}
+	return finish(ctx, tx, fn)
+}
+
+// OptionsBeginner is what WithReadOnlyTx needs: *pgxpool.Pool,
+// *pgxpool.Conn and *pgx.Conn all are.
+type OptionsBeginner interface {
+	BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error)
+}
+
+// WithReadOnlyTx is WithTx in a READ ONLY transaction, for the store's
+// readers: a statement that would write fails rather than changing data.
+func WithReadOnlyTx(ctx context.Context, db OptionsBeginner, fn func(tx pgx.Tx) error) error {
+	tx, err := db.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return err
+	}
+	return finish(ctx, tx, fn)
+}
+
+// finish runs fn in tx and commits, or rolls back (see WithTx).
+func finish(ctx context.Context, tx pgx.Tx, fn func(tx pgx.Tx) error) error {
 	// After a commit the rollback does nothing.
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // fn's error is the one to report
 	if err := fn(tx); err != nil {
@@ -35,9 +56,9 @@ func WithTx(ctx context.Context, db Beginner, fn func(tx pgx.Tx) error) error {
 
 // WithLock runs fn holding the session advisory lock key on conn (see
 // Lock), waiting for the lock first, and gives the lock back when fn
-// returns, even after ctx is cancelled. fn must use conn, or a connection
-// that does not hold an open transaction across the lock's users, for the
-// work the lock guards: the lock is the session's.
+// returns, even after ctx is cancelled. The lock belongs to conn's
+// session, so the work it guards belongs on conn (or on connections that
+// work for the holder while it runs).
 func WithLock(ctx context.Context, conn Locker, key int64, fn func() error) error {
 	unlock, err := Lock(ctx, conn, key)
 	if err != nil {

@@ -99,6 +99,13 @@ func TestWithTx(t *testing.T) {
 	}
 	idle("failed commit")
 
+	// A read-only transaction refuses writes and leaves the connection idle.
+	err = schema.WithReadOnlyTx(ctx, conn, insert(5))
+	if !errors.As(err, &pe) || pe.Code != "25006" {
+		t.Fatalf("a write in WithReadOnlyTx: got %v, want read_only_sql_transaction", err)
+	}
+	idle("read-only")
+
 	var got []int32
 	rows, _ := pool.Query(ctx, `SELECT n FROM tx_probe ORDER BY n`)
 	got, err = pgx.CollectRows(rows, pgx.RowTo[int32])

@@ -15,6 +15,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/replay/pattern"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -107,36 +108,20 @@ func Search(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Result, err
 	}
 	read := opts.Read
 	if read == nil {
-		read = func(ctx context.Context, fn func(pgx.Tx) error) error {
-			return pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, fn)
-		}
+		read = func(ctx context.Context, fn func(pgx.Tx) error) error { return schema.WithReadOnlyTx(ctx, pool, fn) }
 	}
 	id := codec.VariantID(v)
 	var firsts []int64
 	res := &Result{Matches: []Match{}}
 	err = read(ctx, func(tx pgx.Tx) error {
-		firsts = firsts[:0]
-		rows, err := tx.Query(ctx, `SELECT first_game FROM pattern_index WHERE variant = $1 ORDER BY first_game`, id)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var f int64
-			if err := rows.Scan(&f); err != nil {
-				rows.Close()
-				return err
-			}
-			firsts = append(firsts, f)
-		}
-		if err := rows.Err(); err != nil {
+		var err error
+		if firsts, err = schema.PatternRowStarts(ctx, tx, id); err != nil {
 			return err
 		}
 		// A source's games without rows: imported (or begun) before
 		// migration 0015.
-		return tx.QueryRow(ctx, `SELECT coalesce(sum(s.games_imported - coalesce(p.n, 0)), 0)::bigint
-			FROM sources s LEFT JOIN (SELECT source_id, sum(games) AS n FROM pattern_index GROUP BY source_id) p ON p.source_id = s.id
-			WHERE s.games_imported > coalesce(p.n, 0)
-			  AND EXISTS (SELECT 1 FROM games g WHERE g.source_id = s.id AND g.variant = $1)`, id).Scan(&res.Unindexed)
+		res.Unindexed, err = schema.PatternUnindexed(ctx, tx, id)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -185,30 +170,15 @@ func Search(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Result, err
 	return res, nil
 }
 
-func scanRange(ctx context.Context, pool pgx.Tx, variant int16, lo, hi int64, v *rules.Variant, m *pattern.Matcher, limit int, out *part) error {
-	rows, err := pool.Query(ctx, `SELECT first_game, entries FROM pattern_index
-		WHERE variant = $1 AND first_game >= $2 AND first_game < $3 ORDER BY first_game`, variant, lo, hi)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+func scanRange(ctx context.Context, tx pgx.Tx, variant int16, lo, hi int64, v *rules.Variant, m *pattern.Matcher, limit int, out *part) error {
 	start := v.StartPosition()
 	initial := pattern.FromPosition(&start)
-	for rows.Next() {
-		raw := rows.RawValues()
-		if len(raw) != 2 || len(raw[0]) != 8 {
-			return fmt.Errorf("pattern_index: unexpected row format")
-		}
-		first := int64(uint64(raw[0][0])<<56 | uint64(raw[0][1])<<48 | uint64(raw[0][2])<<40 | uint64(raw[0][3])<<32 |
-			uint64(raw[0][4])<<24 | uint64(raw[0][5])<<16 | uint64(raw[0][6])<<8 | uint64(raw[0][7]))
-		if err := scanRow(first, raw[1], &initial, m, limit, out); err != nil {
+	return schema.ScanPatternRows(ctx, tx, variant, lo, hi, func(first int64, entries []byte) error {
+		if err := scanRow(first, entries, &initial, m, limit, out); err != nil {
 			return fmt.Errorf("pattern_index row of first_game %d: %w", first, err)
 		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+		return ctx.Err()
+	})
 }
 
 // scanRow tests every game of one row's entries.
@@ -294,7 +264,7 @@ func (f *found) hit(ply int, rev bool, b *pattern.Board, from, to int, capture b
 }
 
 // describe adds the headers of the listed games to res.Matches.
-func describe(ctx context.Context, pool pgx.Tx, v *rules.Variant, list []found, res *Result) error {
+func describe(ctx context.Context, tx pgx.Tx, v *rules.Variant, list []found, res *Result) error {
 	res.Matches = res.Matches[:0]
 	if len(list) == 0 {
 		return nil
@@ -303,32 +273,15 @@ func describe(ctx context.Context, pool pgx.Tx, v *rules.Variant, list []found, 
 	for i := range list {
 		ids[i] = list[i].id
 	}
-	type head struct{ white, black, result, date, event string }
-	heads := map[int64]head{}
-	rows, err := pool.Query(ctx, `SELECT g.id, coalesce(w.name, ''), coalesce(b.name, ''), draughtsdb_result_text(g.variant, g.result),
-		g.date, coalesce(g.event, '')
-		FROM games g LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id
-		WHERE g.id = ANY($1)`, ids)
+	heads, err := schema.GameHeads(ctx, tx, ids)
 	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var id int64
-		var h head
-		if err := rows.Scan(&id, &h.white, &h.black, &h.result, &h.date, &h.event); err != nil {
-			rows.Close()
-			return err
-		}
-		heads[id] = h
-	}
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, f := range list {
 		h := heads[f.id]
 		p := f.board.Position(v)
 		mt := Match{GameID: f.id, Ply: f.ply, Positions: f.positions, Reversed: f.reversed, FEN: p.FEN(),
-			White: h.white, Black: h.black, Result: h.result, Date: h.date, Event: h.event}
+			White: h.White, Black: h.Black, Result: h.Result, Date: h.Date, Event: h.Event}
 		if f.from != 0 {
 			mt.Move = squareText(v, f.from) + map[bool]string{false: "-", true: "x"}[f.capture] + squareText(v, f.to)
 		}
