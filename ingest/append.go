@@ -12,7 +12,6 @@ import (
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -54,55 +53,44 @@ func Append(ctx context.Context, pool *pgxpool.Pool, key, name string, text []by
 		return nil, err
 	}
 	defer conn.Release()
-	unlock, err := schema.Lock(ctx, conn, schema.ImportLock)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
+	var sum *AppendSummary
+	err = schema.WithLock(ctx, conn, schema.ImportLock, func() error {
+		st := &sourceState{name: name}
+		var read int
+		src, ok, err := schema.FindAppendSource(ctx, conn, key)
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+			if st.id, err = schema.CreateAppendSource(ctx, conn, key, dbText(name), int16(depth)); err != nil {
+				return err
+			}
+			st.openingDepth = depth
+		default:
+			st.id, read = src.ID, src.GamesRead
+			st.openingDepth = depth
+			if src.OpeningDepth != nil {
+				st.openingDepth = int(*src.OpeningDepth) // the statistics of one source count one depth
+			}
+		}
+		sum = &AppendSummary{SourceID: st.id, First: read + 1, Last: read}
 
-	ident := schema.AppendPrefix + key
-	st := &sourceState{name: name}
-	var read int
-	var oldDepth *int16
-	err = conn.QueryRow(ctx, `SELECT id, games_read, opening_depth FROM sources WHERE sha256 = $1`, ident).Scan(&st.id, &read, &oldDepth)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		// Appended sources are engine matches (sources.kind), which the
-		// opening statistics and queries leave out unless asked.
-		err = conn.QueryRow(ctx, `INSERT INTO sources (name, sha256, opening_depth, kind) VALUES ($1, $2, $3, 'match') RETURNING id`,
-			dbText(name), ident, int16(depth)).Scan(&st.id)
+		items, err := replayText(text, name, read, opts.Variant, preparer(st.openingDepth))
 		if err != nil {
-			return nil, err
+			return err
 		}
-		st.openingDepth = depth
-	case err != nil:
-		return nil, err
-	default:
-		st.openingDepth = depth
-		if oldDepth != nil {
-			st.openingDepth = int(*oldDepth) // the statistics of one source count one depth
+		if len(items) > 0 {
+			w := &writer{conn: conn.Conn(), players: map[string]int32{}}
+			c, err := w.writeBatch(ctx, st, items)
+			if err != nil {
+				return err
+			}
+			sum.Last = items[len(items)-1].Ordinal
+			sum.Imported, sum.Duplicates, sum.Rejected = c.imported, c.duplicates, c.rejected
 		}
-	}
-	sum := &AppendSummary{SourceID: st.id, First: read + 1, Last: read}
-
-	items, err := replayText(text, name, read, opts.Variant, preparer(st.openingDepth))
-	if err != nil {
-		return sum, err
-	}
-	if len(items) > 0 {
-		w := &writer{conn: conn.Conn(), players: map[string]int32{}}
-		c, err := w.writeBatch(ctx, st, items)
-		if err != nil {
-			return sum, err
-		}
-		sum.Last = items[len(items)-1].Ordinal
-		sum.Imported, sum.Duplicates, sum.Rejected = c.imported, c.duplicates, c.rejected
-	}
-	if _, err := conn.Exec(ctx, `UPDATE sources SET status = 'done', name = $2, error = NULL, finished_at = now() WHERE id = $1`,
-		st.id, dbText(name)); err != nil {
-		return sum, err
-	}
-	return sum, nil
+		return schema.FinishAppendSource(ctx, conn, st.id, dbText(name))
+	})
+	return sum, err
 }
 
 // replayText reads and replays every game of text, numbering them from
