@@ -151,15 +151,18 @@ func CheckSequence(ms []Migration) error {
 	return nil
 }
 
-// createVersions makes the bookkeeping table; the checksum column came
-// later, so a table made by an older draughtsdb gets it here.
-const createVersions = `CREATE TABLE IF NOT EXISTS draughtsdb_migrations (
-	version    integer PRIMARY KEY,
-	name       text NOT NULL,
-	applied_at timestamptz NOT NULL DEFAULT now(),
-	checksum   text
-);
-ALTER TABLE draughtsdb_migrations ADD COLUMN IF NOT EXISTS checksum text`
+//go:embed migrate.sql
+var migrateText string
+
+var (
+	migrateSQL           = storeSQL("migrate.sql", migrateText)
+	sqlCreateVersions    = migrateSQL.get("create-versions")
+	sqlRecordMigration   = migrateSQL.get("record")
+	sqlAppliedMigrations = migrateSQL.get("applied")
+	sqlFillChecksum      = migrateSQL.get("fill-checksum")
+	sqlVersionsExist     = migrateSQL.get("versions-exist")
+	sqlAppliedAnyVersion = migrateSQL.get("applied-any-version")
+)
 
 // Migrate applies every embedded migration not yet applied and returns the
 // ones it applied. It is safe to run concurrently from many processes.
@@ -192,7 +195,7 @@ func Apply(ctx context.Context, pool *pgxpool.Pool, ms []Migration) ([]Migration
 		return nil, fmt.Errorf("migrate: take lock: %w", err)
 	}
 	defer unlock()
-	if _, err := conn.Exec(ctx, createVersions); err != nil {
+	if _, err := conn.Exec(ctx, sqlCreateVersions); err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	done, err := verifyApplied(ctx, conn.Conn(), ms)
@@ -204,12 +207,11 @@ func Apply(ctx context.Context, pool *pgxpool.Pool, ms []Migration) ([]Migration
 		if done[m.Version] {
 			continue
 		}
-		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		err := WithTx(ctx, conn, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, m.SQL); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, "INSERT INTO draughtsdb_migrations (version, name, checksum) VALUES ($1, $2, $3)",
-				m.Version, m.Name, m.Checksum())
+			_, err := tx.Exec(ctx, sqlRecordMigration, m.Version, m.Name, m.Checksum())
 			return err
 		})
 		if err != nil {
@@ -224,7 +226,7 @@ func Apply(ctx context.Context, pool *pgxpool.Pool, ms []Migration) ([]Migration
 // its file (see Apply), filling missing checksums. It runs under the
 // migration lock.
 func verifyApplied(ctx context.Context, conn *pgx.Conn, ms []Migration) (map[int]bool, error) {
-	rows, err := conn.Query(ctx, "SELECT version, name, applied_at, coalesce(checksum, '') FROM draughtsdb_migrations ORDER BY version")
+	rows, err := conn.Query(ctx, sqlAppliedMigrations)
 	if err != nil {
 		return nil, err
 	}
@@ -258,8 +260,7 @@ func verifyApplied(ctx context.Context, conn *pgx.Conn, ms []Migration) (map[int
 		}
 	}
 	for _, m := range backfill {
-		if _, err := conn.Exec(ctx, "UPDATE draughtsdb_migrations SET checksum = $2 WHERE version = $1 AND checksum IS NULL",
-			m.Version, m.Checksum()); err != nil {
+		if _, err := conn.Exec(ctx, sqlFillChecksum, m.Version, m.Checksum()); err != nil {
 			return nil, fmt.Errorf("migration %04d_%s: record checksum: %w", m.Version, m.Name, err)
 		}
 	}
@@ -270,16 +271,13 @@ func verifyApplied(ctx context.Context, conn *pgx.Conn, ms []Migration) (map[int
 // the versions table does not exist yet).
 func AppliedMigrations(ctx context.Context, pool *pgxpool.Pool) ([]Applied, error) {
 	var exists bool
-	if err := pool.QueryRow(ctx, "SELECT to_regclass('draughtsdb_migrations') IS NOT NULL").Scan(&exists); err != nil {
+	if err := pool.QueryRow(ctx, sqlVersionsExist).Scan(&exists); err != nil {
 		return nil, err
 	}
 	if !exists {
 		return nil, nil
 	}
-	// coalesce: a table of an older draughtsdb has no checksum before
-	// Migrate runs; to_jsonb reads the column only when it exists.
-	rows, err := pool.Query(ctx, `SELECT version, name, applied_at, coalesce(to_jsonb(m) ->> 'checksum', '')
-		FROM draughtsdb_migrations m ORDER BY version`)
+	rows, err := pool.Query(ctx, sqlAppliedAnyVersion)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -362,10 +363,11 @@ func (c *Cluster) ensurePassword(ctx context.Context, conn *pgx.Conn) error {
 	if _, err := os.Stat(c.PasswordFile()); err == nil {
 		return nil
 	}
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", passwordLockKey); err != nil {
+	unlock, err := schema.Lock(ctx, conn, passwordLockKey)
+	if err != nil {
 		return err
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", passwordLockKey) //nolint:errcheck
+	defer unlock()
 	if _, err := os.Stat(c.PasswordFile()); err == nil {
 		return nil // set meanwhile by another process
 	}
