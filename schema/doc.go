@@ -15,6 +15,33 @@
 // naming the first that differs. Rows recorded by a version before
 // checksums get the file's checksum on their first run.
 //
+// # The store layer
+//
+// The SQL that draughtsdb itself runs lives here, in embedded .sql files of
+// named statements ("-- name: NAME" starts each), with a typed method per
+// use beside them: sources.go and sources.sql (list, find, rename, remove,
+// selections), append.go (the appended sources that ingest.Append grows),
+// matches.go (an engine match's lock, results and removal), patterns.go
+// (the pattern index's rebuild, COPY and scan), repair.go (the repairs a
+// migration marks), locks.go (advisory locks) and migrate.go (the runner's
+// bookkeeping). SQL in .sql files reads and runs as SQL (psql, review), and
+// a statement lives in one place however many callers it has. A name a Go
+// variable asks for that its file lacks panics at package initialisation;
+// a test fails on a statement nobody asks for, and another on SQL string
+// literals outside schema but in the files not moved yet, which it lists.
+//
+// Writers go through WithTx and WithLock, so the transaction and lock
+// idioms are written once: WithTx commits when fn succeeds and otherwise
+// rolls back on a context that outlives ctx's cancellation (a rollback on
+// the cancelled context would fail and leave pgx to drop the connection,
+// or the transaction open); WithLock holds a session advisory lock around
+// fn and gives it back the same way. LockTx takes a lock that ends with
+// its transaction, TryLock one that does not wait.
+//
+// The store sits below ingest and the queries and above schema/codec and
+// replay: it returns stored values typed (replay.Result, codec's formats)
+// but never replays games or parses PDN; ingest does, and calls it.
+//
 // # User SQL
 //
 // SQL text written by a person (analyze --where, the named queries, the
