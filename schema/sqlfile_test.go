@@ -1,6 +1,9 @@
 package schema_test
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -41,4 +44,40 @@ func TestEveryStoreStatementIsUsed(t *testing.T) {
 	if un := schema.UnusedStatements(); len(un) > 0 {
 		t.Fatalf("statements no code uses: %q", un)
 	}
+}
+
+// FuzzParseSQL: any text parses or fails without a panic; what parses
+// has unique names, each with SQL that is not only comments, and writing
+// the statements out again under their names parses to the same.
+func FuzzParseSQL(f *testing.F) {
+	files, _ := filepath.Glob("*.sql")
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	f.Add("-- name: a\nSELECT 1\n-- name: b\n  -- name: c\nSELECT 2")
+	f.Fuzz(func(t *testing.T, text string) {
+		names, stmts, err := schema.ParseSQL("f.sql", text)
+		if err != nil {
+			return
+		}
+		if len(names) != len(stmts) {
+			t.Fatalf("%d names, %d statements", len(names), len(stmts))
+		}
+		var again strings.Builder
+		for _, n := range names {
+			s, ok := stmts[n]
+			if !ok || strings.TrimSpace(s) == "" {
+				t.Fatalf("statement %q: %q", n, s)
+			}
+			fmt.Fprintf(&again, "-- name: %s\n%s\n", n, s)
+		}
+		names2, stmts2, err := schema.ParseSQL("f.sql", again.String())
+		if err != nil || !reflect.DeepEqual(names, names2) || !reflect.DeepEqual(stmts, stmts2) {
+			t.Fatalf("written out again: %q %q, %v; was %q %q", names2, stmts2, err, names, stmts)
+		}
+	})
 }
