@@ -205,3 +205,220 @@ func sameCounts(a, b map[string]int) bool {
 	}
 	return true
 }
+
+// ratingOf is one rated game of a player, as the file writes it.
+type ratingOf struct {
+	date   string
+	rating int
+}
+
+// playerRatings reads, from gzipped PDN files' text (tag blocks, as
+// readRatedGames), every game of name with its Date tag and the player's
+// Elo tag, in file order; zero ratings ("0000") are left out.
+func playerRatings(t *testing.T, files []string, name string) []ratingOf {
+	t.Helper()
+	var out []ratingOf
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(fh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := io.ReadAll(zr)
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var blocks []map[string]string
+		inTags := false
+		sc := bufio.NewScanner(bytes.NewReader(text))
+		for sc.Scan() {
+			m := testTagLine.FindStringSubmatch(strings.TrimSpace(sc.Text()))
+			if m == nil {
+				inTags = false
+				continue
+			}
+			if !inTags {
+				blocks = append(blocks, map[string]string{})
+				inTags = true
+			}
+			if _, dup := blocks[len(blocks)-1][m[1]]; !dup {
+				blocks[len(blocks)-1][m[1]] = m[2]
+			}
+		}
+		for _, b := range blocks {
+			var v string
+			switch name {
+			case b["White"]:
+				v = b["WhiteElo"]
+			case b["Black"]:
+				v = b["BlackElo"]
+			default:
+				continue
+			}
+			if n, err := strconv.Atoi(v); err == nil && n > 0 {
+				out = append(out, ratingOf{b["Date"], n})
+			}
+		}
+	}
+	return out
+}
+
+type ratingYearOut struct {
+	Year  string `json:"year"`
+	Games int    `json:"games"`
+	Min   int    `json:"min"`
+	Max   int    `json:"max"`
+	Last  int    `json:"last"`
+}
+
+// expectedRatings is the rating over time of games (file order, which is
+// the order of import): per year the count, lowest, highest and last by
+// date then file order, and the latest.
+func expectedRatings(games []ratingOf) (years []ratingYearOut, latest int, latestDate string) {
+	order := make([]int, len(games))
+	for i := range order {
+		order[i] = i
+	}
+	// Stable by date: equal dates keep the file order.
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && games[order[j]].date < games[order[j-1]].date; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	for _, i := range order {
+		g := games[i]
+		y := g.date[:4]
+		if n := len(years); n == 0 || years[n-1].Year != y {
+			years = append(years, ratingYearOut{Year: y, Min: g.rating, Max: g.rating})
+		}
+		r := &years[len(years)-1]
+		r.Games++
+		r.Min, r.Max, r.Last = min(r.Min, g.rating), max(r.Max, g.rating), g.rating
+		latest, latestDate = g.rating, g.date
+	}
+	return years, latest, latestDate
+}
+
+// TestPlayerRatingOverTime: players --json gives each player the rating
+// of their latest rated game, players show the ratings by year (count,
+// lowest, highest, last) and the latest, all as the files' tags say
+// (lidraughts' antidraughts games, one player in many games with ratings
+// moving; the Czech qualifier, whose players are dated in another format
+// and some unrated); an alias joins two spellings' ratings and survives
+// import --force.
+func TestPlayerRatingOverTime(t *testing.T) {
+	isolate(t)
+	url := pgtest.NewDBURL(t)
+	anti := "../../ingest/pdn/testdata/shared/online/antidraughts.pdn.gz"
+	files := []string{anti, succeedDir + "mrcd2000kval.pdn.gz"}
+	if _, err := runCLI(t, append([]string{"import", "--database-url", url, "--quiet"}, files...)...); err != nil {
+		t.Fatal(err)
+	}
+	const name = "Master1958"
+	games := playerRatings(t, []string{anti}, name)
+	if len(games) < 10 {
+		t.Fatalf("%s: %d rated games in the file; the test checks little", name, len(games))
+	}
+	wantYears, wantLatest, wantDate := expectedRatings(games)
+	distinct := map[int]bool{}
+	for _, g := range games {
+		distinct[g.rating] = true
+	}
+	if len(distinct) < 3 {
+		t.Fatalf("%s: ratings %v do not move; the test checks little", name, games)
+	}
+
+	ps := playersJSON(t, url, "--search", name)
+	if len(ps) != 1 || ps[0].Rating == nil || *ps[0].Rating != wantLatest {
+		t.Fatalf("players --search %s: %+v, want rating %d", name, ps, wantLatest)
+	}
+	out, err := runCLIStdout(t, "players", "show", "--database-url", url, "--json", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Rating     *int            `json:"rating"`
+		RatingDate *string         `json:"rating_date"`
+		Ratings    []ratingYearOut `json:"ratings"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Rating == nil || *d.Rating != wantLatest || d.RatingDate == nil || *d.RatingDate != wantDate {
+		t.Fatalf("show %s: %s, want rating %d of %s", name, out, wantLatest, wantDate)
+	}
+	if len(d.Ratings) != len(wantYears) {
+		t.Fatalf("show %s: ratings %+v, want %+v", name, d.Ratings, wantYears)
+	}
+	for i := range wantYears {
+		if d.Ratings[i] != wantYears[i] {
+			t.Fatalf("show %s: ratings %+v, want %+v", name, d.Ratings, wantYears)
+		}
+	}
+	text, err := runCLIStdout(t, "players", "show", "--database-url", url, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "rating over time: "+strconv.Itoa(len(games))+" rated games; latest "+strconv.Itoa(wantLatest)) {
+		t.Fatalf("show %s: no rating over time:\n%s", name, text)
+	}
+
+	// The Czech qualifier: a player whose every game has "0000" has no
+	// rating; one with ratings has the file's.
+	czech := []string{succeedDir + "mrcd2000kval.pdn.gz"}
+	var unrated, rated string
+	for _, p := range playersJSON(t, url) {
+		if p.Games == 0 || strings.ContainsAny(p.Name, "0123456789") {
+			continue
+		}
+		n := len(playerRatings(t, czech, p.Name))
+		if n == 0 && unrated == "" && countGamesOf(t, czech, p.Name) > 0 {
+			unrated = p.Name
+			if p.Rating != nil {
+				t.Fatalf("%s: rating %d, but every game of theirs is 0000", p.Name, *p.Rating)
+			}
+		}
+		if n > 0 && rated == "" {
+			rated = p.Name
+		}
+	}
+	if unrated == "" || rated == "" {
+		t.Fatalf("no unrated (%q) or rated (%q) player in the Czech qualifier", unrated, rated)
+	}
+	text, err = runCLIStdout(t, "players", "show", "--database-url", url, unrated)
+	if err != nil || !strings.Contains(text, "rating over time: no game gives a rating") {
+		t.Fatalf("show %s: %v\n%s", unrated, err, text)
+	}
+
+	// An alias: the unrated spelling becomes the rated player's, whose
+	// latest rating stays; after import --force too.
+	_, ratedLatest, _ := expectedRatings(playerRatings(t, czech, rated))
+	if _, err := runCLIStdout(t, "players", "alias", "--database-url", url, unrated, rated); err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string) {
+		t.Helper()
+		ps := playersJSON(t, url, "--search", unrated)
+		if len(ps) != 1 || ps[0].Name != rated && !contains(ps[0].Aliases, rated) || ps[0].Rating == nil || *ps[0].Rating != ratedLatest {
+			t.Fatalf("%s: %+v, want %s joined to %s with rating %d", when, ps, unrated, rated, ratedLatest)
+		}
+	}
+	check("after the alias")
+	if _, err := runCLI(t, append([]string{"import", "--database-url", url, "--quiet", "--force"}, files...)...); err != nil {
+		t.Fatal(err)
+	}
+	check("after import --force")
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
