@@ -126,3 +126,49 @@ func TestFilteredTreeAgreesWithTheStatistics(t *testing.T) {
 		t.Fatal("a negative minimum rating is accepted")
 	}
 }
+
+// BenchmarkFilteredTree: a tree with a minimum rating at the initial
+// position (every game reaches it) and after two plies, against the
+// statistics' tree, on 20,000 synthetic International games, half of
+// them rated high enough.
+func BenchmarkFilteredTree(b *testing.B) {
+	ctx := context.Background()
+	pool := pgtest.NewDB(b)
+	path := filepath.Join(b.TempDir(), "g.pdn")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := synth.Write(f, synth.Options{Variant: rules.International, Games: 20000, Seed: 5}); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	if _, err := ingest.Import(ctx, pool, []string{path}, ingest.Options{}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE games SET white_rating = 1500 + id % 1000, black_rating = 1500 + (id * 7) % 1000`); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `VACUUM ANALYZE games`); err != nil {
+		b.Fatal(err)
+	}
+	start := rules.International.StartPosition()
+	after := start
+	for range 2 {
+		after.Play(&after.LegalMoves(nil)[0])
+	}
+	for _, c := range []struct {
+		name string
+		pos  *rules.Position
+		f    openings.Filter
+	}{{"start/statistics", &start, openings.Filter{}}, {"start/min-rating", &start, openings.Filter{MinRating: 2000}},
+		{"ply2/statistics", &after, openings.Filter{}}, {"ply2/min-rating", &after, openings.Filter{MinRating: 2000}}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := openings.FilteredTreeFrom(ctx, pool, c.pos, "all", c.f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
