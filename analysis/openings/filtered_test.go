@@ -129,8 +129,8 @@ func TestFilteredTreeAgreesWithTheStatistics(t *testing.T) {
 
 // BenchmarkFilteredTree: a tree with a minimum rating at the initial
 // position (every game reaches it) and after two plies, against the
-// statistics' tree, on 20,000 synthetic International games, half of
-// them rated high enough.
+// statistics' tree, on 20,000 synthetic International games, about a
+// quarter of them with both players rated high enough.
 func BenchmarkFilteredTree(b *testing.B) {
 	ctx := context.Background()
 	pool := pgtest.NewDB(b)
