@@ -345,7 +345,7 @@ func TestQueryFiles(t *testing.T) {
 		t.Errorf("missing required parameter accepted: %v", err)
 	}
 	sql, args, err := q.Bind(map[string]string{"variant": "russian"})
-	if err != nil || len(args) != 3 || args[0] != "russian" || args[1] != "50" || args[2] != "archive" {
+	if err != nil || len(args) != 4 || args[0] != "russian" || args[1] != "50" || args[2] != "archive" || args[3] != "0" {
 		t.Fatalf("bind: %v %v %v", sql, args, err)
 	}
 

@@ -12,4 +12,10 @@
 // and splits (table player_links), kept by name so that they survive a
 // re-import. Games keep their names as written: identity is computed when
 // asked, never stored in the games.
+//
+// Ratings are the games' (games.white_rating and black_rating, which the
+// import reads from the WhiteRating or WhiteElo tags): a player's current
+// rating is that of their latest rated game, by game date and then id
+// (List, Entry.Rating); Show gives every rated game in time order
+// (Detail.Ratings), which RatingYears sums by year and Latest ends.
 package players
