@@ -90,7 +90,6 @@ func runOnTerminal(t *testing.T, args ...string) *onTerminal {
 	return r
 }
 
-
 // output is everything written so far.
 func (r *onTerminal) output() string {
 	r.mu.Lock()
