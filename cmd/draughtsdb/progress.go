@@ -49,6 +49,7 @@ type progress struct {
 	samples []sample // (time, amount) of the last etaWindow and one before
 	stop    chan struct{}
 	stopped sync.WaitGroup
+	done    bool // finished
 }
 
 type sample struct {
@@ -164,7 +165,11 @@ func (p *progress) sourceDone(size int64) {
 func (p *progress) advance(v int64) {
 	p.cur = v
 	t := p.now()
-	if last := p.samples[len(p.samples)-1]; t.Sub(last.t) >= 100*time.Millisecond {
+	if last := p.samples[len(p.samples)-1]; v < last.v {
+		// Counting again from less (train fit's next epoch): the rate
+		// starts again from here.
+		p.samples = append(p.samples[:0], sample{t, v})
+	} else if t.Sub(last.t) >= 100*time.Millisecond {
 		p.samples = append(p.samples, sample{t, v})
 	}
 	// Keep one sample at or before the window's start: the rate is
@@ -213,6 +218,21 @@ func eta(from, to sample, total int64) string {
 	return "ETA " + max(d.Round(time.Second), time.Second).String()
 }
 
+// above writes line to w above the bar: the bar is cleared first and
+// drawn again at its next refresh, so that lines and bar do not mix on a
+// terminal. Without a bar it only writes the line.
+func (p *progress) above(w io.Writer, line string) {
+	if p == nil {
+		fmt.Fprintln(w, line)
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_ = p.bar.Clear()
+	fmt.Fprintln(w, line)
+}
+
+// finish clears the bar; a second call does nothing.
 func (p *progress) finish() {
 	if p == nil {
 		return
@@ -220,10 +240,14 @@ func (p *progress) finish() {
 	if p.stop != nil {
 		close(p.stop)
 		p.stopped.Wait()
+		p.stop = nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	_ = p.bar.Finish()
+	if !p.done {
+		p.done = true
+		_ = p.bar.Finish()
+	}
 }
 
 // rate formats n things in elapsed as things per second, with the digits
