@@ -379,9 +379,15 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error
 	}
 	line = line && !opts.Independent
 	var rq *runQueue
-	if line {
+	switch {
+	case own == 0:
+		// Every selected position is evaluated: no claim would find one
+		// (a rerun of a large selection made one claim per run for
+		// nothing).
+		rq = newRunQueue(positions, nil)
+	case line:
 		rq = newRunQueue(positions, runs(lines))
-	} else {
+	default:
 		rq = newRunQueue(positions, chunks(len(positions), opts.Batch))
 	}
 	for w := range opts.Workers {
