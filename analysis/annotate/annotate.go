@@ -155,7 +155,7 @@ type Options struct {
 	// Owner prefixes lease owners (default host:pid:start, the start in
 	// UTC as 20060102T150405Z, which Status reports as "since").
 	Owner string
-	// Preparing, if set, is called while the run selects ("reading
+	// Preparing, if set, is called while the run selects ("selecting
 	// games": done games, total 0), replays ("replaying games") and
 	// enqueues ("queueing positions") before it evaluates anything.
 	Preparing func(step string, done, total int)
@@ -485,7 +485,7 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 			}
 			games = append(games, r)
 			if len(games)%1000 == 0 {
-				opts.preparing("reading games", len(games), 0)
+				opts.preparing("selecting games", len(games), 0)
 			}
 		}
 		return rows.Err()
