@@ -181,16 +181,21 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 				if !quiet && !jsonOut {
 					printAnalyzePlan(cmd.ErrOrStderr(), p)
 				}
-				bar = newProgress(quiet || jsonOut, "analyzing", "positions", 0)
-				bar.setTotal(int64(p.ToEvaluate))
+				total := p.ToEvaluate
 				if p.ResumeQueued {
-					bar.setTotal(int64(p.ToEvaluate + p.QueuedByOthers))
+					total += p.QueuedByOthers
 				}
+				bar = newProgress(quiet || jsonOut, "analyzing", "positions", int64(total))
 			}
 			opts.Progress = func(evaluated, failed, total int64) {
-				bar.setTotal(max(total, evaluated+failed))
-				bar.describe(fmt.Sprintf("analyzing: %d evaluated, %d failed", evaluated, failed))
-				bar.set(evaluated + failed)
+				// The workers call this at once: one call sets the
+				// count and the description that go together. The bar
+				// shows the count; the description adds the failures.
+				desc := "analyzing"
+				if failed > 0 {
+					desc = fmt.Sprintf("analyzing (%d failed)", failed)
+				}
+				bar.show(max(total, evaluated+failed), desc, evaluated+failed)
 			}
 			// Something is on the terminal at once, while the games are
 			// selected (a query that may take seconds).

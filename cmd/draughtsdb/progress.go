@@ -150,6 +150,23 @@ func (p *progress) set(n int64) {
 	p.advance(p.base + n)
 }
 
+// show sets the total (if > 0), the description and the amount done at
+// once, for callers on several goroutines: drawn apart, one's count could
+// follow another's description.
+func (p *progress) show(total int64, desc string, n int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if total > 0 && total != p.total {
+		p.total = total
+		p.bar.ChangeMax64(total)
+	}
+	p.desc = desc
+	p.advance(p.base + n)
+}
+
 // sourceDone adds a finished source's size to the base of set.
 func (p *progress) sourceDone(size int64) {
 	if p == nil || size <= 0 {

@@ -255,7 +255,7 @@ func TestAnalyzeOnATerminal(t *testing.T) {
 
 	// Interrupted: a second selection, stopped after some evaluations.
 	r = runOnTerminal(t, append(args[:len(args)-6], "--limit", "100", "--max-ply", "60", "--workers", "1")...)
-	r.waitFor(regexp.MustCompile(`analyzing: ([1-9]\d*) evaluated`), 5*time.Minute)
+	r.waitFor(regexp.MustCompile(`analyzing[^\r\n]*\(([1-9]\d*)/`), 5*time.Minute)
 	r.interrupt()
 	if code := r.wait(); code != exitInterrupted {
 		t.Fatalf("exit status %d after Ctrl-C, want %d:\n%s", code, exitInterrupted, r.output())
