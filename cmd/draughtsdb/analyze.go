@@ -273,8 +273,12 @@ func printAnalyzePlan(w io.Writer, p annotate.Plan) {
 	if p.GamesUndecodable > 0 {
 		undecodable = fmt.Sprintf(" (and %d that could not be decoded)", p.GamesUndecodable)
 	}
-	fmt.Fprintf(w, "analyze: %d games%s, %d distinct positions: %d evaluated already by %s %s, %d to evaluate\n",
-		p.Games, undecodable, p.Positions, p.Evaluated, p.Engine, p.Setting, p.ToEvaluate)
+	games := "games"
+	if p.Games == 1 {
+		games = "game"
+	}
+	fmt.Fprintf(w, "analyze: %d %s%s, %d distinct positions: %d evaluated already by %s %s, %d to evaluate\n",
+		p.Games, games, undecodable, p.Positions, p.Evaluated, p.Engine, p.Setting, p.ToEvaluate)
 	switch {
 	case p.QueuedByOthers == 0:
 	case p.ResumeQueued:
