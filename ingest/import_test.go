@@ -237,6 +237,11 @@ func TestResumeAfterCancel(t *testing.T) {
 				}
 				break
 			}
+			// Interrupted, the summary counts the games of the
+			// committed batches, not those the readers had reached.
+			if sum == nil || sum.GamesRead != sum.Imported+sum.Duplicates+sum.Rejected {
+				t.Fatalf("attempt %d run %d, interrupted: %+v", attempt, run, sum)
+			}
 			stops++
 			if run > 200 {
 				t.Fatal("import never finished")

@@ -41,6 +41,12 @@ type Options struct {
 	// Progress, when set, is called as games are read with the bytes
 	// consumed over all sources, their total size and the games read.
 	Progress func(done, total int64, games int)
+	// Committed, when set, is called as each batch is committed (or a
+	// source ends) with the bytes of the sources up to that batch's last
+	// game, their total size and the games committed so far: what a run
+	// stopped then would keep. The reader runs batches ahead of the
+	// database, so this is the progress to show and to estimate from.
+	Committed func(done, total int64, games int)
 	// Notice, when set, receives one line per source event worth telling
 	// (already imported, resumed, failed).
 	Notice func(string)
@@ -289,7 +295,9 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 		st    *sourceState
 		items []Item
 		end   *Event // SourceEnd: mark the source done or failed after its last batch
+		done  int64  // bytes of the sources up to the last item (Committed)
 	}
+	committed := 0 // games in committed batches
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	writes := make(chan message, 2)
@@ -314,6 +322,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 					}
 					m.st.failed.Store(se)
 				} else {
+					committed += len(m.items)
 					sum.Imported += c.imported
 					sum.Duplicates += c.duplicates
 					sum.Rejected += c.rejected
@@ -346,6 +355,9 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 					ended[m.st] = true
 				}
 			}
+			if opts.Committed != nil && werr == nil {
+				opts.Committed(m.done, total, committed)
+			}
 		}
 		writeDone <- werr
 	}()
@@ -369,7 +381,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 			sum.GamesRead += len(ev.Items)
 			pending = append(pending, ev.Items...)
 			if len(pending) >= batchSize {
-				if err := send(message{st: st, items: pending}); err != nil {
+				if err := send(message{st: st, items: pending, done: done + ev.Consumed}); err != nil {
 					return err
 				}
 				pending = make([]Item, 0, batchSize+256)
@@ -378,7 +390,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 				opts.Progress(done+ev.Consumed, total, sum.GamesRead)
 			}
 		case SourceEnd:
-			if err := send(message{st: st, items: pending, end: ev}); err != nil {
+			if err := send(message{st: st, items: pending, end: ev, done: done + max(ev.Source.Size, 0)}); err != nil {
 				return err
 			}
 			pending = make([]Item, 0, batchSize+256)
@@ -394,6 +406,12 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 		err = werr
 	} else if err != nil && ctx.Err() != nil {
 		err = ctx.Err()
+	}
+	if err != nil {
+		// Stopped: the games read beyond the last committed batch are
+		// not kept, and the next run reads them again; the summary counts
+		// what this run did, not what its reader had run ahead to.
+		sum.GamesRead = committed
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	if sum.Seconds > 0 {

@@ -145,10 +145,27 @@ type Options struct {
 	// to the current engine's. Without it any stored evaluation counts.
 	Reevaluate bool
 
-	// Owner prefixes lease owners (default host:pid).
+	// ResumeQueued also evaluates, once the selection is done, the
+	// positions of this engine and setting that other runs left in the
+	// queue (an interrupted run's, or another selection's still being
+	// worked on). Without it a run evaluates only its own selection and
+	// leaves those to their runs (Plan.QueuedByOthers counts them).
+	ResumeQueued bool
+
+	// Owner prefixes lease owners (default host:pid:start, the start in
+	// UTC as 20060102T150405Z, which Status reports as "since").
 	Owner string
+	// Preparing, if set, is called while the run selects ("selecting
+	// games": done games, total 0), replays ("replaying games") and
+	// enqueues ("queueing positions") before it evaluates anything.
+	Preparing func(step string, done, total int)
+	// Plan, if set, is called once the selection is queued, before any
+	// evaluation: what the run is about to do.
+	Plan func(Plan)
 	// Progress, if set, is called after each stored batch with the
-	// positions evaluated and failed so far and the positions enqueued.
+	// positions evaluated and failed so far by this run and the positions
+	// it is to evaluate (Plan.ToEvaluate, and with ResumeQueued the
+	// others' then queued).
 	Progress func(evaluated, failed, total int64)
 	// Notice receives remarks (undecodable games, waits for other workers).
 	Notice func(string)
@@ -161,6 +178,12 @@ func (o *Options) current() *string {
 		return nil
 	}
 	return &o.EngineVersion
+}
+
+func (o *Options) preparing(step string, done, total int) {
+	if o.Preparing != nil {
+		o.Preparing(step, done, total)
+	}
 }
 
 // MaxWorkers bounds Options.Workers: each worker is an engine (a process
@@ -208,7 +231,7 @@ func (o *Options) check() error {
 	}
 	if o.Owner == "" {
 		host, _ := os.Hostname()
-		o.Owner = fmt.Sprintf("%s:%d", host, os.Getpid())
+		o.Owner = fmt.Sprintf("%s:%d:%s", host, os.Getpid(), time.Now().UTC().Format(ownerTime))
 	}
 	if o.Notice == nil {
 		o.Notice = func(string) {}
@@ -218,23 +241,40 @@ func (o *Options) check() error {
 
 // Summary is what Run did. JSON keys are those of `draughtsdb analyze --json`.
 type Summary struct {
-	Engine             string  `json:"engine"`
-	EngineVersion      string  `json:"engine_version"`
-	Setting            string  `json:"setting"`
-	Games              int     `json:"games"`
-	GamesUndecodable   int     `json:"games_undecodable"`
-	Positions          int     `json:"positions"`
-	PositionsEnqueued  int     `json:"positions_enqueued"`
-	PositionsSkipped   int     `json:"positions_skipped"`
-	PositionsEvaluated int64   `json:"positions_evaluated"`
-	PositionsFailed    int64   `json:"positions_failed"`
-	MovesAnnotated     int64   `json:"moves_annotated"`
-	Inaccuracies       int64   `json:"inaccuracies"`
-	Mistakes           int64   `json:"mistakes"`
-	Blunders           int64   `json:"blunders"`
-	Seconds            float64 `json:"seconds"`
-	PositionsPerSecond float64 `json:"positions_per_second"`
+	Engine            string `json:"engine"`
+	EngineVersion     string `json:"engine_version"`
+	Setting           string `json:"setting"`
+	Games             int    `json:"games"`
+	GamesUndecodable  int    `json:"games_undecodable"`
+	Positions         int    `json:"positions"`
+	PositionsEnqueued int    `json:"positions_enqueued"`
+	PositionsSkipped  int    `json:"positions_skipped"`
+	// PositionsQueuedByOthers: rows of this engine and setting in the
+	// queue, not failed, outside the selection, when it was queued.
+	PositionsQueuedByOthers int     `json:"positions_queued_by_others"`
+	PositionsEvaluated      int64   `json:"positions_evaluated"`
+	PositionsFailed         int64   `json:"positions_failed"`
+	MovesAnnotated          int64   `json:"moves_annotated"`
+	Inaccuracies            int64   `json:"inaccuracies"`
+	Mistakes                int64   `json:"mistakes"`
+	Blunders                int64   `json:"blunders"`
+	Seconds                 float64 `json:"seconds"`
+	PositionsPerSecond      float64 `json:"positions_per_second"`
 }
+
+// Plan is what a run is about to do, once its selection is queued.
+type Plan struct {
+	Engine, EngineVersion, Setting string
+	Games, GamesUndecodable        int
+	Positions                      int // distinct positions selected
+	Evaluated                      int // of those, evaluated already by this engine and setting (skipped)
+	ToEvaluate                     int // of those, in the queue now: the run's own work
+	QueuedByOthers                 int // other rows of this engine and setting in the queue, not failed
+	ResumeQueued                   bool
+}
+
+// ownerTime is the form of the start time in a default lease owner.
+const ownerTime = "20060102T150405Z"
 
 // gameLine is a selected game's positions: hashes[i] is the position
 // after ply i (hashes[0] the start). The game owns positions[lo:hi], the
@@ -256,6 +296,16 @@ type gameLine struct {
 // of a selection instead of one waiting for the other.
 const RunLength = 32
 
+// chunks cuts n positions into pieces of at most size, in order: the
+// claims of a run without game order.
+func chunks(n, size int) [][2]int {
+	var out [][2]int
+	for lo := 0; lo < n; lo += size {
+		out = append(out, [2]int{lo, min(lo+size, n)})
+	}
+	return out
+}
+
 // runs cuts each game's positions into runs of at most RunLength.
 func runs(lines []gameLine) [][2]int {
 	var out [][2]int
@@ -268,10 +318,13 @@ func runs(lines []gameLine) [][2]int {
 }
 
 // Run selects the games, enqueues their positions not yet evaluated by
-// this engine and setting, evaluates the queue with opts.Workers workers
-// (sharing it with any other analyze process on the database), and then
-// annotates the selected games' moves. It returns when the queue of this
-// engine and setting holds no unfailed rows.
+// this engine and setting, evaluates them with opts.Workers workers
+// (sharing the queue with any other analyze process on the database), and
+// then annotates the selected games' moves. It returns when no position of
+// the selection is left in the queue unfailed (with ResumeQueued, when the
+// queue of this engine and setting holds no unfailed rows). Interrupted, it
+// gives back the leases its workers hold, so that the next run need not
+// wait for them to expire.
 func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error) {
 	start := time.Now()
 	defer func() {
@@ -291,6 +344,18 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error
 	if err := enqueue(ctx, pool, opts, positions, sum); err != nil {
 		return sum, err
 	}
+	own := sum.Positions - sum.PositionsSkipped
+	queued, err := queuedRows(ctx, pool, opts)
+	if err != nil {
+		return sum, err
+	}
+	sum.PositionsQueuedByOthers = max(0, queued-own)
+	if opts.Plan != nil {
+		opts.Plan(Plan{Engine: opts.Engine, EngineVersion: opts.EngineVersion, Setting: opts.Setting,
+			Games: sum.Games, GamesUndecodable: sum.GamesUndecodable, Positions: sum.Positions,
+			Evaluated: sum.PositionsSkipped, ToEvaluate: own, QueuedByOthers: sum.PositionsQueuedByOthers,
+			ResumeQueued: opts.ResumeQueued})
+	}
 
 	var (
 		evaluated, failed atomic.Int64
@@ -299,8 +364,32 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error
 	)
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	total := int64(sum.PositionsEnqueued)
-	rq := newRunQueue(positions, runs(lines))
+	total := int64(own)
+	if opts.ResumeQueued {
+		total += int64(sum.PositionsQueuedByOthers)
+	}
+	line := false
+	if opts.First != nil {
+		_, line = opts.First.(LineEvaluator)
+	} else if ev, err := opts.NewEvaluator(); err != nil {
+		return sum, err
+	} else {
+		_, line = ev.(LineEvaluator)
+		opts.First = ev
+	}
+	line = line && !opts.Independent
+	var rq *runQueue
+	switch {
+	case own == 0:
+		// Every selected position is evaluated: no claim would find one
+		// (a rerun of a large selection made one claim per run for
+		// nothing).
+		rq = newRunQueue(positions, nil)
+	case line:
+		rq = newRunQueue(positions, runs(lines))
+	default:
+		rq = newRunQueue(positions, chunks(len(positions), opts.Batch))
+	}
 	for w := range opts.Workers {
 		wg.Add(1)
 		go func() {
@@ -318,7 +407,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error
 			}
 			defer ev.Close()
 			wk := &worker{pool: pool, opts: &opts, ev: ev, owner: fmt.Sprintf("%s:%d", opts.Owner, w), runs: rq}
-			if le, ok := ev.(LineEvaluator); ok && !opts.Independent {
+			if le, ok := ev.(LineEvaluator); ok && line {
 				wk.line = le
 			}
 			errs[w] = wk.run(wctx, func(e, f int) {
@@ -328,6 +417,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error
 				}
 			})
 			if errs[w] != nil {
+				wk.release()
 				cancel()
 			}
 		}()
@@ -394,6 +484,9 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 				return err
 			}
 			games = append(games, r)
+			if len(games)%1000 == 0 {
+				opts.preparing("selecting games", len(games), 0)
+			}
 		}
 		return rows.Err()
 	})
@@ -404,7 +497,10 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 	seen := map[posKey]bool{}
 	var positions []position
 	lines := make([]gameLine, 0, len(games))
-	for _, g := range games {
+	for i, g := range games {
+		if i%1000 == 0 {
+			opts.preparing("replaying games", i, len(games))
+		}
 		v, err := codec.VariantByID(g.variant)
 		if err != nil {
 			sum.GamesUndecodable++
@@ -491,8 +587,21 @@ func enqueue(ctx context.Context, pool *pgxpool.Pool, opts Options, positions []
 		}
 		sum.PositionsSkipped += skipped
 		sum.PositionsEnqueued += enqueued
+		opts.preparing("queueing positions", hi, len(positions))
 	}
 	return nil
+}
+
+// queuedRows counts the rows of this engine and setting in the queue that
+// are not failed.
+func queuedRows(ctx context.Context, pool *pgxpool.Pool, opts Options) (int, error) {
+	var n int
+	err := pool.QueryRow(ctx, `SELECT count(*) FROM analysis_queue WHERE engine = $1 AND setting = $2 AND NOT failed`,
+		opts.Engine, opts.Setting).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("counting the queue: %w", err)
+	}
+	return n, nil
 }
 
 // annotate writes move_annotations for the selected games: every ply whose

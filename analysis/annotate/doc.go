@@ -38,6 +38,10 @@
 //     (ON CONFLICT DO NOTHING, except that a row marked failed is made
 //     claimable again); the others are counted as skipped. A run is
 //     therefore incremental and resumable: only what is missing is done.
+//     Options.Preparing follows the reading, replaying and queueing; then
+//     Options.Plan gets what the run is about to do: the positions
+//     selected, evaluated already, to evaluate, and the other unfailed
+//     rows of this engine and setting in the queue (other runs' work).
 //  4. Evaluate: Workers goroutines, each with its own Evaluator, claim
 //     Batch rows at a time in one statement (UPDATE ... FROM (SELECT ...
 //     FOR UPDATE SKIP LOCKED LIMIT Batch)) among rows of this engine and
@@ -64,17 +68,25 @@
 //     claimed fewer than MaxAttempts times; rows another worker holds are
 //     skipped), evaluates them in run order as one line, its
 //     engine keeping the transposition table from one to the next. Only
-//     when every run is finished do the workers claim rows in any order
-//     as above. The runs depend only on the selection and on what was
+//     when every run is finished do the workers claim the rows left over
+//     (step 5). The runs depend only on the selection and on what was
 //     already evaluated, so at a fixed depth the evaluations are the same
 //     whatever the number of workers or the batch size (a test checks it).
-//  5. End: a worker stops when its claim finds nothing and no unfailed row
-//     of this engine and setting remains in the queue. While rows remain
-//     that other workers hold, it waits (polling every 50-500 ms): a live
-//     worker finishes them, and a dead one's lease expires and they are
-//     claimed here. So a run may also finish positions enqueued by other
-//     runs of the same engine and setting, and when Run returns, every
-//     position it selected is evaluated or failed.
+//     Without a LineEvaluator (or with Independent) the workers take the
+//     selection's positions in pieces of Batch, in order, the same way.
+//     A run claims only its own selection's rows: what other runs left in
+//     the queue is theirs, unless Options.ResumeQueued.
+//  5. End: after the runs, the selection's positions that no run claimed
+//     and that are still queued, not failed, are claimed again (a row
+//     claimed MaxAttempts times whose lease expired is marked failed).
+//     While rows remain that other workers hold, a worker waits (polling
+//     every 50-500 ms): a live worker finishes them, and a dead one's
+//     lease expires and they are claimed here. When Run returns, every
+//     position it selected is evaluated or failed. With ResumeQueued the
+//     workers then claim rows of this engine and setting in any order as
+//     above, until no unfailed row remains. A worker that stops on an
+//     error or an interruption gives back the leases it holds (without
+//     counting the attempt), so the next run claims them at once.
 //  6. Annotate: for every ply of the selected games whose positions before
 //     and after are both evaluated, move_annotations gets (upserted) the
 //     loss and class below.

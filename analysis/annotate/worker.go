@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -38,6 +39,41 @@ type runQueue struct {
 	next      atomic.Int64  // the next run to hand out
 	pending   atomic.Int64  // runs not finished
 	done      chan struct{} // closed when pending reaches 0
+
+	// missed collects the positions of runs that were not claimed (held
+	// by another worker, failed, evaluated already): after the runs, the
+	// ones still queued are the selection's remaining work.
+	mu     sync.Mutex
+	missed []position
+	// checking is held by the worker that looks up which of missed are
+	// still queued: one looks (a whole selection, when a run finds it
+	// evaluated already), the others then start from its answer.
+	checking sync.Mutex
+}
+
+// miss records positions of a run that were not claimed.
+func (q *runQueue) miss(ps []position) {
+	if len(ps) == 0 {
+		return
+	}
+	q.mu.Lock()
+	q.missed = append(q.missed, ps...)
+	q.mu.Unlock()
+}
+
+// left returns the positions still to look at after the runs.
+func (q *runQueue) left() []position {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.missed
+}
+
+// keep replaces them with still, those found still queued (under
+// checking, so no other worker changed them meanwhile).
+func (q *runQueue) keep(still []position) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.missed = still
 }
 
 // newRunQueue sorts runs in place (the queue owns it).
@@ -73,35 +109,41 @@ type claimed struct {
 	fen string
 }
 
-// run evaluates, with a LineEvaluator, the runs of this Run's selected
-// positions it takes from w.runs, and once every run is finished (or at
-// once without one) claims and evaluates batches in any order until the
-// queue of this engine and setting holds no unfailed row (rows of other
-// runs, rows whose lease expired). When every remaining row is leased by
-// someone else it waits: a live worker will finish them, a dead one's
-// lease expires and they are claimed here.
+// run evaluates the runs of this Run's selected positions it takes from
+// w.runs (with a LineEvaluator one game's positions each, in order; else
+// pieces of Batch positions); once every run is finished, it claims the
+// selection's positions that are still queued (held by another process
+// when their run came: it waits for them to be finished or for their
+// lease to expire); with ResumeQueued it then claims and evaluates batches
+// in any order until the queue of this engine and setting holds no
+// unfailed row (rows of other runs, rows whose lease expired). When every
+// remaining row is leased by someone else it waits: a live worker will
+// finish them, a dead one's lease expires and they are claimed here.
 func (w *worker) run(ctx context.Context, done func(evaluated, failed int)) error {
-	if w.line != nil {
-		for {
-			run, ok := w.runs.take()
-			if !ok {
-				break
-			}
-			err := w.evaluateRun(ctx, run, done)
-			w.runs.finish()
-			if err != nil {
-				return err
-			}
+	for {
+		run, ok := w.runs.take()
+		if !ok {
+			break
 		}
-		// The rows of runs that other workers of this Run are still on
-		// are theirs: claimed in any order here they would leave their
-		// line, and their evaluations would depend on the workers'
-		// timing.
-		select {
-		case <-w.runs.done:
-		case <-ctx.Done():
-			return ctx.Err()
+		err := w.evaluateRun(ctx, run, done)
+		w.runs.finish()
+		if err != nil {
+			return err
 		}
+	}
+	// The rows of runs that other workers of this Run are still on
+	// are theirs: claimed here they would leave their line, and their
+	// evaluations would depend on the workers' timing.
+	select {
+	case <-w.runs.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if err := w.finishOwn(ctx, done); err != nil {
+		return err
+	}
+	if !w.opts.ResumeQueued {
+		return nil
 	}
 	waiting := false
 	for {
@@ -140,6 +182,130 @@ func (w *worker) run(ctx context.Context, done func(evaluated, failed int)) erro
 	}
 }
 
+// finishOwn evaluates the selection's positions that the runs did not
+// claim and that are still queued, not failed: held by other processes
+// then (their live workers finish them, a dead one's lease expires), or
+// by this run's own workers.
+func (w *worker) finishOwn(ctx context.Context, done func(evaluated, failed int)) error {
+	waiting := false
+	for {
+		w.runs.checking.Lock()
+		left := w.runs.left()
+		still, own, next, err := w.stillQueued(ctx, left)
+		if err == nil {
+			w.runs.keep(still)
+		}
+		w.runs.checking.Unlock()
+		if err != nil {
+			return err
+		}
+		if len(still) == 0 {
+			return nil
+		}
+		claimedAny := false
+		for lo := 0; lo < len(still); lo += w.opts.Batch {
+			batch, _, err := w.claimRun(ctx, still[lo:min(lo+w.opts.Batch, len(still))])
+			if err != nil {
+				return err
+			}
+			if len(batch) == 0 {
+				continue
+			}
+			claimedAny = true
+			e, f, err := w.evaluate(ctx, batch, nil)
+			if err != nil {
+				return err
+			}
+			done(e, f)
+		}
+		if claimedAny {
+			waiting = false
+			continue
+		}
+		if !waiting && len(still) > own {
+			w.opts.Notice(fmt.Sprintf("%s: %d position(s) of this selection leased by other analyze processes; waiting for them or for their leases to expire", w.owner, len(still)-own))
+			waiting = true
+		}
+		wait := min(max(next, 50*time.Millisecond), 500*time.Millisecond)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// stillQueued returns the positions of ps still in the queue of this
+// engine and setting and not failed, how many of them this process's
+// workers hold, and how long until the first of their leases expires.
+// Rows claimed MaxAttempts times whose lease expired (their workers kept
+// dying) are marked failed first.
+func (w *worker) stillQueued(ctx context.Context, ps []position) (still []position, own int, next time.Duration, err error) {
+	o := w.opts
+	first := time.Duration(-1)
+	for lo := 0; lo < len(ps); lo += chunk {
+		part := ps[lo:min(lo+chunk, len(ps))]
+		vs, hs := make([]int16, len(part)), make([]int64, len(part))
+		for i, p := range part {
+			vs[i], hs[i] = p.variant, p.hash
+		}
+		err = pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `
+				UPDATE analysis_queue q SET failed = true, error = 'claimed '||attempts||' times without a result', lease_owner = NULL, lease_until = NULL
+				FROM unnest($3::smallint[], $4::bigint[]) AS k(variant, hash)
+				WHERE q.variant = k.variant AND q.hash = k.hash AND q.engine = $1 AND q.setting = $2
+				  AND NOT q.failed AND q.attempts >= $5 AND q.lease_until < now()`,
+				o.Engine, o.Setting, vs, hs, MaxAttempts); err != nil {
+				return err
+			}
+			rows, err := tx.Query(ctx, `
+				SELECT k.ord, coalesce(left(q.lease_owner, length($5) + 1) = $5 || ':', false),
+				       coalesce(extract(epoch FROM q.lease_until - now()) * 1000, 0)
+				FROM analysis_queue q
+				JOIN unnest($3::smallint[], $4::bigint[]) WITH ORDINALITY AS k(variant, hash, ord)
+				  ON q.variant = k.variant AND q.hash = k.hash
+				WHERE q.engine = $1 AND q.setting = $2 AND NOT q.failed
+				ORDER BY k.ord`,
+				o.Engine, o.Setting, vs, hs, o.Owner)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var ord int
+				var mine bool
+				var ms float64
+				if err := rows.Scan(&ord, &mine, &ms); err != nil {
+					return err
+				}
+				still = append(still, part[ord-1])
+				if mine {
+					own++
+				}
+				if d := time.Duration(ms) * time.Millisecond; first < 0 || d < first {
+					first = d
+				}
+			}
+			return rows.Err()
+		})
+		if err != nil {
+			return nil, 0, 0, fmt.Errorf("checking the selection's queue: %w", err)
+		}
+	}
+	return still, own, max(first, 0), nil
+}
+
+// release gives back the leases this worker still holds when it stops
+// (interrupted, or an error): the claims were not the positions' fault,
+// so they do not count as attempts, and the next run claims the rows at
+// once instead of waiting for the leases to expire.
+func (w *worker) release() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, _ = w.pool.Exec(ctx, `UPDATE analysis_queue SET lease_owner = NULL, lease_until = NULL, attempts = greatest(attempts - 1, 0)
+		WHERE lease_owner = $1`, w.owner)
+}
+
 // evaluateRun evaluates the positions of run (one game's, in the order of
 // its plies) that are still to be evaluated, as one line of the
 // LineEvaluator: it claims them at once (at most RunLength rows, one
@@ -149,7 +315,7 @@ func (w *worker) run(ctx context.Context, done func(evaluated, failed int)) erro
 func (w *worker) evaluateRun(ctx context.Context, run []position, done func(evaluated, failed int)) error {
 	first := true
 	for len(run) > 0 {
-		batch, next, err := w.claimRun(ctx, run)
+		batch, next, err := w.claimRunMissing(ctx, run)
 		if err != nil {
 			return err
 		}
@@ -169,18 +335,35 @@ func (w *worker) evaluateRun(ctx context.Context, run []position, done func(eval
 	return nil
 }
 
-// claimRun leases the claimable rows of run, in its order:
+// claimRunMissing is claimRun recording in w.runs the positions of run it
+// passed over without claiming them.
+func (w *worker) claimRunMissing(ctx context.Context, run []position) ([]claimed, int, error) {
+	batch, next, missed, err := w.claimRunAll(ctx, run)
+	if err == nil {
+		w.runs.miss(missed)
+	}
+	return batch, next, err
+}
+
+func (w *worker) claimRun(ctx context.Context, run []position) ([]claimed, int, error) {
+	batch, next, _, err := w.claimRunAll(ctx, run)
+	return batch, next, err
+}
+
+// claimRunAll leases the claimable rows of run, in its order:
 // not failed, not claimed MaxAttempts times already (the claims in any
 // order mark those failed), lease absent or expired. It returns them in
 // run order, less those already evaluated (which it deletes), and next,
-// the index in run after the last row it claimed (0 if none).
-func (w *worker) claimRun(ctx context.Context, run []position) ([]claimed, int, error) {
+// the index in run after the last row it claimed (0 if none), and the
+// positions of run it did not claim (all of them if none).
+func (w *worker) claimRunAll(ctx context.Context, run []position) ([]claimed, int, []position, error) {
 	o := w.opts
 	vs, hs := make([]int16, len(run)), make([]int64, len(run))
 	for i, p := range run {
 		vs[i], hs[i] = p.variant, p.hash
 	}
 	var out []claimed
+	var missed []position
 	next := 0
 	// No transaction around it: the UPDATE leases the rows on its own
 	// (one round trip where BEGIN and COMMIT made three), and the rows it
@@ -227,13 +410,19 @@ func (w *worker) claimRun(ctx context.Context, run []position) ([]claimed, int, 
 		}
 		slices.SortFunc(got, func(a, b row) int { return a.ord - b.ord })
 		var done []claimed
+		prev := 0
 		for _, r := range got {
 			if r.evaluated {
 				done = append(done, r.claimed)
 			} else {
 				out = append(out, r.claimed)
 			}
+			missed = append(missed, run[prev:r.ord-1]...)
+			prev = r.ord
 			next = max(next, r.ord) // ord counts from 1
+		}
+		if next == 0 {
+			missed = run
 		}
 		if len(done) > 0 {
 			vs, hs := keys(done)
@@ -245,9 +434,9 @@ func (w *worker) claimRun(ctx context.Context, run []position) ([]claimed, int, 
 		return nil
 	}()
 	if err != nil {
-		return nil, 0, fmt.Errorf("claim: %w", err)
+		return nil, 0, nil, fmt.Errorf("claim: %w", err)
 	}
-	return out, next, nil
+	return out, next, missed, nil
 }
 
 // claim leases up to Batch claimable rows: not failed, lease absent or

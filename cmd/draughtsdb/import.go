@@ -76,14 +76,14 @@ with the game where it stopped, --json lists them under "failures").`,
 				},
 			}
 			if bar != nil {
-				start, last := time.Now(), time.Time{}
-				opts.Progress = func(done, total int64, games int) {
+				// The bar follows the committed batches: the reader runs
+				// ahead of the database, and its position made the bar
+				// reach the end while batches were still being written.
+				start := time.Now()
+				opts.Committed = func(done, total int64, games int) {
 					bar.setTotal(total)
+					bar.describe(fmt.Sprintf("importing: %d games committed, %.0f games/s", games, float64(games)/time.Since(start).Seconds()))
 					bar.set(done)
-					if now := time.Now(); now.Sub(last) > 250*time.Millisecond {
-						last = now
-						bar.describe(fmt.Sprintf("%d games, %.0f games/s", games, float64(games)/now.Sub(start).Seconds()))
-					}
 				}
 			}
 			sum, err := ingest.Import(cmd.Context(), pool, args, opts)

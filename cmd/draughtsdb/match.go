@@ -266,14 +266,25 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 	if total <= 0 {
 		total = 2 * len(openings)
 	}
+	// The bar counts the games this run plays: a resumed match's stored
+	// games are known at its first game (whose round follows them).
+	var bar *progress
 	if !f.quiet {
 		fmt.Fprintf(lines, "match %q (key %s): %s, %d games from %d openings, %s\n", event, key, v.Name, total, len(openings), lim.Setting())
+		bar = newProgress(f.jsonOut, "playing", "games", int64(total))
+		resumed := -1
 		opts.Progress = func(g *match.Game, st match.Stats) {
-			fmt.Fprintf(lines, "%4d/%d  %s   A %+d =%d -%d  %.1f%%\n", g.Round, total, strings.TrimPrefix(g.String(), fmt.Sprintf("game %d: ", g.Round)),
-				st.Wins, st.Draws, st.Losses, 100*st.Score())
+			if resumed < 0 {
+				resumed = g.Round - 1
+				bar.setTotal(int64(total - resumed))
+			}
+			bar.above(lines, fmt.Sprintf("%4d/%d  %s   A %+d =%d -%d  %.1f%%", g.Round, total, strings.TrimPrefix(g.String(), fmt.Sprintf("game %d: ", g.Round)),
+				st.Wins, st.Draws, st.Losses, 100*st.Score()))
+			bar.set(int64(g.Round - resumed))
 		}
 	}
 	sum, runErr := match.Run(ctx, opts)
+	bar.finish()
 	if sum != nil {
 		id, _, _, _ := stored.Source(context.WithoutCancel(ctx))
 		if f.jsonOut {

@@ -81,3 +81,75 @@ func TestProgressUnits(t *testing.T) {
 	}
 	c.finish()
 }
+
+// TestProgressEstimate: the time left comes from the amounts of the last
+// etaWindow, so progress in large steps with long pauses between them (an
+// import's sources are read a megabyte at a time, and the bar's own
+// estimate, an average of its last updates' rates, fell to 0s between
+// steps) gives an estimate that is never 0 before the end, and follows a
+// change of speed after the window. "ETA ?" until a second is measured.
+func TestProgressEstimate(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var out bytes.Buffer
+	p := newProgressTo(&out, "importing", unitBytes, 100<<20, func() time.Time { return now }, 0)
+	last := func() string {
+		s := out.String()
+		if i := strings.LastIndex(s, "ETA "); i >= 0 {
+			e, _, _ := strings.Cut(s[i+4:], " ")
+			return strings.TrimRight(e, ",")
+		}
+		return ""
+	}
+	p.set(0)
+	if e := last(); e != "?" {
+		t.Fatalf("at the start: ETA %q, want ?", e)
+	}
+	// 1 MB every 2 s, with updates at 0 progress every 100 ms between.
+	var done int64
+	for step := 1; step <= 20; step++ {
+		for range 19 {
+			now = now.Add(100 * time.Millisecond)
+			p.set(done)
+			if e := last(); e == "0s" {
+				t.Fatalf("step %d: ETA 0s at %d of %d bytes", step, done, 100<<20)
+			}
+		}
+		now = now.Add(100 * time.Millisecond)
+		done += 1 << 20
+		p.set(done)
+	}
+	// 20 MB in 40 s: 80 MB left at 0.5 MB/s is 160 s.
+	if d, err := time.ParseDuration(last()); err != nil || d < 150*time.Second || d > 170*time.Second {
+		t.Errorf("after 20 MB in 40 s: ETA %q, want about 2m40s", last())
+	}
+	// Four times faster for the window's length: the estimate follows.
+	for range 30 {
+		now = now.Add(time.Second)
+		done += 2 << 20
+		p.set(done)
+	}
+	if d, err := time.ParseDuration(last()); err != nil || d > 15*time.Second || d < 5*time.Second {
+		t.Errorf("at %d of %d bytes, 2 MB/s: ETA %q, want about 10s", done, 100<<20, last())
+	}
+	p.finish()
+
+	// A count bar that starts again from less (the next epoch) measures
+	// from there: no negative rate, no 0s.
+	out.Reset()
+	c := newProgressTo(&out, "fit", "positions", 2000, func() time.Time { return now }, 0)
+	for i := range 10 {
+		now = now.Add(time.Second)
+		c.set(int64(100 * (i + 1)))
+	}
+	now = now.Add(time.Second)
+	c.set(10)
+	if e := last(); e != "?" {
+		t.Errorf("after starting again: ETA %q, want ?", e)
+	}
+	now = now.Add(2 * time.Second)
+	c.set(210)
+	if e := last(); e != "18s" {
+		t.Errorf("200 in 2 s, 1790 left: ETA %q, want 18s", e)
+	}
+	c.finish()
+}

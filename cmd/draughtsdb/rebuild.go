@@ -41,7 +41,11 @@ the same database wait.`,
 			sum, err := openings.Rebuild(cmd.Context(), pool, opts)
 			bar.finish()
 			if err != nil {
-				return interrupted(cmd.Context(), err, "rebuild-openings", "the sources rebuilt so far are kept: run the same command again to finish")
+				kept := "the sources rebuilt so far are kept: run the same command again to finish"
+				if sum != nil {
+					kept = fmt.Sprintf("the %d source(s) rebuilt before, %d games, are kept (the one under way is not): run the same command again to finish", sum.Sources, sum.Games)
+				}
+				return interrupted(cmd.Context(), err, "rebuild-openings", kept)
 			}
 			out := cmd.OutOrStdout()
 			if jsonOut {

@@ -76,7 +76,11 @@ fen, move, white, black, result, date, event).`,
 				sum, err := ingest.RebuildPatternIndex(cmd.Context(), pool, opts)
 				bar.finish()
 				if err != nil {
-					return interrupted(cmd.Context(), err, "search --rebuild-index", "the sources indexed so far are kept: run the same command again to finish")
+					kept := "the sources indexed so far are kept: run the same command again to finish"
+					if sum != nil {
+						kept = fmt.Sprintf("the %d source(s) indexed before, %d games, are kept (the one under way is not): run the same command again to finish", sum.Sources, sum.Games)
+					}
+					return interrupted(cmd.Context(), err, "search --rebuild-index", kept)
 				}
 				if jsonOut {
 					return json.NewEncoder(out).Encode(sum)
@@ -169,7 +173,11 @@ fen, move, white, black, result, date, event).`,
 				return err
 			}
 			defer pool.Close()
+			// The search is one query (up to seconds on a large
+			// database): a spinner says it is under way.
+			bar := newProgress(quiet || jsonOut, "searching", "games", 0)
 			res, err := patternsearch.Search(cmd.Context(), pool, patternsearch.Options{Variant: v, Query: q, Limit: limit, Workers: workers})
+			bar.finish()
 			if err != nil {
 				return interrupted(cmd.Context(), err, "search", "")
 			}
@@ -222,6 +230,6 @@ fen, move, white, black, result, date, event).`,
 	f.BoolVar(&jsonOut, "json", false, "print one JSON object {games, positions, games_scanned, games_unindexed, matches}")
 	f.BoolVar(&rebuild, "rebuild-index", false, "build the pattern index of the sources that have none (imported before it existed), then exit")
 	f.BoolVar(&all, "all", false, "with --rebuild-index: rebuild every source's index")
-	f.BoolVar(&quiet, "quiet", false, "with --rebuild-index: no progress bar")
+	f.BoolVar(&quiet, "quiet", false, "no progress bar (the index's, or the spinner while searching)")
 	return cmd
 }

@@ -84,22 +84,36 @@ their source again with --force stores them.`,
 				// Every name is resolved before anything is removed, so a
 				// mistyped one removes nothing.
 				var ids []int64
+				var games int64
 				for _, ref := range args {
 					s, err := schema.FindSource(cmd.Context(), pool, ref)
 					if err != nil {
 						return err
 					}
 					ids = append(ids, s.ID)
+					games += s.Games + s.Rejected + s.Duplicates
 				}
 				out := cmd.OutOrStdout()
-				for _, id := range ids {
+				// The bar counts the games (stored, rejected, duplicate)
+				// of the sources removed; one source is one statement.
+				bar := newProgress(false, "removing sources", "games", games)
+				defer bar.finish()
+				var done int64
+				for i, id := range ids {
 					r, err := schema.RemoveSource(cmd.Context(), pool, id)
 					if err != nil {
+						bar.finish()
+						if cmd.Context().Err() != nil {
+							return interrupted(cmd.Context(), err, "sources remove",
+								fmt.Sprintf("%d of the %d sources were removed before; source %d and those after it are whole", i, len(ids), id))
+						}
 						return fmt.Errorf("removing source %d: %w", id, err)
 					}
 					s := r.Source
-					fmt.Fprintf(out, "removed source %d %q (%s): %d games, %d rejected, %d duplicates\n",
-						s.ID, s.Name, s.Kind, s.Games, s.Rejected, s.Duplicates)
+					done += s.Games + s.Rejected + s.Duplicates
+					bar.above(out, fmt.Sprintf("removed source %d %q (%s): %d games, %d rejected, %d duplicates",
+						s.ID, s.Name, s.Kind, s.Games, s.Rejected, s.Duplicates))
+					bar.set(done)
 					if r.Orphans > 0 {
 						fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: note: %d games of other sources were duplicates of source %d's games and are not stored; import their sources again with --force to store them\n", r.Orphans, s.ID)
 					}

@@ -136,7 +136,19 @@ func runValidate(cmd *cobra.Command, paths []string, workers int, forced *rules.
 	})
 	bar.finish()
 	if err != nil {
-		return interrupted(cmd.Context(), err, "validate", "not every game was read, and no summary is printed")
+		if sum == nil || cmd.Context().Err() == nil {
+			return interrupted(cmd.Context(), err, "validate", "")
+		}
+		// Interrupted: the summary counts the games read and checked so
+		// far, which is what the run did.
+		if jsonOut {
+			if err := json.NewEncoder(out).Encode(sum); err != nil {
+				return err
+			}
+		} else {
+			printValidateSummary(out, sum)
+		}
+		return interrupted(cmd.Context(), err, "validate", "not every game was read: the summary counts those read before")
 	}
 	// An input that could not even be opened is a file that could not be
 	// read: the total counts it, as import's sources do.
