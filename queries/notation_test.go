@@ -67,11 +67,11 @@ func TestSQLNotationAgreesWithGo(t *testing.T) {
 					if err := pool.QueryRow(ctx, `SELECT draughtsdb_move_code_text($1, $2, $3)`, id, int32(codec.MoveCodeOf(m)), alg).Scan(&got); err != nil {
 						t.Fatal(err)
 					}
-					if exp := replay.FormatMove(v, m, n, false); got != exp {
+					if exp := rules.FormatMove(v, m, n, false); got != exp {
 						t.Fatalf("%s: move code text %q, Go %q", v.Name, got, exp)
 					}
 				}
-				want = append(want, replay.FormatMove(v, m, v.DefaultNotation, true))
+				want = append(want, rules.FormatMove(v, m, v.DefaultNotation, true))
 				// games.moves as the import stores it.
 				moves = codec.AppendMoves(moves, []rules.Move{*m})
 				pos.Play(m)
@@ -125,8 +125,9 @@ func TestSQLResultTextAgreesWithGo(t *testing.T) {
 func squareName(v *rules.Variant, sq int) string {
 	b := v.Board
 	f, r := b.Coords(sq)
-	// replay.FormatMove names squares only in moves: a lone king's step
-	// to a neighbour (every square has one), along a diagonal or, on
+	// The name is taken from a written move, not from SquareName, so that
+	// the SQL is checked against what games.moves holds: a lone king's
+	// step to a neighbour (every square has one), along a diagonal or, on
 	// Turkish's board, a rank or file.
 	for _, d := range [][2]int{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
 		to := b.SquareAt(f+d[0], r+d[1])
@@ -137,7 +138,7 @@ func squareName(v *rules.Variant, sq int) string {
 		pos.SetPiece(sq, rules.WhiteKing)
 		for _, m := range pos.LegalMoves(nil) {
 			if m.From() == sq && m.To() == to {
-				text := replay.FormatMove(v, &m, rules.Algebraic, false)
+				text := rules.FormatMove(v, &m, rules.Algebraic, false)
 				return text[:strings.IndexByte(text, '-')]
 			}
 		}

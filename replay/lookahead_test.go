@@ -70,7 +70,7 @@ func checkPly26(t *testing.T, text, want, prefix, detail string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := FormatMove(rules.Italian, &g.Moves[25], rules.Numeric, true); got != want {
+	if got := rules.FormatMove(rules.Italian, &g.Moves[25], rules.Numeric, true); got != want {
 		t.Errorf("ply 26 = %s, want %s", got, want)
 	}
 	found := false
@@ -117,7 +117,7 @@ func TestNestedAmbiguityInTheLookAhead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := FormatMove(rules.International, &g.Moves[68], rules.Numeric, true); got != "36x13x2x16" {
+	if got := rules.FormatMove(rules.International, &g.Moves[68], rules.Numeric, true); got != "36x13x2x16" {
 		t.Errorf("ply 69 = %s, want 36x13x2x16", got)
 	}
 	want := `only 36x13x2x16 lets the moves after it replay, not 36x18x7x16 (ply 85 "49x16" then fits several moves, and the game replays after none of them)`

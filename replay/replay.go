@@ -261,7 +261,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 		if pm.Text == pdn.UnknownMove {
 			return r.reject(ErrUnknownMove, &pos, ply, pm.Text, "the move was not recorded, so the game cannot be verified past it")
 		}
-		if !parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
+		if !parseMoveText(v.Board, text, v.AlgebraicFromBlack, &r.mt) {
 			return r.reject(ErrBadMoveText, &pos, ply, text, fmt.Sprintf("not a move on the %s board", v.Board.Name))
 		}
 		if track != nil {
@@ -356,7 +356,7 @@ func (r *Replayer) unknownSideFEN(pg *pdn.Game, v *rules.Variant, fen string, ou
 		}
 	}
 	var fits []rules.Color
-	if text != "" && parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
+	if text != "" && parseMoveText(v.Board, text, v.AlgebraicFromBlack, &r.mt) {
 		for c := range cand {
 			if _, err := r.resolve(&cand[c], 1, text); err == nil {
 				fits = append(fits, rules.Color(c))
@@ -503,7 +503,7 @@ func (r *Replayer) rejectAmong(reason error, pos *rules.Position, legal []rules.
 	v := pos.Variant()
 	names := make([]string, len(legal))
 	for i := range legal {
-		names[i] = rules.MoveText(legal, &legal[i], v.DefaultNotation)
+		names[i] = rules.MoveText(v, legal, &legal[i], v.DefaultNotation)
 	}
 	return &RejectError{Err: reason, Ply: ply, Text: text, FEN: pos.FEN(), Legal: names, Detail: detail, Variant: v.Name}
 }
@@ -523,7 +523,7 @@ func (r *Replayer) joinSplitCapture(pos *rules.Position, next []pdn.Move) (rules
 	kept := false
 	for j := range next {
 		if next[j].Text == "" || next[j].Setup() != "" ||
-			!parseMoveText(b, next[j].Text, algebraicRotated(r.variant), &hop) || r.trackHop(&hop) ||
+			!parseMoveText(b, next[j].Text, r.variant.AlgebraicFromBlack, &hop) || r.trackHop(&hop) ||
 			hop.short || hop.sq[0] != r.mt.sq[r.mt.n-1] || r.mt.n+hop.n-1 > maxSquares {
 			return rules.Move{}, 0, false
 		}

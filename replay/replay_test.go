@@ -113,7 +113,7 @@ func TestRussianPromotionInCaptureContinuesAsKing(t *testing.T) {
 	if pc := g.Final.Piece(sq); pc != rules.WhiteKing {
 		t.Fatalf("piece on h4 = %v, want a white king", pc)
 	}
-	if got := FormatMove(g.Variant, &g.Moves[0], rules.Algebraic, true); got != "b6:d8:h4" {
+	if got := rules.FormatMove(g.Variant, &g.Moves[0], rules.Algebraic, true); got != "b6:d8:h4" {
 		t.Errorf("normalised move %q, want b6:d8:h4", got)
 	}
 }
@@ -133,7 +133,7 @@ func TestMoveForms(t *testing.T) {
 	}
 	var alg []string
 	for i := range first.Moves {
-		alg = append(alg, FormatMove(first.Variant, &first.Moves[i], rules.Algebraic, true))
+		alg = append(alg, rules.FormatMove(first.Variant, &first.Moves[i], rules.Algebraic, true))
 	}
 	forms = append(forms, strings.Join(alg, " "))
 	var want []uint64

@@ -97,7 +97,7 @@ func playedGame(t *testing.T, v *rules.Variant, plies int) (text string, moves [
 		if ply%2 == 0 {
 			fmt.Fprintf(&sb, "%d. ", ply/2+1)
 		}
-		sb.WriteString(FormatMove(v, &m, v.DefaultNotation, true))
+		sb.WriteString(rules.FormatMove(v, &m, v.DefaultNotation, true))
 		sb.WriteByte(' ')
 		pos.Play(&m)
 		moves = append(moves, m)
@@ -152,7 +152,7 @@ func TestEveryVariantByGameTypeAndName(t *testing.T) {
 				}
 				for k := range moves {
 					if !g.Moves[k].SameAs(&moves[k]) {
-						t.Fatalf("%s: ply %d is %s, want %s", h, k+1, FormatMove(v, &g.Moves[k], v.DefaultNotation, true), FormatMove(v, &moves[k], v.DefaultNotation, true))
+						t.Fatalf("%s: ply %d is %s, want %s", h, k+1, rules.FormatMove(v, &g.Moves[k], v.DefaultNotation, true), rules.FormatMove(v, &moves[k], v.DefaultNotation, true))
 					}
 				}
 			}
@@ -286,7 +286,7 @@ func TestItalianTags(t *testing.T) {
 		// 10-19 and by 10-17, are equal under every precedence rule; its
 		// result (0-1) picks the one after which Black is not a man down.
 		if g.PDN.Ordinal == 46 {
-			if got := FormatMove(italian, &g.Moves[len(g.Moves)-1], rules.Numeric, true); got != "3x10x19x26" || !strings.Contains(strings.Join(g.Warnings, "\n"), warnResolvedByResult) {
+			if got := rules.FormatMove(italian, &g.Moves[len(g.Moves)-1], rules.Numeric, true); got != "3x10x19x26" || !strings.Contains(strings.Join(g.Warnings, "\n"), warnResolvedByResult) {
 				t.Errorf("game 46: last move %s, warnings %q; want 3x10x19x26 resolved by the result", got, g.Warnings)
 			}
 		}

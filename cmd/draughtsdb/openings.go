@@ -218,7 +218,7 @@ func movesText(line *replay.Game) string {
 	v := line.Final.Variant()
 	text := make([]string, len(line.Moves))
 	for i := range line.Moves {
-		text[i] = rules.FormatMove(&line.Moves[i], v.DefaultNotation, false)
+		text[i] = rules.FormatMove(v, &line.Moves[i], v.DefaultNotation, false)
 	}
 	return strings.Join(text, " ")
 }

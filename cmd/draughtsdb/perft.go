@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 )
@@ -153,7 +152,7 @@ func perftDivide(ctx context.Context, out, errOut io.Writer, v *rules.Variant, p
 	for i := range entries {
 		e := &entries[i]
 		total += e.Nodes
-		div[i] = divideMove{Move: replay.FormatMove(v, &e.Legal, v.DefaultNotation, true), Nodes: e.Nodes}
+		div[i] = divideMove{Move: rules.FormatMove(v, &e.Legal, v.DefaultNotation, true), Nodes: e.Nodes}
 	}
 	if jsonOut {
 		return json.NewEncoder(out).Encode(struct {

@@ -131,6 +131,13 @@ type Variant struct {
 	Promotion          PromotionInCapture
 	// DefaultNotation is how the variant's community writes moves.
 	DefaultNotation Notation
+	// AlgebraicFromBlack: algebraic squares are named from Black's side of
+	// our diagrams (English). Our diagrams put White at the bottom (a1 is
+	// square 29 on 8x8); English checkers sites that write algebraic moves
+	// (playstrategy, lidraughts) put Black, who moves first, at the bottom,
+	// so their square s is our square N+1-s (their c3, 22, is our 11).
+	// SquareName and FormatMove write them so, replay reads them so.
+	AlgebraicFromBlack bool
 	// DrawKingPlies is the number of consecutive plies of king moves without
 	// capture (and, for Russian, without a man move) after which the game
 	// is drawn; 0 means the variant has no such rule here. See state.go.
@@ -193,7 +200,7 @@ var (
 		DefaultNotation: Numeric}
 	English = &Variant{Name: "english", GameType: 21, Board: Board8x8, FirstToMove: Black, InitialRows: 3,
 		MenCaptureBackward: false, FlyingKings: false, Promotion: PromoteEndsMove,
-		DefaultNotation: Numeric}
+		DefaultNotation: Numeric, AlgebraicFromBlack: true}
 	// Pool is American pool checkers (APCA rules): Black moves first, men
 	// capture backwards, flying kings, free choice of capture, and a man
 	// that reaches the far row in a capture goes on capturing as a man if
