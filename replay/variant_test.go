@@ -178,9 +178,31 @@ func TestVariantTagsAndGameTypes(t *testing.T) {
 		pg := &pdn.Game{Tags: []pdn.Tag{{Name: "Variant", Value: c.tag}}}
 		checkResolved(t, pg, "Variant tag "+c.tag, c.want, BasisVariantTag)
 	}
-	for n, name := range pdnGameTypes {
+	// The draughts GameType numbers of the PDN standard (wiegerw/pdn
+	// doc/gametype.rst) and of lidraughts (96-99), by the variant each
+	// stands for: every one is read as rules says (Variant.GameType and
+	// OtherGameTypes) or rejected naming the variant.
+	standard := map[int]string{
+		20: "international", 21: "english", 22: "italian", 23: "pool", 24: "spanish", 25: "russian",
+		26: "brazilian", 27: "canadian", 28: "spanish", 29: "czech", 30: "turkish", 31: "thai",
+		40: "frisian", 41: "spantsiretti",
+		96: "breakthrough", 97: "frysk", 98: "antidraughts",
+		// lidraughts' "From Position": International rules from a set-up
+		// position (the FEN tag).
+		99: "international",
+	}
+	for n, name := range standard {
 		pg := &pdn.Game{Tags: []pdn.Tag{{Name: "GameType", Value: strconv.Itoa(n)}}}
-		checkResolved(t, pg, "GameType "+strconv.Itoa(n), canonicalName(name), BasisGameType)
+		checkResolved(t, pg, "GameType "+strconv.Itoa(n), name, BasisGameType)
+	}
+	// Every number rules reads is in the standard's table, as the variant
+	// the table names.
+	for _, v := range rules.Variants() {
+		for _, n := range append([]int{v.GameType}, v.OtherGameTypes...) {
+			if n != 0 && standard[n] != v.Name {
+				t.Errorf("%s reads GameType %d, which the PDN standard gives %q", v.Name, n, standard[n])
+			}
+		}
 	}
 	// Tags that name no variant leave the decision to the squares.
 	for _, tag := range []string{"From Position", "fromPosition", "?"} {

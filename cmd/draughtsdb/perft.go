@@ -88,7 +88,7 @@ By default moves with the same start, end and captured pieces count once
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "russian", "variant: "+variantList())
+	f.StringVar(&variant, "variant", rules.Default.Name, "variant: "+variantList())
 	f.StringVar(&fen, "fen", "", "start from this position (default: the variant's initial position)")
 	f.IntVar(&depth, "depth", 6, "plies to search")
 	f.BoolVar(&divide, "divide", false, "print each root move (full capture path, the variant's notation) with its count")

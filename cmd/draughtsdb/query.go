@@ -114,7 +114,7 @@ func positionParams(q *queries.Query, values map[string]string) error {
 	}
 	name := values["variant"]
 	if name == "" {
-		name = "russian"
+		name = rules.Default.Name
 	}
 	v, err := flagVariant("--param variant", name)
 	if err != nil {

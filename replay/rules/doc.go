@@ -39,7 +39,10 @@
 // (PromoteAtEnd, PromoteAndContinue, PromoteEndsMove), DefaultNotation
 // (Numeric or Algebraic), DrawKingPlies, KingMoveLimit and Win.
 // VariantByName("russian") and VariantByGameType(25) look them up;
-// Variants() lists them, Russian (the default) first.
+// Variants() lists them, Default (Russian) first. VariantByTag reads a
+// PDN Variant tag (TagNames too); the identity fields (Aliases, TagNames,
+// OtherGameTypes, HubNames) are the one list of every other name and
+// number of a variant.
 //
 // Rules shared by all: capture is compulsory; a piece is jumped at most once
 // per chain; jumped pieces leave the board only when the chain ends and
