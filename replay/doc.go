@@ -161,4 +161,14 @@
 // the game by the variant's Win rule (rules.Outcome: no legal move loses,
 // or wins in antidraughts; the first king wins in breakthrough). Dates
 // become YYYY.MM.DD with ?? for unknown parts (CleanDate).
+//
+// # Warnings
+//
+// Game.Warnings are Warning values: a Kind (WarnResultCompleted,
+// WarnVariantByReplay, WarnNUL for the PDN reader's pdn.WarnNUL, ...), the
+// Text stored with the game and shown, and for the kinds that say which
+// variant decided the game, that Variant. Code reads the kind, never the
+// text: validate counts warnings by Kind.String(), and the import's source
+// inference finds games decided by replay with DecidedByReplay. The texts
+// are those stored before warnings had kinds, byte for byte.
 package replay

@@ -87,7 +87,7 @@ func (r *Replayer) joinSplit(pg *pdn.Game, pos *rules.Position, last int, err er
 // candidate lets them replay, it is returned and a warning naming the
 // others and where they fail is added to warnings; otherwise err0 stands,
 // its detail saying why the rest of the game did not decide.
-func (r *Replayer) resolveByRest(pg *pdn.Game, v *rules.Variant, pos *rules.Position, next, ply int, text string, err0 error, warnings *[]string) (rules.Move, error) {
+func (r *Replayer) resolveByRest(pg *pdn.Game, v *rules.Variant, pos *rules.Position, next, ply int, text string, err0 error, warnings *[]Warning) (rules.Move, error) {
 	cands := append([]rules.Move(nil), r.cands...)
 	track := r.track
 	r.track = nil // the look ahead reads the same squares again
@@ -105,7 +105,7 @@ func (r *Replayer) resolveByRest(pg *pdn.Game, v *rules.Variant, pos *rules.Posi
 	var re *RejectError
 	if replaying != 1 && !hasMoveFrom(pg, next) {
 		if m, warning, ok := resolveByResult(v, pos, cands, pg, ply, text); ok {
-			*warnings = append(*warnings, warning)
+			*warnings = append(*warnings, Warning{Kind: WarnResolvedByResult, Text: warning})
 			return m, nil
 		}
 	}
@@ -138,8 +138,9 @@ func (r *Replayer) resolveByRest(pg *pdn.Game, v *rules.Variant, pos *rules.Posi
 		}
 		others = append(others, fmt.Sprintf("%s (%s)", rules.FormatMove(v, &cands[i], v.DefaultNotation, true), why))
 	}
-	*warnings = append(*warnings, fmt.Sprintf("%s: ply %d %q fits %d legal moves; only %s lets the moves after it replay, not %s",
-		warnResolvedByRest, ply, quote(text), len(cands), rules.FormatMove(v, &chosen, v.DefaultNotation, true), strings.Join(others, ", ")))
+	*warnings = append(*warnings, Warning{Kind: WarnResolvedByRest,
+		Text: fmt.Sprintf("%s: ply %d %q fits %d legal moves; only %s lets the moves after it replay, not %s",
+			warnResolvedByRest, ply, quote(text), len(cands), rules.FormatMove(v, &chosen, v.DefaultNotation, true), strings.Join(others, ", "))})
 	return chosen, nil
 }
 

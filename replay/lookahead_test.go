@@ -75,10 +75,10 @@ func checkPly26(t *testing.T, text, want, prefix, detail string) {
 	}
 	found := false
 	for _, w := range g.Warnings {
-		if strings.HasPrefix(w, prefix) && strings.Contains(w, detail) {
+		if strings.HasPrefix(w.Text, prefix) && strings.Contains(w.Text, detail) {
 			found = true
 		}
-		if WarningKind(w) == "other" {
+		if w.Kind.String() == "other" {
 			t.Errorf("warning %q has no kind", w)
 		}
 	}
@@ -121,7 +121,7 @@ func TestNestedAmbiguityInTheLookAhead(t *testing.T) {
 		t.Errorf("ply 69 = %s, want 36x13x2x16", got)
 	}
 	want := `only 36x13x2x16 lets the moves after it replay, not 36x18x7x16 (ply 85 "49x16" then fits several moves, and the game replays after none of them)`
-	if len(g.Warnings) == 0 || !strings.Contains(strings.Join(g.Warnings, "\n"), want) {
+	if len(g.Warnings) == 0 || !strings.Contains(strings.Join(WarningTexts(g.Warnings), "\n"), want) {
 		t.Errorf("warnings %q lack %q", g.Warnings, want)
 	}
 }

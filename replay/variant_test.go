@@ -60,7 +60,7 @@ func TestReplayVariantEqualsResolveVariant(t *testing.T) {
 					widened = append(widened, fmt.Sprintf("%s game %d", s.Name, pg.Ordinal))
 				}
 				if rerr != nil || g.Variant == want || g.Variant.Board.Width != want.Board.Width && !wider || wantBasis == BasisGameType || wantBasis == BasisVariantTag ||
-					len(g.Warnings) == 0 || WarningKind(g.Warnings[len(g.Warnings)-1]) != "variant decided by replay" {
+					len(g.Warnings) == 0 || g.Warnings[len(g.Warnings)-1].Kind.String() != "variant decided by replay" {
 					t.Errorf("%s game %d: replay decided %v by %s (%v), ResolveVariant %v by %s", s.Name, pg.Ordinal, g.Variant, g.Basis, rerr, want, wantBasis)
 				}
 				replayed++
@@ -308,7 +308,7 @@ func TestItalianTags(t *testing.T) {
 		// 10-19 and by 10-17, are equal under every precedence rule; its
 		// result (0-1) picks the one after which Black is not a man down.
 		if g.PDN.Ordinal == 46 {
-			if got := rules.FormatMove(italian, &g.Moves[len(g.Moves)-1], rules.Numeric, true); got != "3x10x19x26" || !strings.Contains(strings.Join(g.Warnings, "\n"), warnResolvedByResult) {
+			if got := rules.FormatMove(italian, &g.Moves[len(g.Moves)-1], rules.Numeric, true); got != "3x10x19x26" || !strings.Contains(strings.Join(WarningTexts(g.Warnings), "\n"), warnResolvedByResult) {
 				t.Errorf("game 46: last move %s, warnings %q; want 3x10x19x26 resolved by the result", got, g.Warnings)
 			}
 		}
