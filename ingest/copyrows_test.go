@@ -95,7 +95,7 @@ func TestCopyRowsReadBack(t *testing.T) {
 		}
 		annotations, varWarnings := gameAnnotations(g, &c)
 		var warnings []string
-		for _, w := range append(append([]string(nil), g.Warnings...), varWarnings...) {
+		for _, w := range append(replay.WarningTexts(g.Warnings), varWarnings...) {
 			warnings = append(warnings, capText(dbText(w), maxWarning))
 		}
 		warnings = append(warnings, c.notes...)

@@ -182,8 +182,8 @@ func TestChunkedReadEqualsReader(t *testing.T) {
 						t.Fatalf("%s: game %d: error %v, want %v", at, i+1, it.ReadErr, wantErrs[i])
 					}
 					rej := r.Replay(g, wantErrs[i], &out)
-					if fmt.Sprint(it.Reject) != fmt.Sprint(rej) || rej == nil && (it.Plies != out.Plies() || !slices.Equal(it.WarningTexts, out.Warnings)) {
-						t.Fatalf("%s: game %d: replayed %v %d %q, want %v %d %q", at, i+1, it.Reject, it.Plies, it.WarningTexts, rej, out.Plies(), out.Warnings)
+					if fmt.Sprint(it.Reject) != fmt.Sprint(rej) || rej == nil && (it.Plies != out.Plies() || !slices.Equal(it.GameWarnings, out.Warnings)) {
+						t.Fatalf("%s: game %d: replayed %v %d %q, want %v %d %q", at, i+1, it.Reject, it.Plies, it.GameWarnings, rej, out.Plies(), out.Warnings)
 					}
 				}
 			}

@@ -128,7 +128,7 @@ func (inf *inferrer) event(ev *Event) error {
 			for i := range ev.Items {
 				it := &ev.Items[i]
 				last = it.Ordinal
-				if it.Ordinal <= inferWindow && it.Accepted && !s.evidence && replay.DecidedByReplay(it.WarningTexts) != "" {
+				if it.Ordinal <= inferWindow && it.Accepted && !s.evidence && replay.DecidedByReplay(it.GameWarnings) != "" {
 					s.evidence = true
 				}
 			}
@@ -284,7 +284,7 @@ func (inf *inferrer) apply(items []Item) {
 	s := inf.cur
 	for i := range items {
 		it := &items[i]
-		if it.ReadErr != nil || it.Accepted && replay.DecidedByReplay(it.WarningTexts) != "" ||
+		if it.ReadErr != nil || it.Accepted && replay.DecidedByReplay(it.GameWarnings) != "" ||
 			!it.Accepted && !replay.MayBeOtherVariant(it.Reject) {
 			continue
 		}
@@ -322,8 +322,9 @@ func (inf *inferrer) apply(items []Item) {
 		if inf.r.Replay(pg, nil, &inf.g) != nil {
 			continue // cannot be: the worker accepted it
 		}
-		inf.g.Warnings = append(inf.g.Warnings, fmt.Sprintf("%s %s rejects %s; kept as %s (by %s). %s",
-			replay.WarnSourceVariantRejects, p.x.Name, what, inf.g.Variant.Name, inf.g.Basis, p.evidence()))
+		inf.g.Warnings = append(inf.g.Warnings, replay.Warning{Kind: replay.WarnSourceVariantRejects, Variant: p.x.Name,
+			Text: fmt.Sprintf("%s %s rejects %s; kept as %s (by %s). %s",
+				replay.TextSourceVariantRejects, p.x.Name, what, inf.g.Variant.Name, inf.g.Basis, p.evidence())})
 		inf.rebuild(it, &inf.g)
 	}
 }
@@ -341,12 +342,13 @@ func (p *classPlan) evidence() string {
 
 // because is the warning of a game read as its source's variant;
 // v0Accepts says the variant of its squares accepts it too.
-func (p *classPlan) because(v0Accepts bool) string {
+func (p *classPlan) because(v0Accepts bool) replay.Warning {
 	also := fmt.Sprintf("%s (by notation) rejects it", p.v0.Name)
 	if v0Accepts {
 		also = fmt.Sprintf("%s (by notation) accepts it too", p.v0.Name)
 	}
-	return fmt.Sprintf("%s %s: no GameType, Variant or Italian tags; %s. %s", replay.WarnVariantBySource, p.x.Name, also, p.evidence())
+	return replay.Warning{Kind: replay.WarnVariantBySource, Variant: p.x.Name,
+		Text: fmt.Sprintf("%s %s: no GameType, Variant or Italian tags; %s. %s", replay.TextVariantBySource, p.x.Name, also, p.evidence())}
 }
 
 // rebuild makes it the accepted game g, as a worker would have handed it
@@ -355,9 +357,9 @@ func (inf *inferrer) rebuild(it *Item, g *replay.Game) {
 	pg := g.PDN
 	it.Accepted, it.Reject = true, nil
 	it.Plies, it.Warnings = g.Plies(), len(g.Warnings)
-	it.WarningTexts = nil
+	it.GameWarnings = nil
 	if len(g.Warnings) > 0 {
-		it.WarningTexts = append([]string(nil), g.Warnings...)
+		it.GameWarnings = append([]replay.Warning(nil), g.Warnings...)
 	}
 	it.Game, it.Prepared = nil, nil
 	if inf.cfg.Keep {

@@ -35,6 +35,7 @@ type inferred struct {
 	accepted          bool
 	variant, basis    string
 	warnings          []string
+	list              []replay.Warning
 	prepared, pdnKept bool
 }
 
@@ -57,7 +58,7 @@ func runInferred(t *testing.T, paths []string, keep, prepare bool, skip func(*so
 			return nil
 		}
 		for _, it := range ev.Items {
-			g := inferred{file: filepath.Base(ev.Source.Name), ordinal: it.Ordinal, accepted: it.Accepted, warnings: it.WarningTexts, pdnKept: it.PDN != nil}
+			g := inferred{file: filepath.Base(ev.Source.Name), ordinal: it.Ordinal, accepted: it.Accepted, warnings: replay.WarningTexts(it.GameWarnings), list: it.GameWarnings, pdnKept: it.PDN != nil}
 			switch {
 			case it.Game != nil:
 				g.variant, g.basis = it.Game.Variant.Name, string(it.Game.Basis)
@@ -106,7 +107,7 @@ func TestSourceInferenceReadsCzechFilesAsCzech(t *testing.T) {
 					continue
 				}
 				w := strings.Join(g.warnings, "\n")
-				if !strings.Contains(w, replay.WarnVariantBySource+" czech: no GameType, Variant or Italian tags; russian (by notation) ") ||
+				if !strings.Contains(w, replay.TextVariantBySource+" czech: no GameType, Variant or Italian tags; russian (by notation) ") ||
 					!evidenceText.MatchString(w) {
 					t.Errorf("%s game %d: warnings %q", g.file, g.ordinal, g.warnings)
 				}
@@ -228,11 +229,11 @@ func TestSourceInferenceWindow(t *testing.T) {
 	if got := describe(games); !slices.Equal(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
-	if w := strings.Join(games[2].warnings, "\n"); !strings.Contains(w, replay.WarnSourceVariantRejects+` czech rejects ply 12 "a5:c7": illegal move; kept as russian (by notation). The source reads as czech: of its first 2 8x8 algebraic games`) {
+	if w := strings.Join(games[2].warnings, "\n"); !strings.Contains(w, replay.TextSourceVariantRejects+` czech rejects ply 12 "a5:c7": illegal move; kept as russian (by notation). The source reads as czech: of its first 2 8x8 algebraic games`) {
 		t.Errorf("game 3 warnings %q", games[2].warnings)
 	}
-	if k := replay.WarningKind(games[2].warnings[len(games[2].warnings)-1]); k != "the variant of its source rejects it" {
-		t.Errorf("kind %q", k)
+	if w := games[2].list[len(games[2].list)-1]; w.Kind != replay.WarnSourceVariantRejects || w.Kind.String() != "the variant of its source rejects it" || w.Variant != "czech" {
+		t.Errorf("kind %q, variant %q", w.Kind, w.Variant)
 	}
 
 	got := describe(runInferred(t, []string{writeGames(t, czech[1], czech[2], czech[0])}, false, true, nil))

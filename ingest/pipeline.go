@@ -26,9 +26,10 @@ type Item struct {
 	Accepted bool      // verified; Reject is nil
 	Plies    int       // moves played (accepted games)
 	Warnings int       // replay warnings (accepted games)
-	// WarningTexts are those warnings (nil when none): what the reader and
-	// the replay repaired or noticed, for validate --warnings.
-	WarningTexts []string
+	// GameWarnings are those warnings (nil when none): what the reader
+	// and the replay repaired or noticed, with their kinds, for validate
+	// (--warnings, the count by kind) and the source inference.
+	GameWarnings []replay.Warning
 	Game         *replay.Game // the verified game, with Config.Keep
 	Prepared     any          // what Config.Prepare returned, for accepted games
 	Reject       error        // a *replay.RejectError when rejected
@@ -476,7 +477,7 @@ func replayItems(j *job, games []*pdn.Game, errs []error, r *replay.Replayer, sc
 			it.isPDN = it.isPDN || scratch.Plies() > 0
 			it.Accepted, it.Plies, it.Warnings = true, scratch.Plies(), len(scratch.Warnings)
 			if len(scratch.Warnings) > 0 {
-				it.WarningTexts = append([]string(nil), scratch.Warnings...)
+				it.GameWarnings = append([]replay.Warning(nil), scratch.Warnings...)
 			}
 			if cfg.Keep {
 				it.Game = scratch.Clone()

@@ -80,7 +80,7 @@ func TestStoreCleansEveryText(t *testing.T) {
 	}
 	g.PDN.Tags = append(g.PDN.Tags, pdn.Tag{Name: "Site", Value: "Li\xe8ge"}, pdn.Tag{Name: "Round", Value: "\x00"})
 	g.White, g.Black = "Ren\xe8\x00", strings.Repeat("z", 5000)
-	g.Warnings = append(g.Warnings, "date \"\xe8\x00\" "+strings.Repeat("long ", 200))
+	g.Warnings = append(g.Warnings, replay.Warning{Kind: replay.WarnDateNotUnderstood, Text: "date \"\xe8\x00\" " + strings.Repeat("long ", 200)})
 	st := preparer(40)(&g).(*stored)
 	if len(st.evals) != 1 {
 		t.Fatalf("%d evaluations read from the comment, want 1", len(st.evals))

@@ -86,7 +86,7 @@ func prepare(g *replay.Game) *stored {
 	if n := len(g.Warnings) + len(varWarnings) + len(c.notes); n > 0 {
 		warnings = make([]string, 0, n)
 		for _, w := range g.Warnings {
-			warnings = append(warnings, capText(dbText(w), maxWarning))
+			warnings = append(warnings, capText(dbText(w.Text), maxWarning))
 		}
 		for _, w := range varWarnings {
 			warnings = append(warnings, capText(dbText(w), maxWarning))

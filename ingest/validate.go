@@ -94,10 +94,10 @@ func Validate(ctx context.Context, srcs []*source.Source, opts ValidateOptions) 
 					sum.Accepted++
 					sum.Plies += it.Plies
 					sum.Warnings += it.Warnings
-					for _, w := range it.WarningTexts {
-						sum.WarningsByKind[replay.WarningKind(w)]++
+					for _, w := range it.GameWarnings {
+						sum.WarningsByKind[w.Kind.String()]++
 						if opts.OnWarning != nil {
-							opts.OnWarning(ev.Source, it, w)
+							opts.OnWarning(ev.Source, it, w.Text)
 						}
 					}
 					continue

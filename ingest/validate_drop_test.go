@@ -36,7 +36,7 @@ func TestValidateDropsAcceptedText(t *testing.T) {
 		sum, err := Validate(context.Background(), srcs, ValidateOptions{
 			Workers: 2,
 			OnWarning: func(_ *source.Source, it *Item, w string) {
-				if strings.HasPrefix(w, replay.WarnVariantBySource) {
+				if strings.HasPrefix(w, replay.TextVariantBySource) {
 					r.bySource++
 				}
 				if it.PDN != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,11 +68,11 @@ func TestSQLNotationAgreesWithGo(t *testing.T) {
 					if err := pool.QueryRow(ctx, `SELECT draughtsdb_move_code_text($1, $2, $3)`, id, int32(codec.MoveCodeOf(m)), alg).Scan(&got); err != nil {
 						t.Fatal(err)
 					}
-					if exp := replay.FormatMove(v, m, n, false); got != exp {
+					if exp := rules.FormatMove(v, m, n, false); got != exp {
 						t.Fatalf("%s: move code text %q, Go %q", v.Name, got, exp)
 					}
 				}
-				want = append(want, replay.FormatMove(v, m, v.DefaultNotation, true))
+				want = append(want, rules.FormatMove(v, m, v.DefaultNotation, true))
 				// games.moves as the import stores it.
 				moves = codec.AppendMoves(moves, []rules.Move{*m})
 				pos.Play(m)
@@ -125,8 +126,9 @@ func TestSQLResultTextAgreesWithGo(t *testing.T) {
 func squareName(v *rules.Variant, sq int) string {
 	b := v.Board
 	f, r := b.Coords(sq)
-	// replay.FormatMove names squares only in moves: a lone king's step
-	// to a neighbour (every square has one), along a diagonal or, on
+	// The name is taken from a written move, not from SquareName, so that
+	// the SQL is checked against what games.moves holds: a lone king's
+	// step to a neighbour (every square has one), along a diagonal or, on
 	// Turkish's board, a rank or file.
 	for _, d := range [][2]int{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
 		to := b.SquareAt(f+d[0], r+d[1])
@@ -137,7 +139,7 @@ func squareName(v *rules.Variant, sq int) string {
 		pos.SetPiece(sq, rules.WhiteKing)
 		for _, m := range pos.LegalMoves(nil) {
 			if m.From() == sq && m.To() == to {
-				text := replay.FormatMove(v, &m, rules.Algebraic, false)
+				text := rules.FormatMove(v, &m, rules.Algebraic, false)
 				return text[:strings.IndexByte(text, '-')]
 			}
 		}
@@ -146,10 +148,11 @@ func squareName(v *rules.Variant, sq int) string {
 }
 
 // TestSQLVariantsAgreeWithGo: draughtsdb_variants (migration 0008) has a
-// row for every variant rules plays, with its board, numbering, first
-// mover and notation, and the name and number functions convert every
-// name and alias as rules does. A variant added to rules fails here until
-// a migration inserts its row.
+// row for every variant rules plays and no other, with its board,
+// numbering, first mover, notation, the side its algebraic squares are
+// named from and exactly its rules.Variant.Aliases, and the name and
+// number functions convert every name and alias as rules does. A variant
+// added to rules, or an alias, fails here until a migration writes it.
 func TestSQLVariantsAgreeWithGo(t *testing.T) {
 	pool := pgtest.NewDB(t)
 	ctx := context.Background()
@@ -160,12 +163,13 @@ func TestSQLVariantsAgreeWithGo(t *testing.T) {
 			aliases                        []string
 			width                          int
 			mirrored, reversed, allSquares bool
+			fromBlack                      bool
 			byName                         *int16
 			nameOf                         *string
 		)
-		err := pool.QueryRow(ctx, `SELECT name, aliases, width, mirrored, reversed, all_squares, first_to_move, notation,
+		err := pool.QueryRow(ctx, `SELECT name, aliases, width, mirrored, reversed, all_squares, first_to_move, notation, algebraic_from_black,
 				draughtsdb_variant_id(upper(name)), draughtsdb_variant_name(id)
-			FROM draughtsdb_variants WHERE id = $1`, id).Scan(&name, &aliases, &width, &mirrored, &reversed, &allSquares, &first, &notation, &byName, &nameOf)
+			FROM draughtsdb_variants WHERE id = $1`, id).Scan(&name, &aliases, &width, &mirrored, &reversed, &allSquares, &first, &notation, &fromBlack, &byName, &nameOf)
 		if errors.Is(err, pgx.ErrNoRows) {
 			t.Errorf("%s (stored as %d): no row in draughtsdb_variants; add it with a new migration", v.Name, id)
 			continue
@@ -186,6 +190,12 @@ func TestSQLVariantsAgreeWithGo(t *testing.T) {
 				name, width, mirrored, reversed, allSquares, first, notation,
 				v.Name, v.Board.Width, v.Board.Height, v.Board.Mirrored, v.Board.Reversed, v.Board.AllSquares, wantFirst, wantNotation)
 		}
+		if fromBlack != v.AlgebraicFromBlack {
+			t.Errorf("%s: algebraic_from_black %v, rules %v", v.Name, fromBlack, v.AlgebraicFromBlack)
+		}
+		if got, want := slices.Sorted(slices.Values(aliases)), slices.Sorted(slices.Values(v.Aliases)); !slices.Equal(got, want) {
+			t.Errorf("%s: aliases %q, rules %q", v.Name, got, want)
+		}
 		if byName == nil || *byName != id || nameOf == nil || *nameOf != v.Name {
 			t.Errorf("%s: draughtsdb_variant_id(%q) = %v, draughtsdb_variant_name(%d) = %v", v.Name, strings.ToUpper(v.Name), byName, id, nameOf)
 		}
@@ -198,6 +208,10 @@ func TestSQLVariantsAgreeWithGo(t *testing.T) {
 				t.Errorf("alias %q: SQL %v, rules %v (%v), want %s", a, got, gv, err, v.Name)
 			}
 		}
+	}
+	var rows int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM draughtsdb_variants`).Scan(&rows); err != nil || rows != len(rules.Variants()) {
+		t.Errorf("draughtsdb_variants has %d rows (%v), rules plays %d variants", rows, err, len(rules.Variants()))
 	}
 	var unknown *int16
 	if err := pool.QueryRow(ctx, `SELECT draughtsdb_variant_id('tic-tac-toe')`).Scan(&unknown); err != nil || unknown != nil {

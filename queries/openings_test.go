@@ -111,7 +111,7 @@ func checkTree(t *testing.T, pool *pgxpool.Pool, tree goTree, pos *rules.Positio
 	for i, br := range node.Branch {
 		// The replay keys moves by start and end; the tree writes full
 		// paths where two captures share them.
-		x := want[replay.FormatMove(v, &br.Move, v.DefaultNotation, false)+"|"+replay.FormatMove(v, &br.Move, rules.Algebraic, false)]
+		x := want[rules.FormatMove(v, &br.Move, v.DefaultNotation, false)+"|"+rules.FormatMove(v, &br.Move, rules.Algebraic, false)]
 		if x == nil {
 			t.Errorf("%s: openings.Tree move %s (%s) not in the replay", what, br.Text, br.Algebraic)
 			continue
@@ -258,7 +258,7 @@ func TestOpeningsAgreeWithReplay(t *testing.T) {
 			}
 			numeric := make([]string, len(line.Moves))
 			for i := range line.Moves {
-				numeric[i] = rules.FormatMove(&line.Moves[i], rules.Numeric, true)
+				numeric[i] = rules.FormatMove(c.v, &line.Moves[i], rules.Numeric, true)
 			}
 			want := 0
 			for _, g := range games {

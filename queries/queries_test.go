@@ -78,10 +78,10 @@ func replayAll(t *testing.T) (games []game, rejected map[string]int) {
 		gm.source = s.Name
 		for i := range g.Moves {
 			m := &g.Moves[i]
-			gm.moves = append(gm.moves, rules.FormatMove(m, rules.Numeric, true))
-			gm.short = append(gm.short, replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, false))
-			gm.algebraic = append(gm.algebraic, replay.FormatMove(g.Variant, m, rules.Algebraic, false))
-			gm.ownFull = append(gm.ownFull, replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, true))
+			gm.moves = append(gm.moves, rules.FormatMove(g.Variant, m, rules.Numeric, true))
+			gm.short = append(gm.short, rules.FormatMove(g.Variant, m, g.Variant.DefaultNotation, false))
+			gm.algebraic = append(gm.algebraic, rules.FormatMove(g.Variant, m, rules.Algebraic, false))
+			gm.ownFull = append(gm.ownFull, rules.FormatMove(g.Variant, m, g.Variant.DefaultNotation, true))
 		}
 		key := strings.Join(append([]string{g.Variant.Name, g.StartFEN, gm.white, gm.black, gm.date}, gm.moves...), "|")
 		h := header{g.Result, pg.Tag("Event"), pg.Tag("Site"), pg.Tag("Round")}

@@ -45,7 +45,7 @@ func countGames(v *rules.Variant, moves [][]rules.Move, results []replay.Result,
 					c.moves[h] = map[string]*tally{}
 					c.positions[h] = pos
 				}
-				k := rules.FormatMove(&ms[ply], rules.Numeric, true)
+				k := rules.FormatMove(v, &ms[ply], rules.Numeric, true)
 				if c.moves[h][k] == nil {
 					c.moves[h][k] = &tally{}
 				}
@@ -73,7 +73,7 @@ func compareTrees(t *testing.T, pool *pgxpool.Pool, v *rules.Variant, c variantC
 		want := c.moves[positions[i].Hash()]
 		got := map[string]string{}
 		for _, b := range node.Branch {
-			got[rules.FormatMove(&b.Move, rules.Numeric, true)] = fmt.Sprintf("%d %d %d %d", b.Games, b.WhiteWins, b.Draws, b.BlackWins)
+			got[rules.FormatMove(v, &b.Move, rules.Numeric, true)] = fmt.Sprintf("%d %d %d %d", b.Games, b.WhiteWins, b.Draws, b.BlackWins)
 		}
 		for k, x := range want {
 			if exp := fmt.Sprintf("%d %d %d %d", x.games, x.white, x.draws, x.black); got[k] != exp {
@@ -133,7 +133,7 @@ func TestEveryVariantImportsAndCounts(t *testing.T) {
 			}
 			texts := make([]string, len(moves))
 			for k := range moves {
-				texts[k] = replay.FormatMove(v, &moves[k], v.DefaultNotation, true)
+				texts[k] = rules.FormatMove(v, &moves[k], v.DefaultNotation, true)
 			}
 			g.moves, g.results = append(g.moves, moves), append(g.results, r)
 			g.texts, g.written = append(g.texts, strings.Join(texts, " ")), append(g.written, pg.Result)
@@ -191,8 +191,8 @@ func TestEveryVariantImportsAndCounts(t *testing.T) {
 		mv, alg, n := col(t, res, "move"), col(t, res, "algebraic"), col(t, res, "games")
 		byText := map[string]int{}
 		for _, m := range start.LegalMoves(nil) {
-			if x := want[rules.FormatMove(&m, rules.Numeric, true)]; x != nil {
-				byText[replay.FormatMove(v, &m, v.DefaultNotation, false)+" "+replay.FormatMove(v, &m, rules.Algebraic, false)] = x.games
+			if x := want[rules.FormatMove(v, &m, rules.Numeric, true)]; x != nil {
+				byText[rules.FormatMove(v, &m, v.DefaultNotation, false)+" "+rules.FormatMove(v, &m, rules.Algebraic, false)] = x.games
 			}
 		}
 		if len(res.Rows) != len(byText) {

@@ -48,8 +48,8 @@ func TestCzechFilesByReplay(t *testing.T) {
 				case g.Basis == BasisReplay:
 					czech++
 					if g.Variant != rules.Czech || len(g.Warnings) == 0 ||
-						!strings.HasPrefix(g.Warnings[len(g.Warnings)-1], "variant decided by replay: czech: no GameType, Variant or Italian tags; russian (by notation) rejects ply ") ||
-						!strings.HasSuffix(g.Warnings[len(g.Warnings)-1], "of the other 8x8 algebraic variants only czech accepts every move") {
+						!strings.HasPrefix(g.Warnings[len(g.Warnings)-1].Text, "variant decided by replay: czech: no GameType, Variant or Italian tags; russian (by notation) rejects ply ") ||
+						!strings.HasSuffix(g.Warnings[len(g.Warnings)-1].Text, "of the other 8x8 algebraic variants only czech accepts every move") {
 						t.Errorf("game %d: %v by %s, warnings %q", g.PDN.Ordinal, g.Variant, g.Basis, g.Warnings)
 					}
 					// The same moves as when Czech is forced.

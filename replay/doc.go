@@ -92,7 +92,7 @@
 // (so a flying king's hop may land on any square the rules allow, not
 // only on the one of the engine's path). English games in algebraic
 // notation name squares from Black's side, as the sites that write them do
-// (FormatMove writes them the same way), in the FEN tag and /FEN/ setups
+// (rules.FormatMove writes them the same way: Variant.AlgebraicFromBlack), in the FEN tag and /FEN/ setups
 // as in the moves.
 //
 // A text that is exactly a legal move's full path (start and every landing
@@ -151,7 +151,7 @@
 // # Normalisation
 //
 // A Game holds the moves (rules.Move: start, end, path, captured set) and
-// the Zobrist hash after every ply; FormatMove writes them in canonical
+// the Zobrist hash after every ply; rules.FormatMove writes them in canonical
 // algebraic (c3:e5:g7) or numeric (28x19x10) notation. The result is the
 // Result tag (Risultato in Italian files, or the token) in the variant's
 // standard form (Result.Format); a missing result is completed, a tag
@@ -161,4 +161,14 @@
 // the game by the variant's Win rule (rules.Outcome: no legal move loses,
 // or wins in antidraughts; the first king wins in breakthrough). Dates
 // become YYYY.MM.DD with ?? for unknown parts (CleanDate).
+//
+// # Warnings
+//
+// Game.Warnings are Warning values: a Kind (WarnResultCompleted,
+// WarnVariantByReplay, WarnNUL for the PDN reader's pdn.WarnNUL, ...), the
+// Text stored with the game and shown, and for the kinds that say which
+// variant decided the game, that Variant. Code reads the kind, never the
+// text: validate counts warnings by Kind.String(), and the import's source
+// inference finds games decided by replay with DecidedByReplay. The texts
+// are those stored before warnings had kinds, byte for byte.
 package replay

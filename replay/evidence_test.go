@@ -68,7 +68,7 @@ func TestResultsFromTheFilesOwnEvidence(t *testing.T) {
 			decided := 0
 			sharedGames(t, rel, func(g *Game) {
 				for _, w := range g.Warnings {
-					if strings.Contains(w, "contradicts the final position") {
+					if strings.Contains(w.Text, "contradicts the final position") {
 						t.Errorf("game %d: %s", g.PDN.Ordinal, w)
 					}
 				}
@@ -104,7 +104,7 @@ func TestResultTokenProvedByTheFinalPosition(t *testing.T) {
 	seen := 0
 	sharedGames(t, "online/russian.pdn", func(g *Game) {
 		for _, w := range g.Warnings {
-			if strings.Contains(w, "contradicts the final position") {
+			if strings.Contains(w.Text, "contradicts the final position") {
 				t.Errorf("game %d: %s", g.PDN.Ordinal, w)
 			}
 		}
@@ -118,7 +118,7 @@ func TestResultTokenProvedByTheFinalPosition(t *testing.T) {
 		}
 		found := false
 		for _, w := range g.Warnings {
-			found = found || WarningKind(w) == warnResultFromToken
+			found = found || w.Kind.String() == warnResultFromToken
 		}
 		if !found {
 			t.Errorf("game %d: no warning %q in %q", g.PDN.Ordinal, warnResultFromToken, g.Warnings)

@@ -94,7 +94,7 @@ func (r *Replayer) legalList(pos *rules.Position, n int) string {
 			parts = append(parts, fmt.Sprintf("and %d more", len(r.legal)-n))
 			break
 		}
-		parts = append(parts, rules.MoveText(r.legal, &r.legal[i], v.DefaultNotation))
+		parts = append(parts, rules.MoveText(v, r.legal, &r.legal[i], v.DefaultNotation))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -45,7 +45,7 @@ func TestFailSuiteNeverSilent(t *testing.T) {
 				return
 			}
 			for _, w := range g.Warnings {
-				warned[WarningKind(w)]++
+				warned[w.Kind.String()]++
 			}
 		})
 		if len(rejected)+len(warned) == 0 {

@@ -40,8 +40,9 @@ type Game struct {
 	// the game names none.
 	White, Black string
 	// Warnings are remarks that do not reject the game (a result that
-	// contradicts the final position, a non-standard result or date).
-	Warnings []string
+	// contradicts the final position, a non-standard result or date),
+	// each with its kind (see Warning).
+	Warnings []Warning
 }
 
 // Setup is a position set up in the middle of a game (/FEN "..."/).
@@ -68,6 +69,6 @@ func (g *Game) Clone() *Game {
 	c.Hashes = append([]uint64(nil), g.Hashes...)
 	c.Setups = append([]Setup(nil), g.Setups...)
 	c.Tokens = append([]int32(nil), g.Tokens...)
-	c.Warnings = append([]string(nil), g.Warnings...)
+	c.Warnings = append([]Warning(nil), g.Warnings...)
 	return &c
 }

@@ -268,7 +268,7 @@ func sameGame(r *replay.Replayer, g *replay.Game, pg *pdn.Game, moves []rules.Mo
 		got, want = a.Path(got[:0]), b.Path(want[:0])
 		if !a.SameAs(b) || !slices.Equal(got, want) {
 			return fmt.Errorf("ply %d %q resolved to %s, played %s", k+1, plyText(pg, k),
-				replay.FormatMove(v, a, v.DefaultNotation, true), replay.FormatMove(v, b, v.DefaultNotation, true))
+				rules.FormatMove(v, a, v.DefaultNotation, true), rules.FormatMove(v, b, v.DefaultNotation, true))
 		}
 	}
 	return nil

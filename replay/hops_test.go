@@ -56,7 +56,7 @@ func TestOtherLandingSquaresResolve(t *testing.T) {
 		var want *rules.Move
 		legal := pos.AppendMoves(nil, true)
 		for i := range legal {
-			if FormatMove(c.v, &legal[i], rules.Algebraic, true) == c.want {
+			if rules.FormatMove(c.v, &legal[i], rules.Algebraic, true) == c.want {
 				want = &legal[i]
 			}
 		}
@@ -70,7 +70,7 @@ func TestOtherLandingSquaresResolve(t *testing.T) {
 				continue
 			}
 			m := &g.Moves[0]
-			if got := FormatMove(c.v, m, rules.Algebraic, true); !m.SameAs(want) || got != c.want {
+			if got := rules.FormatMove(c.v, m, rules.Algebraic, true); !m.SameAs(want) || got != c.want {
 				t.Errorf("%s %s resolved to %s, want %s", c.v, text, got, c.want)
 			}
 		}
@@ -95,7 +95,7 @@ func TestOtherLandingPathWinsOverLongerCapture(t *testing.T) {
 			t.Errorf("%s: %v", text, err)
 			continue
 		}
-		if got := FormatMove(rules.Russian, &g.Moves[0], rules.Algebraic, true); got != want {
+		if got := rules.FormatMove(rules.Russian, &g.Moves[0], rules.Algebraic, true); got != want {
 			t.Errorf("%s resolved to %s, want %s", text, got, want)
 		}
 	}

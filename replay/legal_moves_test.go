@@ -59,10 +59,10 @@ func TestDCTLMoveTextsResolve(t *testing.T) {
 			}
 			m := g.Moves[0]
 			if m.From() != from || m.To() != to || m.IsCapture() != capture {
-				t.Errorf("%s: %s resolved to %s", name, text, rules.FormatMove(&m, rules.Numeric, true))
+				t.Errorf("%s: %s resolved to %s", name, text, rules.FormatMove(v, &m, rules.Numeric, true))
 			}
 			if !slices.ContainsFunc(legal, func(o rules.Move) bool { return o.SameAs(&m) }) {
-				t.Errorf("%s: %s resolved to %s, not a legal move", name, text, rules.FormatMove(&m, rules.Numeric, true))
+				t.Errorf("%s: %s resolved to %s, not a legal move", name, text, rules.FormatMove(v, &m, rules.Numeric, true))
 			}
 			for _, o := range resolved {
 				if o.SameAs(&m) {
@@ -74,10 +74,10 @@ func TestDCTLMoveTextsResolve(t *testing.T) {
 		for i := range legal {
 			m := &legal[i]
 			for _, text := range []string{
-				rules.MoveText(legal, m, rules.Numeric),
-				rules.MoveText(legal, m, rules.Algebraic),
-				rules.FormatMove(m, rules.Numeric, true),
-				rules.FormatMove(m, rules.Algebraic, true),
+				rules.MoveText(v, legal, m, rules.Numeric),
+				rules.MoveText(v, legal, m, rules.Algebraic),
+				rules.FormatMove(v, m, rules.Numeric, true),
+				rules.FormatMove(v, m, rules.Algebraic, true),
 			} {
 				g, err := PlayLine(v, c.FEN, []string{text})
 				if err != nil {
@@ -85,7 +85,7 @@ func TestDCTLMoveTextsResolve(t *testing.T) {
 					continue
 				}
 				if !g.Moves[0].SameAs(m) {
-					t.Errorf("%s: %s resolved to %s", name, text, rules.FormatMove(&g.Moves[0], rules.Numeric, true))
+					t.Errorf("%s: %s resolved to %s", name, text, rules.FormatMove(v, &g.Moves[0], rules.Numeric, true))
 				}
 			}
 		}

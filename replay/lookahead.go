@@ -58,7 +58,7 @@ func joinAligned(pg *pdn.Game, i int) (string, int) {
 // pos, as replayAs does (parse, resolve, joinSplit); used is how many
 // following moves a capture written hop by hop took.
 func (r *Replayer) readMove(pg *pdn.Game, v *rules.Variant, pos *rules.Position, last, ply int, text string) (m rules.Move, used int, err error) {
-	if !parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
+	if !parseMoveText(v.Board, text, v.AlgebraicFromBlack, &r.mt) {
 		return rules.Move{}, 0, r.reject(ErrBadMoveText, pos, ply, text, fmt.Sprintf("not a move on the %s board", v.Board.Name))
 	}
 	if m, err = r.resolve(pos, ply, text); err == nil {
@@ -87,7 +87,7 @@ func (r *Replayer) joinSplit(pg *pdn.Game, pos *rules.Position, last int, err er
 // candidate lets them replay, it is returned and a warning naming the
 // others and where they fail is added to warnings; otherwise err0 stands,
 // its detail saying why the rest of the game did not decide.
-func (r *Replayer) resolveByRest(pg *pdn.Game, v *rules.Variant, pos *rules.Position, next, ply int, text string, err0 error, warnings *[]string) (rules.Move, error) {
+func (r *Replayer) resolveByRest(pg *pdn.Game, v *rules.Variant, pos *rules.Position, next, ply int, text string, err0 error, warnings *[]Warning) (rules.Move, error) {
 	cands := append([]rules.Move(nil), r.cands...)
 	track := r.track
 	r.track = nil // the look ahead reads the same squares again
@@ -105,7 +105,7 @@ func (r *Replayer) resolveByRest(pg *pdn.Game, v *rules.Variant, pos *rules.Posi
 	var re *RejectError
 	if replaying != 1 && !hasMoveFrom(pg, next) {
 		if m, warning, ok := resolveByResult(v, pos, cands, pg, ply, text); ok {
-			*warnings = append(*warnings, warning)
+			*warnings = append(*warnings, Warning{Kind: WarnResolvedByResult, Text: warning})
 			return m, nil
 		}
 	}
@@ -136,10 +136,11 @@ func (r *Replayer) resolveByRest(pg *pdn.Game, v *rules.Variant, pos *rules.Posi
 				why = fmt.Sprintf("ply %d %q then fits several moves, and the game replays after none of them", re.Ply, quote(re.Text))
 			}
 		}
-		others = append(others, fmt.Sprintf("%s (%s)", FormatMove(v, &cands[i], v.DefaultNotation, true), why))
+		others = append(others, fmt.Sprintf("%s (%s)", rules.FormatMove(v, &cands[i], v.DefaultNotation, true), why))
 	}
-	*warnings = append(*warnings, fmt.Sprintf("%s: ply %d %q fits %d legal moves; only %s lets the moves after it replay, not %s",
-		warnResolvedByRest, ply, quote(text), len(cands), FormatMove(v, &chosen, v.DefaultNotation, true), strings.Join(others, ", ")))
+	*warnings = append(*warnings, Warning{Kind: WarnResolvedByRest,
+		Text: fmt.Sprintf("%s: ply %d %q fits %d legal moves; only %s lets the moves after it replay, not %s",
+			warnResolvedByRest, ply, quote(text), len(cands), rules.FormatMove(v, &chosen, v.DefaultNotation, true), strings.Join(others, ", "))})
 	return chosen, nil
 }
 
@@ -256,7 +257,7 @@ func resolveByResult(v *rules.Variant, pos *rules.Position, cands []rules.Move, 
 		return rules.Move{}, "", false
 	}
 	describe := func(i int) string {
-		m := FormatMove(v, &cands[i], v.DefaultNotation, true)
+		m := rules.FormatMove(v, &cands[i], v.DefaultNotation, true)
 		switch {
 		case values[i] >= decidedValue:
 			return fmt.Sprintf("%s (%s then has no legal move)", m, winner.Opponent())

@@ -70,15 +70,15 @@ func checkPly26(t *testing.T, text, want, prefix, detail string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := FormatMove(rules.Italian, &g.Moves[25], rules.Numeric, true); got != want {
+	if got := rules.FormatMove(rules.Italian, &g.Moves[25], rules.Numeric, true); got != want {
 		t.Errorf("ply 26 = %s, want %s", got, want)
 	}
 	found := false
 	for _, w := range g.Warnings {
-		if strings.HasPrefix(w, prefix) && strings.Contains(w, detail) {
+		if strings.HasPrefix(w.Text, prefix) && strings.Contains(w.Text, detail) {
 			found = true
 		}
-		if WarningKind(w) == "other" {
+		if w.Kind.String() == "other" {
 			t.Errorf("warning %q has no kind", w)
 		}
 	}
@@ -117,11 +117,11 @@ func TestNestedAmbiguityInTheLookAhead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := FormatMove(rules.International, &g.Moves[68], rules.Numeric, true); got != "36x13x2x16" {
+	if got := rules.FormatMove(rules.International, &g.Moves[68], rules.Numeric, true); got != "36x13x2x16" {
 		t.Errorf("ply 69 = %s, want 36x13x2x16", got)
 	}
 	want := `only 36x13x2x16 lets the moves after it replay, not 36x18x7x16 (ply 85 "49x16" then fits several moves, and the game replays after none of them)`
-	if len(g.Warnings) == 0 || !strings.Contains(strings.Join(g.Warnings, "\n"), want) {
+	if len(g.Warnings) == 0 || !strings.Contains(strings.Join(WarningTexts(g.Warnings), "\n"), want) {
 		t.Errorf("warnings %q lack %q", g.Warnings, want)
 	}
 }

@@ -56,7 +56,7 @@ func (g *Game) ToPDN(n rules.Notation) *pdn.Game {
 	number := 1
 	setup := 0
 	for i := range g.Moves {
-		m := pdn.Move{Text: FormatMove(v, &g.Moves[i], n, true)}
+		m := pdn.Move{Text: rules.FormatMove(v, &g.Moves[i], n, true)}
 		if setup < len(g.Setups) && g.Setups[setup].BeforePly == i+1 {
 			p := g.Setups[setup].Position
 			m.Note = &pdn.Note{Setup: p.FEN()}

@@ -234,7 +234,7 @@ func TestNormalizeEveryVariantReadsBack(t *testing.T) {
 				break
 			}
 			m := &legal[(ply*7)%len(legal)]
-			moves = append(moves, pdn.Move{Text: FormatMove(v, m, rules.Numeric, true)})
+			moves = append(moves, pdn.Move{Text: rules.FormatMove(v, m, rules.Numeric, true)})
 			pos.Play(m)
 		}
 		for _, forced := range []bool{false, true} {

@@ -47,7 +47,7 @@ func TestResultByWinRule(t *testing.T) {
 			if c.want != ResultUnknown && !g.Decided {
 				t.Errorf("not decided by the final position")
 			}
-			got := strings.Join(g.Warnings, "; ")
+			got := strings.Join(WarningTexts(g.Warnings), "; ")
 			if c.warning == "" && got != "" || c.warning != "" && (len(g.Warnings) != 1 || !strings.Contains(got, c.warning)) {
 				t.Errorf("warnings %q, want %q", got, c.warning)
 			}
@@ -66,7 +66,7 @@ func TestOnlineResultsByWinRule(t *testing.T) {
 			decided := 0
 			accepted := sharedGames(t, "online/"+name+".pdn", func(g *Game) {
 				for _, w := range g.Warnings {
-					if WarningKind(w) == "result contradicts the final position" {
+					if w.Kind.String() == "result contradicts the final position" {
 						t.Errorf("game %d: %s", g.PDN.Ordinal, w)
 					}
 				}

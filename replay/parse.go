@@ -29,7 +29,7 @@ type moveText struct {
 //
 // rotate reads algebraic squares from the far side (a1 is the last square):
 // English games in algebraic notation name squares from the side that moves
-// first, Black (see algebraicRotated).
+// first, Black (rules.Variant.AlgebraicFromBlack).
 func parseMoveText(b *rules.Board, s string, rotate bool, mt *moveText) (ok bool) {
 	mt.n, mt.capture, mt.short, mt.shortFile, mt.algebraic = 0, false, false, 0, false // sq is overwritten as needed
 	// Strip trailing marks the reader may leave ("+", "#", "*").
@@ -137,18 +137,11 @@ func lower(c byte) byte {
 	return c
 }
 
-// algebraicRotated reports whether algebraic squares of variant v are named
-// from the far side of our diagrams. Our diagrams have White at the bottom
-// (a1 is square 29 on 8x8); English checkers sites that write algebraic
-// moves (playstrategy, lidraughts) put Black, who moves first, at the
-// bottom, so their square s is our square N+1-s (their c3, 22, is our 11).
-func algebraicRotated(v *rules.Variant) bool { return v == rules.English }
-
 // parseFEN reads a FEN tag or /FEN/ setup of variant v. Its algebraic
-// squares are named as the variant's moves name them (algebraicRotated),
+// squares are named as the variant's moves name them (AlgebraicFromBlack),
 // so that a record's FEN and moves mean the same square by "c3".
 func parseFEN(v *rules.Variant, s string) (rules.Position, error) {
-	if algebraicRotated(v) {
+	if v.AlgebraicFromBlack {
 		s = rotateFENSquares(v.Board, s)
 	}
 	return rules.ParseFEN(v, s)
@@ -198,34 +191,6 @@ func rotateFENSquares(b *rules.Board, s string) string {
 		fields[i] = f[:1] + strings.Join(toks, ",")
 	}
 	return strings.Join(fields, ":")
-}
-
-// FormatMove writes m in notation n like rules.FormatMove, but with the
-// English algebraic squares named from Black's side (see algebraicRotated),
-// so that what draughtsdb writes it reads back the same.
-func FormatMove(v *rules.Variant, m *rules.Move, n rules.Notation, full bool) string {
-	if n != rules.Algebraic || !algebraicRotated(v) {
-		return rules.FormatMove(m, n, full)
-	}
-	b := v.Board
-	name := func(sq int) string { return b.Algebraic(b.Squares() + 1 - sq) }
-	var sb strings.Builder
-	sb.WriteString(name(m.From()))
-	if !m.IsCapture() {
-		sb.WriteByte('-')
-		sb.WriteString(name(m.To()))
-		return sb.String()
-	}
-	if !full {
-		sb.WriteByte(':')
-		sb.WriteString(name(m.To()))
-		return sb.String()
-	}
-	for _, sq := range m.Path(nil) {
-		sb.WriteByte(':')
-		sb.WriteString(name(sq))
-	}
-	return sb.String()
 }
 
 func hasSeparator(s string) bool {
@@ -468,7 +433,7 @@ next:
 		}
 		fit = append(fit, m)
 		r.cands = append(r.cands, *m)
-		alts = append(alts, FormatMove(v, m, v.DefaultNotation, true))
+		alts = append(alts, rules.FormatMove(v, m, v.DefaultNotation, true))
 	}
 	return r.reject(ErrAmbiguousMove, pos, ply, text, fmt.Sprintf("%d legal moves fit it: %s", len(alts), strings.Join(alts, ", ")))
 }

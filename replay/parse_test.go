@@ -57,7 +57,7 @@ func TestParseMoveText(t *testing.T) {
 }
 
 // TestEnglishAlgebraicFEN: English algebraic squares are named from
-// Black's side in the moves (algebraicRotated), and a FEN tag or setup of
+// Black's side in the moves (rules.Variant.AlgebraicFromBlack), and a FEN tag or setup of
 // the same record names them alike. Reading the FEN's "c3" as our 22 and
 // the moves' "c3" as our 11 made a record written wholly in algebraic
 // unplayable ("the piece on 22 is White's").
@@ -81,7 +81,7 @@ func TestEnglishAlgebraicFEN(t *testing.T) {
 		}
 		var got []string
 		for i := range g.Moves {
-			got = append(got, FormatMove(g.Variant, &g.Moves[i], rules.Numeric, false))
+			got = append(got, rules.FormatMove(g.Variant, &g.Moves[i], rules.Numeric, false))
 		}
 		if s := strings.Join(got, " "); s != c.moves {
 			t.Errorf("%q: moves %q, want %q", c.pdn, s, c.moves)

@@ -36,7 +36,7 @@ func TestProvenResult(t *testing.T) {
 		}
 		warned := false
 		for _, w := range g.Warnings {
-			if strings.Contains(w, "final position") {
+			if strings.Contains(w.Text, "final position") {
 				warned = true
 			}
 		}

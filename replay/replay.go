@@ -195,12 +195,14 @@ func (r *Replayer) replayOthers(pg *pdn.Game, out *Game, err0 error) error {
 		notation = "algebraic"
 	}
 	if wider != "" {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%s %s: no GameType, Variant or Italian tags; %s (by %s) rejects %s%s",
-			variantByReplay, accepted.Name, v0.Name, basis0, what, wider))
+		out.Warnings = append(out.Warnings, Warning{Kind: WarnVariantByReplay, Variant: accepted.Name,
+			Text: fmt.Sprintf("%s %s: no GameType, Variant or Italian tags; %s (by %s) rejects %s%s",
+				variantByReplay, accepted.Name, v0.Name, basis0, what, wider)})
 		return nil
 	}
-	out.Warnings = append(out.Warnings, fmt.Sprintf("%s %s: no GameType, Variant or Italian tags; %s (by %s) rejects %s, and of the other %s %s variants only %s accepts every move",
-		variantByReplay, accepted.Name, v0.Name, basis0, what, v0.Board.Name, notation, accepted.Name))
+	out.Warnings = append(out.Warnings, Warning{Kind: WarnVariantByReplay, Variant: accepted.Name,
+		Text: fmt.Sprintf("%s %s: no GameType, Variant or Italian tags; %s (by %s) rejects %s, and of the other %s %s variants only %s accepts every move",
+			variantByReplay, accepted.Name, v0.Name, basis0, what, v0.Board.Name, notation, accepted.Name)})
 	return nil
 }
 
@@ -261,7 +263,7 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 		if pm.Text == pdn.UnknownMove {
 			return r.reject(ErrUnknownMove, &pos, ply, pm.Text, "the move was not recorded, so the game cannot be verified past it")
 		}
-		if !parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
+		if !parseMoveText(v.Board, text, v.AlgebraicFromBlack, &r.mt) {
 			return r.reject(ErrBadMoveText, &pos, ply, text, fmt.Sprintf("not a move on the %s board", v.Board.Name))
 		}
 		if track != nil {
@@ -308,9 +310,11 @@ func (r *Replayer) replayAs(pg *pdn.Game, v *rules.Variant, basis Basis, out *Ga
 	date, ok := CleanDate(pg.Tag("Date"))
 	switch {
 	case !ok:
-		out.Warnings = append(out.Warnings, fmt.Sprintf("date %q not understood; stored as %s (not YYYY.MM.DD: nothing is guessed; the Date tag keeps it as written)", quote(pg.Tag("Date")), date))
+		out.Warnings = append(out.Warnings, Warning{Kind: WarnDateNotUnderstood,
+			Text: fmt.Sprintf("date %q not understood; stored as %s (not YYYY.MM.DD: nothing is guessed; the Date tag keeps it as written)", quote(pg.Tag("Date")), date)})
 	case isDateRange(pg.Tag("Date")):
-		out.Warnings = append(out.Warnings, fmt.Sprintf("date %q is a range; stored as its first date %s", quote(pg.Tag("Date")), date))
+		out.Warnings = append(out.Warnings, Warning{Kind: WarnDateRange,
+			Text: fmt.Sprintf("date %q is a range; stored as its first date %s", quote(pg.Tag("Date")), date)})
 	}
 	out.Date = date
 	return nil
@@ -356,7 +360,7 @@ func (r *Replayer) unknownSideFEN(pg *pdn.Game, v *rules.Variant, fen string, ou
 		}
 	}
 	var fits []rules.Color
-	if text != "" && parseMoveText(v.Board, text, algebraicRotated(v), &r.mt) {
+	if text != "" && parseMoveText(v.Board, text, v.AlgebraicFromBlack, &r.mt) {
 		for c := range cand {
 			if _, err := r.resolve(&cand[c], 1, text); err == nil {
 				fits = append(fits, rules.Color(c))
@@ -367,20 +371,21 @@ func (r *Replayer) unknownSideFEN(pg *pdn.Game, v *rules.Variant, fen string, ou
 	if len(fits) == 1 {
 		side, why = fits[0], fmt.Sprintf("the first move, %s, is %s's", quote(text), fits[0])
 	}
-	out.Warnings = append(out.Warnings, fmt.Sprintf("FEN side to move \"?\" read as %s (%s)", side, why))
+	out.Warnings = append(out.Warnings, Warning{Kind: WarnFENSideUnknown, Text: fmt.Sprintf("FEN side to move \"?\" read as %s (%s)", side, why)})
 	return cand[side], nil
 }
 
 // repeatedTags warns of a tag given again with another value: the first
 // is the game's (pdn.Game.Tag), and normalize and the database keep only
 // it (the PDN standard's own example repeats Event).
-func repeatedTags(pg *pdn.Game, dst []string) []string {
+func repeatedTags(pg *pdn.Game, dst []Warning) []Warning {
 	for i := 1; i < len(pg.Tags); i++ {
 		t := &pg.Tags[i]
 		for j := 0; j < i; j++ {
 			if f := &pg.Tags[j]; f.Name == t.Name {
 				if f.Value != t.Value {
-					dst = append(dst, fmt.Sprintf("%s %s given again as %q; the first, %q, is kept", warnRepeatedTag, t.Name, quote(t.Value), quote(f.Value)))
+					dst = append(dst, Warning{Kind: WarnRepeatedTag,
+						Text: fmt.Sprintf("%s %s given again as %q; the first, %q, is kept", warnRepeatedTag, t.Name, quote(t.Value), quote(f.Value))})
 				}
 				break
 			}
@@ -392,9 +397,9 @@ func repeatedTags(pg *pdn.Game, dst []string) []string {
 // readerWarnings turns what the PDN reader noticed (a result token that
 // differs from the Result tag, a missing result, ...) into game warnings,
 // so that nothing it repaired goes unsaid.
-func readerWarnings(pg *pdn.Game, dst []string) []string {
+func readerWarnings(pg *pdn.Game, dst []Warning) []Warning {
 	for _, w := range pg.Warnings {
-		dst = append(dst, fmt.Sprintf("line %d column %d: %s", w.Line, w.Column, w.Reason))
+		dst = append(dst, Warning{Kind: readerKind(w.Kind), Text: fmt.Sprintf("line %d column %d: %s", w.Line, w.Column, w.Reason)})
 	}
 	return dst
 }
@@ -403,7 +408,7 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 	written := writtenResult(pg)
 	res, ok := ParseResult(out.Variant, written)
 	if !ok {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("result %q is not a game result; stored as *", written))
+		out.Warnings = append(out.Warnings, Warning{Kind: WarnResultNotUnderstood, Text: fmt.Sprintf("result %q is not a game result; stored as *", written)})
 	}
 	// The Result tag and the token may disagree (the reader warns). When
 	// the final position decides the game and only the token agrees with
@@ -413,15 +418,16 @@ func (r *Replayer) finishResult(pg *pdn.Game, out *Game) {
 	if token := strings.TrimSpace(pg.Result); token != "" && token != written {
 		if tres, ok := ParseResult(out.Variant, token); ok && tres != res {
 			if d, decided, _ := r.checkFinal(out.Variant, &out.Final, ResultUnknown, token); decided && tres == d {
-				out.Warnings = append(out.Warnings, fmt.Sprintf("%s %s, which the final position proves (the Result tag says %q)", warnResultFromToken, tres.Format(out.Variant), quote(written)))
+				out.Warnings = append(out.Warnings, Warning{Kind: WarnResultFromToken,
+					Text: fmt.Sprintf("%s %s, which the final position proves (the Result tag says %q)", warnResultFromToken, tres.Format(out.Variant), quote(written))})
 				res, written = tres, token
 			}
 		}
 	}
-	var warning string
+	var warning Warning
 	res, out.Proven, warning = checkFinalProven(out.Variant, &out.Final, &r.kings, res, written)
 	out.Decided = out.Proven != ResultUnknown
-	if warning != "" {
+	if warning.Text != "" {
 		out.Warnings = append(out.Warnings, warning)
 	}
 	out.Result = res
@@ -453,13 +459,14 @@ func checkFinal(v *rules.Variant, final *rules.Position, res Result, written str
 // allows (rules.KingMoveCounter.Outcome).
 func checkFinalAfter(v *rules.Variant, final *rules.Position, kings *rules.KingMoveCounter, res Result, written string) (Result, bool, string) {
 	res, proven, warning := checkFinalProven(v, final, kings, res, written)
-	return res, proven != ResultUnknown, warning
+	return res, proven != ResultUnknown, warning.Text
 }
 
 // checkFinalProven is checkFinalAfter returning, instead of whether the
 // final position decides the game, the result it proves (ResultUnknown
-// where it proves none): Game.Proven.
-func checkFinalProven(v *rules.Variant, final *rules.Position, kings *rules.KingMoveCounter, res Result, written string) (Result, Result, string) {
+// where it proves none): Game.Proven, and the warning as a Warning (its
+// Text "" for none).
+func checkFinalProven(v *rules.Variant, final *rules.Position, kings *rules.KingMoveCounter, res Result, written string) (Result, Result, Warning) {
 	var decided Result
 	outcome := kings.Outcome(final)
 	switch outcome {
@@ -468,7 +475,7 @@ func checkFinalProven(v *rules.Variant, final *rules.Position, kings *rules.King
 	case rules.BlackWins:
 		decided = BlackWins
 	default:
-		return res, ResultUnknown, ""
+		return res, ResultUnknown, Warning{}
 	}
 	blocked := outcome != final.Outcome()
 	why := fmt.Sprintf("%s has no legal move", final.SideToMove())
@@ -486,11 +493,11 @@ func checkFinalProven(v *rules.Variant, final *rules.Position, kings *rules.King
 	}
 	switch {
 	case res == ResultUnknown:
-		return decided, decided, fmt.Sprintf("result %q completed from the final position: %s", written, why)
+		return decided, decided, Warning{Kind: WarnResultCompleted, Text: fmt.Sprintf("result %q completed from the final position: %s", written, why)}
 	case res != decided:
-		return res, decided, fmt.Sprintf("result %s contradicts the final position, where %s", res.Format(v), why)
+		return res, decided, Warning{Kind: WarnResultContradicts, Text: fmt.Sprintf("result %s contradicts the final position, where %s", res.Format(v), why)}
 	}
-	return res, decided, ""
+	return res, decided, Warning{}
 }
 
 // reject builds a RejectError with the position and the legal moves there.
@@ -503,7 +510,7 @@ func (r *Replayer) rejectAmong(reason error, pos *rules.Position, legal []rules.
 	v := pos.Variant()
 	names := make([]string, len(legal))
 	for i := range legal {
-		names[i] = rules.MoveText(legal, &legal[i], v.DefaultNotation)
+		names[i] = rules.MoveText(v, legal, &legal[i], v.DefaultNotation)
 	}
 	return &RejectError{Err: reason, Ply: ply, Text: text, FEN: pos.FEN(), Legal: names, Detail: detail, Variant: v.Name}
 }
@@ -523,7 +530,7 @@ func (r *Replayer) joinSplitCapture(pos *rules.Position, next []pdn.Move) (rules
 	kept := false
 	for j := range next {
 		if next[j].Text == "" || next[j].Setup() != "" ||
-			!parseMoveText(b, next[j].Text, algebraicRotated(r.variant), &hop) || r.trackHop(&hop) ||
+			!parseMoveText(b, next[j].Text, r.variant.AlgebraicFromBlack, &hop) || r.trackHop(&hop) ||
 			hop.short || hop.sq[0] != r.mt.sq[r.mt.n-1] || r.mt.n+hop.n-1 > maxSquares {
 			return rules.Move{}, 0, false
 		}

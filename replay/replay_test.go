@@ -113,7 +113,7 @@ func TestRussianPromotionInCaptureContinuesAsKing(t *testing.T) {
 	if pc := g.Final.Piece(sq); pc != rules.WhiteKing {
 		t.Fatalf("piece on h4 = %v, want a white king", pc)
 	}
-	if got := FormatMove(g.Variant, &g.Moves[0], rules.Algebraic, true); got != "b6:d8:h4" {
+	if got := rules.FormatMove(g.Variant, &g.Moves[0], rules.Algebraic, true); got != "b6:d8:h4" {
 		t.Errorf("normalised move %q, want b6:d8:h4", got)
 	}
 }
@@ -133,7 +133,7 @@ func TestMoveForms(t *testing.T) {
 	}
 	var alg []string
 	for i := range first.Moves {
-		alg = append(alg, FormatMove(first.Variant, &first.Moves[i], rules.Algebraic, true))
+		alg = append(alg, rules.FormatMove(first.Variant, &first.Moves[i], rules.Algebraic, true))
 	}
 	forms = append(forms, strings.Join(alg, " "))
 	var want []uint64
@@ -179,7 +179,7 @@ func TestResultNormalisation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !g.Decided || g.Result != BlackWins || len(g.Warnings) == 0 || !strings.Contains(strings.Join(g.Warnings, ";"), "contradicts") {
+	if !g.Decided || g.Result != BlackWins || len(g.Warnings) == 0 || !strings.Contains(strings.Join(WarningTexts(g.Warnings), ";"), "contradicts") {
 		t.Fatalf("decided=%v result=%v warnings=%v: want the written result kept with a warning", g.Decided, g.Result, g.Warnings)
 	}
 	g, err = replayText(t, "[GameType \"20\"]\n[FEN \"W:W28:B23\"]\n1. 28x19 *", Options{})
@@ -307,7 +307,7 @@ func TestGuessedVariantNamedInRejection(t *testing.T) {
 	// International does (a problem on the upper half of the 10x10 board).
 	g, err := replayText(t, "[FEN \"W:W19,26,27,32:B6,7,9,17.\"]\n1. 32-28 7-12 2. 27-21 6-11 3. 19-13 9x18 4. 21-16 1-0", Options{})
 	if err != nil || g.Variant != rules.International || g.Basis != BasisReplay || len(g.Warnings) == 0 ||
-		!strings.Contains(g.Warnings[len(g.Warnings)-1], "english (by notation) rejects ply 2 \"7-12\"") {
+		!strings.Contains(g.Warnings[len(g.Warnings)-1].Text, "english (by notation) rejects ply 2 \"7-12\"") {
 		t.Errorf("Cat.D1 game 16: %v by %s, %v, warnings %q", g.Variant, g.Basis, err, g.Warnings)
 	}
 }
@@ -375,7 +375,7 @@ func TestFrisianKingMoveLimitBlocks(t *testing.T) {
 	const head = "[GameType \"40\"]\n[FEN \"W:W46,K50:B5,37,41\"]\n"
 	g, err := replayText(t, head+"1. 50-44 5-10 2. 44-50 10-15 3. 50-44 15-20 *", Options{})
 	if err != nil || g.Result != BlackWins || !g.Decided || len(g.Warnings) != 1 ||
-		!strings.Contains(g.Warnings[0], "White has no legal move (its only moves are a 4th move in a row of one king, which frisian forbids)") {
+		!strings.Contains(g.Warnings[0].Text, "White has no legal move (its only moves are a 4th move in a row of one king, which frisian forbids)") {
 		t.Errorf("blocked: %v, decided %v, warnings %q, %v", g.Result, g.Decided, g.Warnings, err)
 	}
 	_, err = replayText(t, head+"1. 50-44 5-10 2. 44-50 10-15 3. 50-44 15-20 4. 44-50 *", Options{})
@@ -392,7 +392,7 @@ func TestRepeatedTagWarned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Warnings) != 1 || WarningKind(g.Warnings[0]) != warnRepeatedTag || !strings.Contains(g.Warnings[0], `Event given again as "This is an 8x8 draughts game"; the first, "A", is kept`) {
+	if len(g.Warnings) != 1 || g.Warnings[0].Kind.String() != warnRepeatedTag || !strings.Contains(g.Warnings[0].Text, `Event given again as "This is an 8x8 draughts game"; the first, "A", is kept`) {
 		t.Errorf("warnings %q", g.Warnings)
 	}
 }
@@ -413,7 +413,7 @@ func TestFENUnknownSide(t *testing.T) {
 	} {
 		g, err := replayText(t, "[GameType \"20\"]\n[FEN \"?:W31,32:B19,20\"]\n"+c.moves, Options{})
 		if err != nil || g.Start.SideToMove() != c.want || len(g.Warnings) != 1 ||
-			WarningKind(g.Warnings[0]) != "FEN side to move unknown" || !strings.Contains(g.Warnings[0], c.why) {
+			g.Warnings[0].Kind.String() != "FEN side to move unknown" || !strings.Contains(g.Warnings[0].Text, c.why) {
 			t.Errorf("%s: %v to move, warnings %q, %v", c.moves, g.Start.SideToMove(), g.Warnings, err)
 		}
 	}

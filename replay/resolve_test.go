@@ -49,7 +49,7 @@ func TestFullPathWinsOverLongerCapture(t *testing.T) {
 			t.Errorf("%s: %v", c.text, err)
 			continue
 		}
-		if got := FormatMove(rules.Russian, &g.Moves[0], rules.Algebraic, true); got != c.want {
+		if got := rules.FormatMove(rules.Russian, &g.Moves[0], rules.Algebraic, true); got != c.want {
 			t.Errorf("%s resolved to %s, want %s", c.text, got, c.want)
 		}
 	}
@@ -65,7 +65,7 @@ func TestSingleJumpIsItsOwnFullPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := FormatMove(rules.Russian, &g.Moves[0], rules.Algebraic, true); got != "d6:b8" {
+	if got := rules.FormatMove(rules.Russian, &g.Moves[0], rules.Algebraic, true); got != "d6:b8" {
 		t.Fatalf("d6:b8 resolved to %s", got)
 	}
 	g, err = PlayLine(rules.Russian, fen, []string{"d6:h6:b8"})

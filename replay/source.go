@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"strings"
-
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
@@ -49,14 +47,13 @@ func SameBoardAndNotation(a, b *rules.Variant) bool {
 }
 
 // DecidedByReplay returns the name of the variant that a replayed game's
-// warnings say the second look chose (BasisReplay), or "" when they say
-// none did. Callers that keep only a game's warnings (ingest's pipeline
-// items) learn its basis from them.
-func DecidedByReplay(warnings []string) string {
-	for _, w := range warnings {
-		if rest, ok := strings.CutPrefix(w, variantByReplay+" "); ok {
-			name, _, _ := strings.Cut(rest, ":")
-			return name
+// warnings say the second look chose (BasisReplay: its WarnVariantByReplay
+// warning), or "" when they say none did. Callers that keep only a game's
+// warnings (ingest's pipeline items) learn its basis from them.
+func DecidedByReplay(warnings []Warning) string {
+	for i := range warnings {
+		if warnings[i].Kind == WarnVariantByReplay {
+			return warnings[i].Variant
 		}
 	}
 	return ""
@@ -67,10 +64,11 @@ func DecidedByReplay(warnings []string) string {
 // unreadable move): another variant could accept the game.
 func MayBeOtherVariant(err error) bool { return otherVariantMayAccept(err) }
 
-// Warnings of games whose variant their source decided: the first for a
-// game read as the source's variant, the second for one that the source's
-// variant rejects and the variant of its squares accepts.
+// The openings of the texts of the warnings of games whose variant their
+// source decided (WarnVariantBySource: a game read as the source's
+// variant) or that the source's variant rejects and the variant of their
+// squares accepts (WarnSourceVariantRejects). Stored texts begin so.
 const (
-	WarnVariantBySource      = "variant decided by its source:"
-	WarnSourceVariantRejects = "the variant of its source rejects it:"
+	TextVariantBySource      = "variant decided by its source:"
+	TextSourceVariantRejects = "the variant of its source rejects it:"
 )

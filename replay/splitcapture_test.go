@@ -84,7 +84,7 @@ func TestSplitCaptureOtherLandingSquares(t *testing.T) {
 				}
 				if g.Plies() != 2 || !g.Moves[0].SameAs(want) || !slices.Equal(g.Moves[0].Captured(nil), want.Captured(nil)) {
 					t.Fatalf("landing on %s: %d plies, first %s; want %s and the reply",
-						name(land), g.Plies(), FormatMove(v, &g.Moves[0], v.DefaultNotation, true), FormatMove(v, want, v.DefaultNotation, true))
+						name(land), g.Plies(), rules.FormatMove(v, &g.Moves[0], v.DefaultNotation, true), rules.FormatMove(v, want, v.DefaultNotation, true))
 				}
 				if land != listed {
 					others++

@@ -19,7 +19,7 @@ const (
 	BasisItalianTags Basis = "Italian tags" // Bianco, Nero or Risultato, the Italian federation's tag names
 	BasisFEN         Basis = "FEN"          // the squares in the FEN tag
 	BasisMoves       Basis = "notation"     // the squares and notation of the moves
-	BasisDefault     Basis = "default"      // nothing told: Russian, the project's default
+	BasisDefault     Basis = "default"      // nothing told: rules.Default (Russian)
 	// BasisReplay: nothing told, the variant the squares suggest rejects
 	// a move, and exactly one other variant of the same board size and
 	// notation accepts the whole game (see Replayer.Replay).
@@ -31,53 +31,16 @@ const (
 	BasisSource Basis = "source"
 )
 
-// pdnGameTypes names the draughts GameType numbers of the PDN standard
-// (wiegerw/pdn doc/gametype.rst) and of lidraughts (96-99), by the names
-// rules uses for the variants. A number is played when rules has a variant
-// with that GameType or name (see gameTypeVariant); the others are
-// rejected as unsupported, naming the variant, until rules has it.
-var pdnGameTypes = map[int]string{
-	20: "international", 21: "english", 22: "italian", 23: "pool", 24: "spanish", 25: "russian",
-	26: "brazilian", 27: "canadian", 28: "portuguese", 29: "czech", 30: "turkish", 31: "thai",
-	40: "frisian", 41: "spantsiretti",
-	96: "breakthrough", 97: "frysk", 98: "antidraughts",
-	// lidraughts' "From Position": International rules from a set-up
-	// position (the FEN tag).
-	99: "international",
-}
+// unplayedGameTypes are the GameType numbers of the PDN standard (wiegerw/pdn
+// doc/gametype.rst) whose variants rules does not play, by name: a game
+// that gives one is rejected as unsupported, naming the variant, until
+// rules has it (and reads the number: Variant.GameType, OtherGameTypes).
+var unplayedGameTypes = map[int]string{41: "spantsiretti"}
 
-// variantAliases maps other names of a variant, as Variant tags and
-// pdnGameTypes write them (lower case), to the rules name. PlayStrategy
-// writes "American/English", "International", "BRKTHRU", "Frysk!" and
-// "Spanish" (its key "portuguese"); lidraughts writes "Standard".
-var variantAliases = map[string]string{
-	"american/english": "english", "american": "english", "checkers": "english",
-	"american checkers": "english", "english draughts": "english",
-	"standard": "international", "international draughts": "international",
-	"brkthru": "breakthrough", "frysk!": "frysk",
-	"american pool": "pool", "pool checkers": "pool",
-	// Portuguese draughts is the Spanish game (rules.Spanish).
-	"portuguese": "spanish",
-}
-
-// knownVariants are the variant names a Variant tag may carry that rules
-// may not have yet: such a tag is an unsupported variant, not a tag to
+// unplayedVariants are the variant names a Variant tag may carry that
+// rules does not play: such a tag is an unsupported variant, not a tag to
 // ignore.
-var knownVariants = map[string]bool{
-	"russian": true, "international": true, "brazilian": true, "canadian": true, "english": true,
-	"pool": true, "czech": true, "spanish": true, "italian": true, "thai": true, "turkish": true,
-	"frisian": true, "frysk": true, "antidraughts": true, "breakthrough": true, "killer": true,
-	"spantsiretti": true,
-}
-
-// canonicalName is the rules name of a variant name or alias.
-func canonicalName(name string) string {
-	n := strings.ToLower(strings.TrimSpace(name))
-	if a, ok := variantAliases[n]; ok {
-		return a
-	}
-	return n
-}
+var unplayedVariants = map[string]bool{"spantsiretti": true}
 
 // gameTypeVariant returns the variant of GameType number n, or nil and the
 // variant's name ("unknown" for a number nobody defined) when rules does
@@ -86,28 +49,22 @@ func gameTypeVariant(n int) (*rules.Variant, string) {
 	if v, err := rules.VariantByGameType(n); err == nil {
 		return v, v.Name
 	}
-	name, ok := pdnGameTypes[n]
-	if !ok {
-		return nil, "unknown"
+	if name, ok := unplayedGameTypes[n]; ok {
+		return nil, name
 	}
-	if v, err := rules.VariantByName(canonicalName(name)); err == nil {
-		return v, name
-	}
-	return nil, name
+	return nil, "unknown"
 }
 
-// variantTagVariant reads a Variant tag: the variant it names, or nil and
-// known when it names a variant rules does not play yet; neither when the
-// value names no variant ("From Position"), so the squares decide.
+// variantTagVariant reads a Variant tag: the variant it names (its name,
+// Aliases or TagNames), or nil and known when it names a variant rules
+// does not play yet; neither when the value names no variant ("From
+// Position"), so the squares decide.
 func variantTagVariant(tag string) (v *rules.Variant, name string, known bool) {
-	name = canonicalName(tag)
-	if !knownVariants[name] {
-		return nil, name, false
+	if v, err := rules.VariantByTag(tag); err == nil {
+		return v, v.Name, true
 	}
-	if v, err := rules.VariantByName(name); err == nil {
-		return v, name, true
-	}
-	return nil, name, true
+	name = strings.ToLower(strings.TrimSpace(tag))
+	return nil, name, unplayedVariants[name]
 }
 
 // ResolveVariant decides the variant of g:
@@ -122,7 +79,7 @@ func variantTagVariant(tag string) (v *rules.Variant, name string, known bool) {
 //     is English (the largest numeric 8x8 community), except that a game
 //     opening from squares 31-35 (White's front row on 10x10, as in
 //     32-28) is International;
-//  6. Russian.
+//  6. rules.Default (Russian).
 //
 // A GameType, Variant tag or Italian tags naming a variant that rules does
 // not play yet is ErrUnsupportedVariant, naming the variant. Replay goes
@@ -196,11 +153,7 @@ func variantFromTags(g *pdn.Game, forced *rules.Variant) (v *rules.Variant, basi
 		}
 	}
 	if italian {
-		v, err := rules.VariantByName("italian")
-		if err != nil {
-			return nil, BasisItalianTags, fen, true, fmt.Errorf("%w: Italian tags (Bianco/Nero/Risultato) without a GameType (italian)", ErrUnsupportedVariant)
-		}
-		return v, BasisItalianTags, fen, true, nil
+		return rules.Italian, BasisItalianTags, fen, true, nil
 	}
 	return nil, "", fen, false, nil
 }
@@ -244,7 +197,7 @@ func decideFromSquares(fromMoves, fromFEN boardHints) (*rules.Variant, Basis) {
 		}
 		return rules.English, basis
 	}
-	return rules.Russian, BasisDefault
+	return rules.Default, BasisDefault
 }
 
 // fenSquares returns the square tokens of a FEN ("W:W31-50,K3:B1" ->

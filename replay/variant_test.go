@@ -60,7 +60,7 @@ func TestReplayVariantEqualsResolveVariant(t *testing.T) {
 					widened = append(widened, fmt.Sprintf("%s game %d", s.Name, pg.Ordinal))
 				}
 				if rerr != nil || g.Variant == want || g.Variant.Board.Width != want.Board.Width && !wider || wantBasis == BasisGameType || wantBasis == BasisVariantTag ||
-					len(g.Warnings) == 0 || WarningKind(g.Warnings[len(g.Warnings)-1]) != "variant decided by replay" {
+					len(g.Warnings) == 0 || g.Warnings[len(g.Warnings)-1].Kind.String() != "variant decided by replay" {
 					t.Errorf("%s game %d: replay decided %v by %s (%v), ResolveVariant %v by %s", s.Name, pg.Ordinal, g.Variant, g.Basis, rerr, want, wantBasis)
 				}
 				replayed++
@@ -97,7 +97,7 @@ func playedGame(t *testing.T, v *rules.Variant, plies int) (text string, moves [
 		if ply%2 == 0 {
 			fmt.Fprintf(&sb, "%d. ", ply/2+1)
 		}
-		sb.WriteString(FormatMove(v, &m, v.DefaultNotation, true))
+		sb.WriteString(rules.FormatMove(v, &m, v.DefaultNotation, true))
 		sb.WriteByte(' ')
 		pos.Play(&m)
 		moves = append(moves, m)
@@ -152,7 +152,7 @@ func TestEveryVariantByGameTypeAndName(t *testing.T) {
 				}
 				for k := range moves {
 					if !g.Moves[k].SameAs(&moves[k]) {
-						t.Fatalf("%s: ply %d is %s, want %s", h, k+1, FormatMove(v, &g.Moves[k], v.DefaultNotation, true), FormatMove(v, &moves[k], v.DefaultNotation, true))
+						t.Fatalf("%s: ply %d is %s, want %s", h, k+1, rules.FormatMove(v, &g.Moves[k], v.DefaultNotation, true), rules.FormatMove(v, &moves[k], v.DefaultNotation, true))
 					}
 				}
 			}
@@ -178,9 +178,31 @@ func TestVariantTagsAndGameTypes(t *testing.T) {
 		pg := &pdn.Game{Tags: []pdn.Tag{{Name: "Variant", Value: c.tag}}}
 		checkResolved(t, pg, "Variant tag "+c.tag, c.want, BasisVariantTag)
 	}
-	for n, name := range pdnGameTypes {
+	// The draughts GameType numbers of the PDN standard (wiegerw/pdn
+	// doc/gametype.rst) and of lidraughts (96-99), by the variant each
+	// stands for: every one is read as rules says (Variant.GameType and
+	// OtherGameTypes) or rejected naming the variant.
+	standard := map[int]string{
+		20: "international", 21: "english", 22: "italian", 23: "pool", 24: "spanish", 25: "russian",
+		26: "brazilian", 27: "canadian", 28: "spanish", 29: "czech", 30: "turkish", 31: "thai",
+		40: "frisian", 41: "spantsiretti",
+		96: "breakthrough", 97: "frysk", 98: "antidraughts",
+		// lidraughts' "From Position": International rules from a set-up
+		// position (the FEN tag).
+		99: "international",
+	}
+	for n, name := range standard {
 		pg := &pdn.Game{Tags: []pdn.Tag{{Name: "GameType", Value: strconv.Itoa(n)}}}
-		checkResolved(t, pg, "GameType "+strconv.Itoa(n), canonicalName(name), BasisGameType)
+		checkResolved(t, pg, "GameType "+strconv.Itoa(n), name, BasisGameType)
+	}
+	// Every number rules reads is in the standard's table, as the variant
+	// the table names.
+	for _, v := range rules.Variants() {
+		for _, n := range append([]int{v.GameType}, v.OtherGameTypes...) {
+			if n != 0 && standard[n] != v.Name {
+				t.Errorf("%s reads GameType %d, which the PDN standard gives %q", v.Name, n, standard[n])
+			}
+		}
 	}
 	// Tags that name no variant leave the decision to the squares.
 	for _, tag := range []string{"From Position", "fromPosition", "?"} {
@@ -286,7 +308,7 @@ func TestItalianTags(t *testing.T) {
 		// 10-19 and by 10-17, are equal under every precedence rule; its
 		// result (0-1) picks the one after which Black is not a man down.
 		if g.PDN.Ordinal == 46 {
-			if got := FormatMove(italian, &g.Moves[len(g.Moves)-1], rules.Numeric, true); got != "3x10x19x26" || !strings.Contains(strings.Join(g.Warnings, "\n"), warnResolvedByResult) {
+			if got := rules.FormatMove(italian, &g.Moves[len(g.Moves)-1], rules.Numeric, true); got != "3x10x19x26" || !strings.Contains(strings.Join(WarningTexts(g.Warnings), "\n"), warnResolvedByResult) {
 				t.Errorf("game 46: last move %s, warnings %q; want 3x10x19x26 resolved by the result", got, g.Warnings)
 			}
 		}

@@ -128,14 +128,14 @@ func (r *Replayer) line(v *rules.Variant, pos rules.Position, ply int, src []pdn
 		if pm.Text == "" {
 			continue
 		}
-		if pm.Text == pdn.UnknownMove || !parseMoveText(v.Board, pm.Text, algebraicRotated(v), &r.mt) {
+		if pm.Text == pdn.UnknownMove || !parseMoveText(v.Board, pm.Text, v.AlgebraicFromBlack, &r.mt) {
 			return nil, fmt.Errorf("ply %d %q is not a move", ply, quote(pm.Text))
 		}
 		m, err := r.resolve(&pos, ply, pm.Text)
 		if err != nil {
 			return nil, err
 		}
-		mv := pdn.Move{Text: FormatMove(v, &m, n, true), Strength: pm.Strength}
+		mv := pdn.Move{Text: rules.FormatMove(v, &m, n, true), Strength: pm.Strength}
 		black := pos.SideToMove() != v.FirstToMove
 		if j == 0 || !black {
 			mv.Number, mv.Black = int32((ply-1+r.numberOffset)/2+1), black

@@ -2,37 +2,28 @@ package hub
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
-// scanNames are the values Scan (3.x, the reference Hub engine) gives its
-// "variant" parameter for the variants it plays, other than draughtsdb's
-// own names (rules.Variant.Name): "normal" is International draughts,
-// "bt" breakthrough (Scan reads "breakthrough" too), "losing"
-// antidraughts; "killer" and "frisian" are the same in both. Hub GUIs
-// written for Scan send these.
-var scanNames = map[string]string{"normal": "international", "bt": "breakthrough", "losing": "antidraughts"}
-
 // VariantNames returns the names a Hub engine or GUI may give variant v in
-// the "variant" parameter: draughtsdb's own first, then Scan's.
+// the "variant" parameter: draughtsdb's own first, then Scan's
+// (rules.Variant.HubNames: "normal" for International, ...).
 func VariantNames(v *rules.Variant) []string {
-	names := []string{v.Name}
-	for scan, own := range scanNames {
-		if own == v.Name {
-			names = append(names, scan)
-		}
-	}
-	return names
+	return append([]string{v.Name}, v.HubNames...)
 }
 
 // VariantByName reads a "variant" parameter value: draughtsdb's names and
 // the other names rules.VariantByName reads ("standard", "american", ...),
 // or Scan's (see VariantNames), in any case.
 func VariantByName(name string) (*rules.Variant, error) {
-	if own, ok := scanNames[strings.ToLower(strings.TrimSpace(name))]; ok {
-		name = own
+	n := strings.ToLower(strings.TrimSpace(name))
+	for _, v := range rules.Variants() {
+		if slices.Contains(v.HubNames, n) {
+			return v, nil
+		}
 	}
 	return rules.VariantByName(name)
 }

@@ -124,3 +124,22 @@ func TestClientScanNames(t *testing.T) {
 		t.Errorf("%d restarts", c.Restarts())
 	}
 }
+
+// Scan 3.1's variant values (its param line, as scanParamWriter writes it)
+// each read as the variant Scan means, and every name of VariantNames
+// reads back as its variant.
+func TestScanVariantNames(t *testing.T) {
+	for name, want := range map[string]*rules.Variant{"normal": rules.International, "killer": rules.Killer,
+		"bt": rules.Breakthrough, "breakthrough": rules.Breakthrough, "frisian": rules.Frisian, "losing": rules.Antidraughts} {
+		if v, err := VariantByName(" " + strings.ToUpper(name)); err != nil || v != want {
+			t.Errorf("%q: %v, %v; want %s", name, v, err, want.Name)
+		}
+	}
+	for _, v := range rules.Variants() {
+		for _, name := range VariantNames(v) {
+			if got, err := VariantByName(name); err != nil || got != v {
+				t.Errorf("%s: name %q reads as %v, %v", v.Name, name, got, err)
+			}
+		}
+	}
+}

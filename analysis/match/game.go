@@ -294,7 +294,7 @@ func (g *Game) PDN(event, site, key string) []byte {
 	number := 1
 	add := func(m *rules.Move) {
 		legal := p.LegalMoves(nil)
-		pm := pdn.Move{Text: replay.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m))}
+		pm := pdn.Move{Text: rules.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m))}
 		switch {
 		case side == v.FirstToMove:
 			pm.Number = int32(number)

@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
@@ -167,8 +166,8 @@ func buildNodes(ctx context.Context, q Querier, positions []rules.Position, sour
 			}
 			matched[c] = true
 			b.Move = *m
-			b.Text = replay.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m))
-			b.Algebraic = replay.FormatMove(v, m, rules.Algebraic, rules.Ambiguous(legal, m))
+			b.Text = rules.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m))
+			b.Algebraic = rules.FormatMove(v, m, rules.Algebraic, rules.Ambiguous(legal, m))
 			child := *pos
 			child.Play(m)
 			b.Child = child.Hash()

@@ -45,7 +45,9 @@ var shots = []shot{
 	{rules.Russian, "W:W13,17,18,19,20,23,27,29,30:B1,3,4,6,8,9,10,11,12", "18-14", 5, 2},
 }
 
-func moveText(m *rules.Move) string { return rules.FormatMove(m, rules.Numeric, false) }
+func moveText(m *rules.Move) string {
+	return rules.FormatMove(rules.International, m, rules.Numeric, false)
+}
 
 func TestShots(t *testing.T) {
 	for _, sh := range shots {

@@ -102,7 +102,7 @@ the score with its 95% interval and the Elo difference with its error
 	fl.StringArrayVar(&f.argsB, "engine-arg-b", nil, "argument for engine B's program (repeat for several)")
 	fl.StringVar(&f.nameA, "name-a", "", "engine A's player name in the games (default: the name the engine reports)")
 	fl.StringVar(&f.nameB, "name-b", "", "engine B's player name in the games (default: the name the engine reports)")
-	fl.StringVar(&f.variant, "variant", "", "the variant played ("+variantList()+"); default: the variant setting, else russian")
+	fl.StringVar(&f.variant, "variant", "", "the variant played ("+variantList()+"); default: the variant setting, else "+rules.Default.Name)
 	fl.StringVar(&f.openings, "openings", "ballots", `openings: a file of FENs, move lines or PDN games, or "ballots" (the variant's built-in ballots)`)
 	fl.IntVar(&f.games, "games", 0, "games in the match; 0 = two per opening")
 	fl.IntVar(&f.depth, "depth", 8, "search depth per move in plies (the built-in and Hub engines; deterministic)")
@@ -147,7 +147,7 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 		variant = a.cfg.Variant
 	}
 	if variant == "" {
-		variant = "russian"
+		variant = rules.Default.Name
 	}
 	v, err := flagVariant("--variant", variant) // the setting is checked already
 	if err != nil {

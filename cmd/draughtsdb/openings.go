@@ -66,7 +66,7 @@ present.`,
 				variant = a.cfg.Variant
 			}
 			if variant == "" {
-				variant = "russian"
+				variant = rules.Default.Name
 			}
 			v, err := flagVariant("--variant", variant) // the setting is checked already
 			if err != nil {
@@ -155,7 +155,7 @@ present.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "", "variant of the games ("+variantList()+"); default: the configured variant, else russian")
+	f.StringVar(&variant, "variant", "", "variant of the games ("+variantList()+"); default: the configured variant, else "+rules.Default.Name)
 	f.StringVar(&moves, "moves", "", `moves from the start position (or --fen), either notation, as PDN move text too: "32-28 19-23", "1. 32-28 19-23 2. 28x19"`)
 	f.StringVar(&fen, "fen", "", "start from this position (PDN FEN, e.g. W:W31-50:B1-20) instead of the initial one")
 	f.StringArrayVar(&sources, "source", nil, "count the games of these sources: archive (imported files, the default), match (engine matches), all, or source ids or names; repeat or separate with commas for several")
@@ -238,7 +238,7 @@ func movesText(line *replay.Game) string {
 	v := line.Final.Variant()
 	text := make([]string, len(line.Moves))
 	for i := range line.Moves {
-		text[i] = rules.FormatMove(&line.Moves[i], v.DefaultNotation, false)
+		text[i] = rules.FormatMove(v, &line.Moves[i], v.DefaultNotation, false)
 	}
 	return strings.Join(text, " ")
 }

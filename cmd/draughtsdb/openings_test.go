@@ -207,7 +207,7 @@ func TestOpeningsOfTheSharedFiles(t *testing.T) {
 		}
 		key := []string{g.Variant.Name, g.White, g.Black, g.Date}
 		for i := range g.Moves {
-			key = append(key, rules.FormatMove(&g.Moves[i], rules.Numeric, true))
+			key = append(key, rules.FormatMove(g.Variant, &g.Moves[i], rules.Numeric, true))
 		}
 		h := header{g.Result, pg.Tag("Event"), pg.Tag("Site"), pg.Tag("Round")}
 		agree := func(a, b string) bool {
@@ -228,7 +228,7 @@ func TestOpeningsOfTheSharedFiles(t *testing.T) {
 				count[k] = map[string]*tally{}
 			}
 			m := &g.Moves[ply]
-			text := replay.FormatMove(g.Variant, m, g.Variant.DefaultNotation, rules.Ambiguous(pos.LegalMoves(nil), m))
+			text := rules.FormatMove(g.Variant, m, g.Variant.DefaultNotation, rules.Ambiguous(pos.LegalMoves(nil), m))
 			x := count[k][text]
 			if x == nil {
 				x = &tally{}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 )
@@ -89,7 +88,7 @@ By default moves with the same start, end and captured pieces count once
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "russian", "variant: "+variantList())
+	f.StringVar(&variant, "variant", rules.Default.Name, "variant: "+variantList())
 	f.StringVar(&fen, "fen", "", "start from this position (default: the variant's initial position)")
 	f.IntVar(&depth, "depth", 6, "plies to search")
 	f.BoolVar(&divide, "divide", false, "print each root move (full capture path, the variant's notation) with its count")
@@ -153,7 +152,7 @@ func perftDivide(ctx context.Context, out, errOut io.Writer, v *rules.Variant, p
 	for i := range entries {
 		e := &entries[i]
 		total += e.Nodes
-		div[i] = divideMove{Move: replay.FormatMove(v, &e.Legal, v.DefaultNotation, true), Nodes: e.Nodes}
+		div[i] = divideMove{Move: rules.FormatMove(v, &e.Legal, v.DefaultNotation, true), Nodes: e.Nodes}
 	}
 	if jsonOut {
 		return json.NewEncoder(out).Encode(struct {

@@ -114,7 +114,7 @@ func positionParams(q *queries.Query, values map[string]string) error {
 	}
 	name := values["variant"]
 	if name == "" {
-		name = "russian"
+		name = rules.Default.Name
 	}
 	v, err := flagVariant("--param variant", name)
 	if err != nil {
@@ -137,7 +137,7 @@ func positionParams(q *queries.Query, values map[string]string) error {
 		}
 		text := make([]string, len(line.Moves))
 		for i := range line.Moves {
-			text[i] = rules.FormatMove(&line.Moves[i], rules.Numeric, true)
+			text[i] = rules.FormatMove(v, &line.Moves[i], rules.Numeric, true)
 		}
 		values["moves"] = strings.Join(text, " ")
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/queries/patternsearch"
 	"github.com/draughtsdb/draughtsdb/replay/pattern"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/cobra"
 )
 
@@ -95,7 +96,7 @@ fen, move, white, black, result, date, event).`,
 				variant = a.cfg.Variant
 			}
 			if variant == "" {
-				variant = "russian"
+				variant = rules.Default.Name
 			}
 			v, err := flagVariant("--variant", variant)
 			if err != nil {
@@ -215,7 +216,7 @@ fen, move, white, black, result, date, event).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "", "variant of the games ("+variantList()+"); default: the configured variant, else russian")
+	f.StringVar(&variant, "variant", "", "variant of the games ("+variantList()+"); default: the configured variant, else "+rules.Default.Name)
 	f.StringVar(&pat, "pattern", "", "partial position: W:W28,32,K46:B19,23 (pieces that must stand there; other squares free)")
 	f.StringVar(&empty, "empty", "", "squares that must be empty, e.g. 23,24,28")
 	f.StringArrayVar(&ors, "or", nil, "another partial position that matches as well (repeatable)")

@@ -146,7 +146,7 @@
 //	type Move struct { Text, Strength string; Note *Note; Number int32; Black bool }
 //	type Note struct { Setup string; NAGs []int; Comments []string; Variations []Variation }
 //	type Variation struct { Comments []string; Moves []Move }
-//	type Warning struct { Line, Column int; Reason string }
+//	type Warning struct { Kind WarningKind; Line, Column int; Reason string }
 //	type SyntaxError struct { File string; Line, Column, Game int; Reason string; Err error }
 //	const UnknownMove = "--"; const MaxGameSize = 4 << 20; const MaxLineLength = 80; const MaxDepth = 64
 //

@@ -160,8 +160,23 @@ func (m *Move) note() *Note {
 }
 
 // Warning is a non-fatal remark about a game, with its place in the file.
+// Kind says what it is about, so that readers of warnings need not read
+// Reason, the text for people.
 type Warning struct {
+	Kind   WarningKind
 	Line   int
 	Column int
 	Reason string
 }
+
+// WarningKind says what a reader warning is about.
+type WarningKind uint8
+
+const (
+	WarnTextBetweenTags  WarningKind = iota + 1 // text between tag lines that is neither a tag nor movetext, skipped
+	WarnNoResult                                // no result at the end of the game; the next game's tags follow
+	WarnNotPDN                                  // text that is not PDN skipped before the game
+	WarnResultDiffers                           // the result token differs from the Result tag
+	WarnMovesWithoutTags                        // moves without tags after a game with tags
+	WarnNUL                                     // NUL bytes removed from the game's text
+)

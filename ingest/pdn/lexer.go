@@ -529,7 +529,7 @@ func (lx *lexer) scanTagSection() (ended bool) {
 					junkN++
 					if junkN == 1 {
 						junk = len(lx.rep.warns)
-						lx.rep.warn(int32(lx.line), lx.col(lx.r), "text between the tags that is neither a tag nor movetext skipped: "+quote(lx.buf[lx.r:lx.r+n]))
+						lx.rep.warn(WarnTextBetweenTags, int32(lx.line), lx.col(lx.r), "text between the tags that is neither a tag nor movetext skipped: "+quote(lx.buf[lx.r:lx.r+n]))
 					} else {
 						w := &lx.rep.warns[junk]
 						w.Reason = junkFirst(w.Reason) + " (" + strconv.Itoa(junkN) + " such pieces in this game's tags, the first quoted)"
@@ -670,7 +670,7 @@ func (lx *lexer) scanMovetext() {
 		}
 		switch c {
 		case '[':
-			lx.rep.warn(lx.lastLine, lx.lastCol, "no result at the end of the game; the next game's tags follow")
+			lx.rep.warn(WarnNoResult, lx.lastLine, lx.lastCol, "no result at the end of the game; the next game's tags follow")
 			lx.endAtNextTag(wasBOL)
 			return
 		case '(':

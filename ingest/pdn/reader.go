@@ -49,8 +49,8 @@ func (rp *gameReport) fail(sentinel error, line, col int32, reason string) {
 	rp.err = &SyntaxError{File: rp.name, Line: int(line), Column: int(col), Game: rp.ordinal, Reason: reason, Err: sentinel}
 }
 
-func (rp *gameReport) warn(line, col int32, reason string) {
-	rp.warns = append(rp.warns, Warning{Line: int(line), Column: int(col), Reason: reason})
+func (rp *gameReport) warn(kind WarningKind, line, col int32, reason string) {
+	rp.warns = append(rp.warns, Warning{Kind: kind, Line: int(line), Column: int(col), Reason: reason})
 }
 
 // NewReader returns a Reader over r. The name is used in error messages.
@@ -210,7 +210,7 @@ func (rd *Reader) next() (*Game, error) {
 		}
 	}
 	if rd.junkPieces > 0 && !rd.isJunk(g) {
-		rd.warn(int32(rd.junkLine), 1, rd.junkWarning())
+		rd.warn(WarnNotPDN, int32(rd.junkLine), 1, rd.junkWarning())
 		rd.junkPieces, rd.junkBytes = 0, 0
 	}
 	rd.checkGame(g)
@@ -264,10 +264,10 @@ func newGame(n int) *Game {
 // checkGame adds the warnings that need the whole game.
 func (rd *Reader) checkGame(g *Game) {
 	if rt := g.Tag("Result"); rt != "" && g.Result != "" && rt != g.Result {
-		rd.warn(rd.lx.resultLine, rd.lx.resultCol, "result "+g.Result+" differs from the Result tag "+clip(rt))
+		rd.warn(WarnResultDiffers, rd.lx.resultLine, rd.lx.resultCol, "result "+g.Result+" differs from the Result tag "+clip(rt))
 	}
 	if len(g.Tags) == 0 && len(g.Moves) > 0 && rd.prevTags && !rd.lx.overflow {
-		rd.warn(int32(g.Line), 1, "moves without tags after a game with tags (a stray fragment?)")
+		rd.warn(WarnMovesWithoutTags, int32(g.Line), 1, "moves without tags after a game with tags (a stray fragment?)")
 	}
 	rd.prevTags = len(g.Tags) > 0
 	if len(rd.warns) > 0 {
@@ -332,7 +332,7 @@ func (rd *Reader) build(g *Game, window []byte) {
 	if k := bytes.IndexByte(g.Raw, 0); k >= 0 {
 		b.nul = true
 		line, col := rawPos(g.Raw, k)
-		rd.warn(int32(g.Line+line), int32(col), strconv.Itoa(bytes.Count(g.Raw, []byte{0}))+
+		rd.warn(WarnNUL, int32(g.Line+line), int32(col), strconv.Itoa(bytes.Count(g.Raw, []byte{0}))+
 			" NUL byte(s) removed from the game's text (a binary or UTF-16 file?)")
 	}
 	b.slow = b.cp || b.nul

@@ -167,7 +167,7 @@ func game(opts Options, i int, legal *[]rules.Move, keepMoves bool) (*pdn.Game, 
 		}
 		m := &(*legal)[rng.IntN(len(*legal))]
 		full := opts.FullPath || rules.Ambiguous(*legal, m)
-		pm := pdn.Move{Text: replay.FormatMove(v, m, notation, full)}
+		pm := pdn.Move{Text: rules.FormatMove(v, m, notation, full)}
 		if keepMoves {
 			moves = append(moves, *m)
 		}

@@ -91,7 +91,7 @@ func TestFormsReadBackAsPlayed(t *testing.T) {
 						if !a.SameAs(b) || !slices.Equal(got, played) {
 							t.Fatalf("%s %s full=%v game %d ply %d: %q replayed as another move", v.Name, n, full, i+1, k+1, pg.Moves[k].Text)
 						}
-						if full && b.CaptureCount() > 1 && !strings.Contains(pg.Moves[k].Text, replay.FormatMove(v, b, n.rules(v), true)) {
+						if full && b.CaptureCount() > 1 && !strings.Contains(pg.Moves[k].Text, rules.FormatMove(v, b, n.rules(v), true)) {
 							t.Fatalf("%s game %d ply %d: %q is not the full path", v.Name, i+1, k+1, pg.Moves[k].Text)
 						}
 					}
@@ -135,7 +135,7 @@ func TestKingMoveLimitKept(t *testing.T) {
 				m := &moves[ply]
 				if !k.Allowed(&pos, m) && len(k.Filter(&pos, pos.LegalMoves(nil))) > 0 {
 					t.Fatalf("%s game %d ply %d: %s moves the same king a %dth time", v.Name, i+1, ply+1,
-						rules.FormatMove(m, rules.Numeric, true), v.KingMoveLimit+1)
+						rules.FormatMove(v, m, rules.Numeric, true), v.KingMoveLimit+1)
 				}
 				c := pos.SideToMove()
 				switch {

@@ -91,7 +91,7 @@ func goTree(games []replayed, h uint64, depth int, keep func(*replayed) bool) ma
 		}
 		legal := pos.LegalMoves(nil)
 		m := &g.moves[k]
-		text := replay.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m))
+		text := rules.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m))
 		c := out[text]
 		if c == nil {
 			c = &count{}
@@ -276,7 +276,7 @@ func TestAPI(t *testing.T) {
 		}
 		var captures int
 		for i, m := range p.LegalMoves {
-			if m.From != legal[i].From() || m.To != legal[i].To() || m.Move != rules.MoveText(legal, &legal[i], rules.Numeric) {
+			if m.From != legal[i].From() || m.To != legal[i].To() || m.Move != rules.MoveText(rules.International, legal, &legal[i], rules.Numeric) {
 				t.Errorf("legal move %d: %+v", i, m)
 			}
 			if len(m.Captured) > 0 {
@@ -332,7 +332,7 @@ func TestAPI(t *testing.T) {
 		g := games[slices.IndexFunc(games, func(g replayed) bool { return g.variant == rules.International && len(g.moves) > 45 })]
 		var deep []string
 		for i := range g.moves[:42] {
-			deep = append(deep, rules.FormatMove(&g.moves[i], rules.Numeric, true))
+			deep = append(deep, rules.FormatMove(g.variant, &g.moves[i], rules.Numeric, true))
 		}
 		var ans TreeAnswer
 		get(t, ts, "/api/openings", url.Values{"moves": {strings.Join(deep, " ")}}, &ans)
@@ -522,8 +522,8 @@ func TestAPI(t *testing.T) {
 		}
 		var texts []string
 		for i, m := range g.Moves {
-			if m.FEN != dg.Positions[i+1].FEN() || m.Numeric != rules.FormatMove(&dg.Moves[i], rules.Numeric, true) ||
-				m.Algebraic != rules.FormatMove(&dg.Moves[i], rules.Algebraic, true) || m.Ply != i+1 {
+			if m.FEN != dg.Positions[i+1].FEN() || m.Numeric != rules.FormatMove(rules.International, &dg.Moves[i], rules.Numeric, true) ||
+				m.Algebraic != rules.FormatMove(rules.International, &dg.Moves[i], rules.Algebraic, true) || m.Ply != i+1 {
 				t.Errorf("ply %d: %+v", i+1, m)
 			}
 			texts = append(texts, m.Move)

@@ -20,7 +20,6 @@ import (
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/ingest/synth"
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/draughtsdb/draughtsdb/schema/pgtest"
@@ -237,7 +236,7 @@ func playerLines(b *testing.B, pool *pgxpool.Pool, rng *rand.Rand, player string
 		}
 		var line []string
 		for i := range min(rng.IntN(maxPly+1), len(g.Moves)) {
-			line = append(line, replay.FormatMove(rules.International, &g.Moves[i], rules.Numeric, true))
+			line = append(line, rules.FormatMove(rules.International, &g.Moves[i], rules.Numeric, true))
 		}
 		out = append(out, line)
 	}

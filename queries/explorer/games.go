@@ -428,9 +428,9 @@ func (s *Server) game(ctx context.Context, rq *request) (any, error) {
 			legal = before.LegalMoves(legal[:0])
 			amb := rules.Ambiguous(legal, m)
 			gm := GameMove{Ply: i + 1, Side: colorName(before.SideToMove()),
-				Move:      replay.FormatMove(v, m, v.DefaultNotation, amb),
-				Numeric:   replay.FormatMove(v, m, rules.Numeric, true),
-				Algebraic: replay.FormatMove(v, m, rules.Algebraic, true),
+				Move:      rules.FormatMove(v, m, v.DefaultNotation, amb),
+				Numeric:   rules.FormatMove(v, m, rules.Numeric, true),
+				Algebraic: rules.FormatMove(v, m, rules.Algebraic, true),
 				From:      m.From(), To: m.To(), Captured: append([]int{}, m.Captured(nil)...),
 				FEN: after.FEN(), Annotations: byPly[i+1], NoteJSON: notesByPly[i+1]}
 			n := notes[after.Hash()]
@@ -494,7 +494,7 @@ func gamePDN(v *rules.Variant, dg *codec.Game, a *GameAnswer, ann *codec.Annotat
 	}
 	texts := make([]string, len(dg.Moves))
 	for i := range dg.Moves {
-		texts[i] = replay.FormatMove(v, &dg.Moves[i], v.DefaultNotation, true)
+		texts[i] = rules.FormatMove(v, &dg.Moves[i], v.DefaultNotation, true)
 	}
 	h := export.Header{Event: event, Site: site, Date: a.Date, Round: round, White: str(a.White), Black: str(a.Black),
 		Result: a.Result, Tags: tags, StartFEN: startFEN}

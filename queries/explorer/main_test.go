@@ -110,7 +110,7 @@ func replayArchive(t testing.TB) []replayed {
 					moves: append([]rules.Move(nil), g.Moves...), hashes: append([]uint64{g.Start.Hash()}, g.Hashes...)}
 				key := []string{g.Variant.Name, g.StartFEN, rg.white, rg.black, rg.date}
 				for i := range g.Moves {
-					key = append(key, rules.FormatMove(&g.Moves[i], rules.Numeric, true))
+					key = append(key, rules.FormatMove(g.Variant, &g.Moves[i], rules.Numeric, true))
 				}
 				k, h := strings.Join(key, "|"), header{g.Result, pg.Tag("Event"), pg.Tag("Site"), pg.Tag("Round")}
 				dup := false

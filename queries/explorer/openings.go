@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
@@ -304,8 +303,8 @@ func (s *Server) filteredTree(ctx context.Context, tx pgx.Tx, p *position, f *fi
 		}
 		delete(counts, c) // the first legal move of a code names it, as in openings.Tree
 		b := openings.Branch{Move: *m,
-			Text:      replay.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m)),
-			Algebraic: replay.FormatMove(v, m, rules.Algebraic, rules.Ambiguous(legal, m)),
+			Text:      rules.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m)),
+			Algebraic: rules.FormatMove(v, m, rules.Algebraic, rules.Ambiguous(legal, m)),
 			Games:     t.games, WhiteWins: t.white, Draws: t.draws, BlackWins: t.black,
 			Score: openings.Score(t.white, t.draws, t.black)}
 		child := *pos

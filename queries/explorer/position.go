@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
@@ -56,18 +55,6 @@ func notationName(n rules.Notation) string {
 	return "numeric"
 }
 
-// algebraicFromBlack reports whether replay names v's algebraic squares
-// from Black's side, found by asking replay.FormatMove (the one place
-// that knows) about a move of the initial position.
-func algebraicFromBlack(v *rules.Variant) bool {
-	start := v.StartPosition()
-	legal := start.LegalMoves(nil)
-	if len(legal) == 0 {
-		return false
-	}
-	return replay.FormatMove(v, &legal[0], rules.Algebraic, false) != rules.FormatMove(&legal[0], rules.Algebraic, false)
-}
-
 func describe(v *rules.Variant) VariantInfo {
 	var vi VariantInfo
 	b := v.Board
@@ -76,19 +63,14 @@ func describe(v *rules.Variant) VariantInfo {
 	vi.Board.Mirrored, vi.Board.Reversed = b.Mirrored, b.Reversed
 	vi.FirstToMove = colorName(v.FirstToMove)
 	vi.Notation = notationName(v.DefaultNotation)
-	rotated := algebraicFromBlack(v)
 	vi.Bottom = "white"
-	if rotated {
+	if v.AlgebraicFromBlack {
 		vi.Bottom = "black"
 	}
 	vi.StartFEN = v.StartPosition().FEN()
 	for sq := 1; sq <= b.Squares(); sq++ {
 		f, r := b.Coords(sq)
-		name := b.Algebraic(sq)
-		if rotated {
-			name = b.Algebraic(b.Squares() + 1 - sq)
-		}
-		vi.Squares = append(vi.Squares, Square{N: sq, File: f, Rank: r, Numeric: strconv.Itoa(sq), Algebraic: name})
+		vi.Squares = append(vi.Squares, Square{N: sq, File: f, Rank: r, Numeric: strconv.Itoa(sq), Algebraic: v.SquareName(sq, rules.Algebraic)})
 	}
 	return vi
 }
@@ -166,9 +148,9 @@ func hashText(h uint64) string { return strconv.FormatInt(int64(h), 10) }
 
 func describeMove(v *rules.Variant, legal []rules.Move, m *rules.Move) LegalMove {
 	return LegalMove{
-		Move:      replay.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m)),
-		Numeric:   replay.FormatMove(v, m, rules.Numeric, true),
-		Algebraic: replay.FormatMove(v, m, rules.Algebraic, true),
+		Move:      rules.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m)),
+		Numeric:   rules.FormatMove(v, m, rules.Numeric, true),
+		Algebraic: rules.FormatMove(v, m, rules.Algebraic, true),
 		From:      m.From(),
 		To:        m.To(),
 		Path:      m.Path(nil),
@@ -186,9 +168,9 @@ func describeLine(v *rules.Variant, start rules.Position, moves []rules.Move) []
 		m := &moves[i]
 		legal = pos.LegalMoves(legal[:0])
 		out = append(out, PlayedMove{Ply: i + 1,
-			Move:      replay.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m)),
-			Algebraic: replay.FormatMove(v, m, rules.Algebraic, rules.Ambiguous(legal, m)),
-			Numeric:   replay.FormatMove(v, m, rules.Numeric, rules.Ambiguous(legal, m)),
+			Move:      rules.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m)),
+			Algebraic: rules.FormatMove(v, m, rules.Algebraic, rules.Ambiguous(legal, m)),
+			Numeric:   rules.FormatMove(v, m, rules.Numeric, rules.Ambiguous(legal, m)),
 			From:      m.From(), To: m.To(),
 		})
 		pos.Play(m)

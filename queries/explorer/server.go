@@ -106,7 +106,7 @@ type Server struct {
 // New returns a Server reading pool. It checks DefaultVariant.
 func New(pool *pgxpool.Pool, opt Options) (*Server, error) {
 	if opt.DefaultVariant == "" {
-		opt.DefaultVariant = "russian"
+		opt.DefaultVariant = rules.Default.Name
 	}
 	v, err := rules.VariantByName(opt.DefaultVariant)
 	if err != nil {

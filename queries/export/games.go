@@ -142,7 +142,7 @@ func sideResult(result int16, side rules.Color) Value {
 
 // appendMovesText writes the compact moves of games.moves (see
 // codec.AppendMoves) in v's notation with full capture paths, exactly as
-// replay.FormatMove(v, m, v.DefaultNotation, true) writes each move, but
+// rules.FormatMove(v, m, v.DefaultNotation, true) writes each move, but
 // without replaying the game: the bytes hold every landing square.
 func appendMovesText(dst []byte, v *rules.Variant, moves []byte) []byte {
 	alg := v.DefaultNotation == rules.Algebraic

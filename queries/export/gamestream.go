@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
@@ -225,7 +224,7 @@ func replayGame(g *gameRec, fens bool) {
 			g.fens = append(g.fens, pos.FEN())
 		}
 		if i < len(d.Moves) {
-			g.texts = append(g.texts, replay.FormatMove(v, &d.Moves[i], v.DefaultNotation, true))
+			g.texts = append(g.texts, rules.FormatMove(v, &d.Moves[i], v.DefaultNotation, true))
 		}
 	}
 }

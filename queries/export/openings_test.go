@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
-	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -61,7 +60,7 @@ func expectedOpenings(t *testing.T, pool *pgxpool.Pool) map[string]*openingRow {
 				seen[h] = true
 				legal := pos.LegalMoves(nil)
 				node := fmt.Sprintf("%s %s", v.Name, hex64(h))
-				key := node + " " + replay.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m))
+				key := node + " " + rules.FormatMove(v, m, v.DefaultNotation, rules.Ambiguous(legal, m))
 				r := all[key]
 				if r == nil {
 					r = &openingRow{}

@@ -39,7 +39,10 @@
 // (PromoteAtEnd, PromoteAndContinue, PromoteEndsMove), DefaultNotation
 // (Numeric or Algebraic), DrawKingPlies, KingMoveLimit and Win.
 // VariantByName("russian") and VariantByGameType(25) look them up;
-// Variants() lists them, Russian (the default) first.
+// Variants() lists them, Default (Russian) first. VariantByTag reads a
+// PDN Variant tag (TagNames too); the identity fields (Aliases, TagNames,
+// OtherGameTypes, HubNames) are the one list of every other name and
+// number of a variant.
 //
 // Rules shared by all: capture is compulsory; a piece is jumped at most once
 // per chain; jumped pieces leave the board only when the chain ends and
@@ -187,12 +190,19 @@
 //
 // # Notation
 //
-//	FormatMove(m, Numeric|Algebraic, full bool) string   32-28, 28x19x10, c3:e5:g7
-//	MoveText(legal []Move, m, n) string   shortest unambiguous: start and end,
+//	FormatMove(v, m, Numeric|Algebraic, full bool) string   32-28, 28x19x10, c3:e5:g7
+//	v.SquareName(sq, n) string            "22", "c3" (English: "f6")
+//	MoveText(v, legal []Move, m, n) string   shortest unambiguous: start and end,
 //	                                      the full path only when another legal
 //	                                      move shares start and end
 //	Ambiguous(legal, m) bool
 //	ParseMoveText(b, s) (squares []int, capture bool, err error)
+//
+// Square names are a variant's, not a board's: English and Pool share
+// Board8x8, but English players who write algebraic squares sit on
+// Black's side (Variant.AlgebraicFromBlack), so FormatMove takes the
+// variant. ParseMoveText reads a board's own names; replay, which reads
+// the games, names squares as FormatMove writes them.
 //
 // Resolving move text against a position belongs to package replay: match
 // ParseMoveText's squares against From, To and Path (and Captured) of

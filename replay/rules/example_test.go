@@ -17,7 +17,7 @@ func ExamplePosition_LegalMoves() {
 	fmt.Println(len(moves), "moves, side to move:", p.SideToMove())
 	var texts []string
 	for _, m := range moves {
-		texts = append(texts, rules.MoveText(moves, &m, rules.Numeric))
+		texts = append(texts, rules.MoveText(v, moves, &m, rules.Numeric))
 	}
 	slices.Sort(texts)
 	fmt.Println(strings.Join(texts, " "))
@@ -36,7 +36,7 @@ func ExamplePosition_Play() {
 		p.Play(&m)
 	}
 	for _, m := range p.LegalMoves(nil) {
-		fmt.Println(rules.FormatMove(&m, rules.Numeric, false), m.IsCapture())
+		fmt.Println(rules.FormatMove(v, &m, rules.Numeric, false), m.IsCapture())
 	}
 	// Output:
 	// 28x19 true
@@ -72,4 +72,29 @@ func ExamplePerft() {
 	fmt.Println()
 	// Output:
 	// 9 81 658 4265
+}
+
+// FormatMove writes a move as the variant's players do. English checkers'
+// first move 11-15 is c3-d4 in algebraic notation, as the sites that write
+// English games algebraically name squares from Black's side; Russian's
+// first move c3-d4 is square 22 to 18 on the same board.
+func ExampleFormatMove() {
+	for _, v := range []*rules.Variant{rules.English, rules.Russian} {
+		p := v.StartPosition()
+		from, to := 11, 15
+		if v == rules.Russian {
+			from, to = 22, 18
+		}
+		m, _ := p.PlainMove(from, to)
+		fmt.Println(v.Name, rules.FormatMove(v, &m, rules.Numeric, false), rules.FormatMove(v, &m, rules.Algebraic, false))
+	}
+	// A capture: start and end, or every landing square.
+	v := rules.International
+	p, _ := rules.ParseFEN(v, "W:W15:B9,10")
+	m := p.LegalMoves(nil)[0]
+	fmt.Println(rules.FormatMove(v, &m, rules.Numeric, false), rules.FormatMove(v, &m, rules.Numeric, true), rules.FormatMove(v, &m, rules.Algebraic, true))
+	// Output:
+	// english 11-15 c3-d4
+	// russian 22-18 c3-d4
+	// 15x13 15x4x13 j8:h10:f8
 }

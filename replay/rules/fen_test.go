@@ -140,7 +140,7 @@ func TestNotation(t *testing.T) {
 	moves := pos.LegalMoves(nil)
 	var texts []string
 	for i := range moves {
-		texts = append(texts, MoveText(moves, &moves[i], Numeric))
+		texts = append(texts, MoveText(International, moves, &moves[i], Numeric))
 	}
 	if strings.Join(texts, " ") == "" || !slices.Contains(texts, "32-28") || !slices.Contains(texts, "31-26") {
 		t.Errorf("start moves %v", texts)
@@ -150,7 +150,7 @@ func TestNotation(t *testing.T) {
 	p, _ := ParseFEN(Russian, "W:WKa3:Bb4,d6,f4,d2")
 	ms := p.LegalMoves(nil)
 	for i := range ms {
-		s := MoveText(ms, &ms[i], Algebraic)
+		s := MoveText(Russian, ms, &ms[i], Algebraic)
 		amb := Ambiguous(ms, &ms[i])
 		if amb != (strings.Count(s, ":") > 1) {
 			t.Errorf("ambiguity and text disagree: %s", s)

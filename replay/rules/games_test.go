@@ -179,7 +179,7 @@ func replayMoves(pos Position, k KingMoveCounter, moves []string, ply int) (Posi
 		case 0:
 			var all []string
 			for i := range legal {
-				all = append(all, FormatMove(&legal[i], pos.Variant().DefaultNotation, true))
+				all = append(all, FormatMove(pos.Variant(), &legal[i], pos.Variant().DefaultNotation, true))
 			}
 			return pos, ply, fmt.Sprintf("%q is not a legal move of %s (legal: %v)", moves[ply], pos.FEN(), all)
 		case 1:

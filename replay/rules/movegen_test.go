@@ -78,7 +78,7 @@ func TestMoveAccessors(t *testing.T) {
 	moves := pos.LegalMoves(nil)
 	var texts []string
 	for i := range moves {
-		texts = append(texts, FormatMove(&moves[i], Algebraic, true)+"/"+strconv.FormatBool(moves[i].Promotes()))
+		texts = append(texts, FormatMove(pos.Variant(), &moves[i], Algebraic, true)+"/"+strconv.FormatBool(moves[i].Promotes()))
 	}
 	slices.Sort(texts)
 	// d6 jumped to e7, f6 to g5, then f4 backwards to e3 (Russian men
@@ -100,13 +100,13 @@ func TestMoveAccessors(t *testing.T) {
 	if got := formatAll(moves); !slices.Equal(got, []string{"9x2x11", "9x2x16", "9x2x20"}) || !moves[0].Promotes() {
 		t.Errorf("russian promote-continue: %v", got)
 	}
-	if s := FormatMove(&moves[0], Algebraic, true); s != "b6:d8:f6" && s != "b6:d8:g5" && s != "b6:d8:h4" {
+	if s := FormatMove(Russian, &moves[0], Algebraic, true); s != "b6:d8:f6" && s != "b6:d8:g5" && s != "b6:d8:h4" {
 		t.Errorf("algebraic %s", s)
 	}
 	// International: passing through the last row the man goes on as a man.
 	pos, _ = ParseFEN(International, "W:W15:B9,10")
 	moves = pos.LegalMoves(nil)
-	if len(moves) != 1 || FormatMove(&moves[0], Numeric, true) != "15x4x13" || moves[0].Promotes() {
+	if len(moves) != 1 || FormatMove(International, &moves[0], Numeric, true) != "15x4x13" || moves[0].Promotes() {
 		t.Errorf("international pass-through: %v", formatAll(moves))
 	}
 	// English: men capture forward only, kings one step.
@@ -120,7 +120,7 @@ func TestMoveAccessors(t *testing.T) {
 func formatAll(moves []Move) []string {
 	var s []string
 	for i := range moves {
-		s = append(s, FormatMove(&moves[i], Numeric, true))
+		s = append(s, FormatMove(Russian, &moves[i], Numeric, true))
 	}
 	slices.Sort(s)
 	return s

@@ -2,22 +2,33 @@ package rules
 
 import "strings"
 
-// FormatMove writes m in notation n. full writes every landing square of a
-// capture; otherwise only start and end. Numeric: 32-28, 28x19, 28x19x10.
-// Algebraic: c3-d4, c3:e5, c3:e5:g7.
-func FormatMove(m *Move, n Notation, full bool) string {
-	b := m.b()
-	name := func(sq int) string {
-		if n == Algebraic {
-			return b.Algebraic(sq)
-		}
+// SquareName writes square sq of v's board as v's players write it in
+// notation n: its number, or its algebraic name. English algebraic names
+// are seen from Black's side (see Variant.AlgebraicFromBlack), so square
+// 22 of our diagram is "f6" on an English board and "c3" on a Russian one.
+func (v *Variant) SquareName(sq int, n Notation) string {
+	if n != Algebraic {
 		return itoa(sq)
 	}
+	b := v.Board
+	if v.AlgebraicFromBlack {
+		return b.Algebraic(b.Squares() + 1 - sq)
+	}
+	return b.Algebraic(sq)
+}
+
+// FormatMove writes m, a move of variant v, in notation n. full writes
+// every landing square of a capture; otherwise only start and end.
+// Numeric: 32-28, 28x19, 28x19x10. Algebraic: c3-d4, c3:e5, c3:e5:g7,
+// with the squares named as v's players name them (SquareName), so that
+// what draughtsdb writes it reads back as the same move.
+func FormatMove(v *Variant, m *Move, n Notation, full bool) string {
+	b := m.b()
 	var sb strings.Builder
-	sb.WriteString(name(m.From()))
+	sb.WriteString(v.SquareName(m.From(), n))
 	if m.n == 0 {
 		sb.WriteByte('-')
-		sb.WriteString(name(m.To()))
+		sb.WriteString(v.SquareName(m.To(), n))
 		return sb.String()
 	}
 	sep := byte('x')
@@ -26,12 +37,12 @@ func FormatMove(m *Move, n Notation, full bool) string {
 	}
 	if !full {
 		sb.WriteByte(sep)
-		sb.WriteString(name(m.To()))
+		sb.WriteString(v.SquareName(m.To(), n))
 		return sb.String()
 	}
 	for _, i := range m.path[:m.n] {
 		sb.WriteByte(sep)
-		sb.WriteString(name(b.sqOf(int(i))))
+		sb.WriteString(v.SquareName(b.sqOf(int(i)), n))
 	}
 	return sb.String()
 }
@@ -48,11 +59,11 @@ func Ambiguous(legal []Move, m *Move) bool {
 	return false
 }
 
-// MoveText writes m in the shortest unambiguous form among the legal moves
-// of its position: start and end, or the full path when another legal move
-// shares start and end.
-func MoveText(legal []Move, m *Move, n Notation) string {
-	return FormatMove(m, n, Ambiguous(legal, m))
+// MoveText writes m, a move of variant v, in the shortest unambiguous form
+// among the legal moves of its position: start and end, or the full path
+// when another legal move shares start and end.
+func MoveText(v *Variant, legal []Move, m *Move, n Notation) string {
+	return FormatMove(v, m, n, Ambiguous(legal, m))
 }
 
 func itoa(n int) string {

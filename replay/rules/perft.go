@@ -107,7 +107,7 @@ func Divide(v *Variant, pos *Position, depth int, opts PerftOptions) []DivideEnt
 		if depth > 1 {
 			n = c.perft(q, depth-1)
 		}
-		out = append(out, DivideEntry{Move: MoveText(moves, &moves[i], v.DefaultNotation), Nodes: n, Legal: moves[i], Order: i})
+		out = append(out, DivideEntry{Move: MoveText(v, moves, &moves[i], v.DefaultNotation), Nodes: n, Legal: moves[i], Order: i})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Move < out[j].Move })
 	return out

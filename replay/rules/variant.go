@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -91,7 +92,33 @@ const (
 type Variant struct {
 	Name     string // as in perft.json and the CLI: "russian", "international", ...
 	GameType int    // PDN GameType number; 0 for a variant PDN has no number for (Killer)
-	Board    *Board
+
+	// Identity: every other name and number the variant goes by, here so
+	// that the CLI, the PDN reader, the Hub protocol and the SQL table
+	// (draughtsdb_variants, checked against these) agree.
+
+	// Aliases are the other names a user may give it (lower case):
+	// VariantByName, --variant, the Hub "variant" parameter and the SQL
+	// function draughtsdb_variant_id read them.
+	Aliases []string
+	// TagNames are further spellings of the Variant tag that online sites
+	// write (lower case), read by VariantByTag only: PlayStrategy writes
+	// "American/English", "International", "BRKTHRU", "Frysk!" and
+	// "Spanish" (its key "portuguese"), lidraughts "Standard".
+	TagNames []string
+	// OtherGameTypes are GameType numbers other than GameType that real
+	// files give the variant: Portuguese (28) is the Spanish game, and
+	// lidraughts writes 99 ("From Position") for International from a
+	// set-up position. VariantByGameType reads them; GameType is the one
+	// written and stored.
+	OtherGameTypes []int
+	// HubNames are the values Scan (3.x, the reference Hub engine) gives
+	// its "variant" parameter for the variant, where they differ from
+	// Name: "normal" is International, "bt" Breakthrough, "losing"
+	// Antidraughts. Hub GUIs written for Scan send them.
+	HubNames []string
+
+	Board *Board
 	// FirstToMove is the side to move in the initial position.
 	FirstToMove Color
 	// InitialRows is the number of rows of men each side starts with.
@@ -131,6 +158,13 @@ type Variant struct {
 	Promotion          PromotionInCapture
 	// DefaultNotation is how the variant's community writes moves.
 	DefaultNotation Notation
+	// AlgebraicFromBlack: algebraic squares are named from Black's side of
+	// our diagrams (English). Our diagrams put White at the bottom (a1 is
+	// square 29 on 8x8); English checkers sites that write algebraic moves
+	// (playstrategy, lidraughts) put Black, who moves first, at the bottom,
+	// so their square s is our square N+1-s (their c3, 22, is our 11).
+	// SquareName and FormatMove write them so, replay reads them so.
+	AlgebraicFromBlack bool
 	// DrawKingPlies is the number of consecutive plies of king moves without
 	// capture (and, for Russian, without a man move) after which the game
 	// is drawn; 0 means the variant has no such rule here. See state.go.
@@ -182,7 +216,9 @@ var (
 	Russian = &Variant{Name: "russian", GameType: 25, Board: Board8x8, FirstToMove: White, InitialRows: 3,
 		MenCaptureBackward: true, FlyingKings: true, Promotion: PromoteAndContinue,
 		DefaultNotation: Algebraic, DrawKingPlies: 30}
-	International = &Variant{Name: "international", GameType: 20, Board: Board10x10, FirstToMove: White, InitialRows: 4,
+	International = &Variant{Name: "international", GameType: 20,
+		Aliases: []string{"standard"}, TagNames: []string{"international draughts"}, OtherGameTypes: []int{99}, HubNames: []string{"normal"},
+		Board: Board10x10, FirstToMove: White, InitialRows: 4,
 		MenCaptureBackward: true, FlyingKings: true, MajorityCapture: true, Promotion: PromoteAtEnd,
 		DefaultNotation: Numeric, DrawKingPlies: 50}
 	Brazilian = &Variant{Name: "brazilian", GameType: 26, Board: Board8x8, FirstToMove: White, InitialRows: 3,
@@ -191,14 +227,16 @@ var (
 	Canadian = &Variant{Name: "canadian", GameType: 27, Board: Board12x12, FirstToMove: White, InitialRows: 5,
 		MenCaptureBackward: true, FlyingKings: true, MajorityCapture: true, Promotion: PromoteAtEnd,
 		DefaultNotation: Numeric}
-	English = &Variant{Name: "english", GameType: 21, Board: Board8x8, FirstToMove: Black, InitialRows: 3,
+	English = &Variant{Name: "english", GameType: 21,
+		Aliases: []string{"american", "checkers"}, TagNames: []string{"american/english", "american checkers", "english draughts"},
+		Board: Board8x8, FirstToMove: Black, InitialRows: 3,
 		MenCaptureBackward: false, FlyingKings: false, Promotion: PromoteEndsMove,
-		DefaultNotation: Numeric}
+		DefaultNotation: Numeric, AlgebraicFromBlack: true}
 	// Pool is American pool checkers (APCA rules): Black moves first, men
 	// capture backwards, flying kings, free choice of capture, and a man
 	// that reaches the far row in a capture goes on capturing as a man if
 	// it can and is crowned only if the move ends there.
-	Pool = &Variant{Name: "pool", GameType: 23, Board: Board8x8, FirstToMove: Black, InitialRows: 3,
+	Pool = &Variant{Name: "pool", GameType: 23, Aliases: []string{"american pool", "pool checkers"}, Board: Board8x8, FirstToMove: Black, InitialRows: 3,
 		MenCaptureBackward: true, FlyingKings: true, Promotion: PromoteAtEnd,
 		DefaultNotation: Numeric}
 	// Czech (Czech draughts federation rules): men move and capture
@@ -211,7 +249,7 @@ var (
 	// board numbered from White's bottom-right corner, men move and
 	// capture forwards only, flying kings, the most pieces must be taken
 	// and then the most kings.
-	Spanish = &Variant{Name: "spanish", GameType: 24, Board: Board8x8MirroredReversed, FirstToMove: White, InitialRows: 3,
+	Spanish = &Variant{Name: "spanish", GameType: 24, TagNames: []string{"portuguese"}, OtherGameTypes: []int{28}, Board: Board8x8MirroredReversed, FirstToMove: White, InitialRows: 3,
 		FlyingKings: true, MajorityCapture: true, Precedence: PrecedenceKings, Promotion: PromoteAtEnd,
 		DefaultNotation: Numeric}
 	// Italian (FID technical rules, art. 2-6): the mirrored board numbered
@@ -236,12 +274,12 @@ var (
 		KingHaltsBehindKing: true, DefaultNotation: Numeric}
 	// Antidraughts (lidraughts, GameType 98): International moves; a side
 	// that cannot move (no pieces left or all blocked) wins.
-	Antidraughts = &Variant{Name: "antidraughts", GameType: 98, Board: Board10x10, FirstToMove: White, InitialRows: 4,
+	Antidraughts = &Variant{Name: "antidraughts", GameType: 98, HubNames: []string{"losing"}, Board: Board10x10, FirstToMove: White, InitialRows: 4,
 		MenCaptureBackward: true, FlyingKings: true, MajorityCapture: true, Promotion: PromoteAtEnd,
 		DefaultNotation: Numeric, Win: WinWhenNoMove}
 	// Breakthrough (lidraughts, GameType 96): International moves; the
 	// first side to make a king wins.
-	Breakthrough = &Variant{Name: "breakthrough", GameType: 96, Board: Board10x10, FirstToMove: White, InitialRows: 4,
+	Breakthrough = &Variant{Name: "breakthrough", GameType: 96, TagNames: []string{"brkthru"}, HubNames: []string{"bt"}, Board: Board10x10, FirstToMove: White, InitialRows: 4,
 		MenCaptureBackward: true, FlyingKings: true, MajorityCapture: true, Promotion: PromoteAtEnd,
 		DefaultNotation: Numeric, Win: FirstKingWins}
 	// Frisian (KNDB/FRL rules as dctl's frisian.hpp): men and kings also
@@ -254,7 +292,7 @@ var (
 		DefaultNotation: Numeric, KingMoveLimit: 3}
 	// Frysk (lidraughts' Frysk!, GameType 97): Frisian from five men each
 	// on the back row.
-	Frysk = &Variant{Name: "frysk", GameType: 97, Board: Board10x10, FirstToMove: White, InitialRows: 1,
+	Frysk = &Variant{Name: "frysk", GameType: 97, Aliases: []string{"frysk!"}, Board: Board10x10, FirstToMove: White, InitialRows: 1,
 		MenCaptureBackward: true, FlyingKings: true, OrthogonalCaptures: true,
 		MajorityCapture: true, Precedence: PrecedenceValue, Promotion: PromoteAtEnd,
 		DefaultNotation: Numeric, KingMoveLimit: 3}
@@ -267,6 +305,11 @@ var (
 		FlyingKings: true, MajorityCapture: true, CapturesRemovedAtOnce: true, Promotion: PromoteAtEnd,
 		DefaultNotation: Algebraic, StartFEN: "W:W41-56:B9-24"}
 )
+
+// Default is the variant of a game or command that names none: Russian,
+// the seeds' default. Every default in draughtsdb (the import's inference,
+// the commands' --variant, the explorer) is this one.
+var Default = Russian
 
 var variants = []*Variant{Russian, International, Brazilian, Canadian, English, Pool, Czech, Spanish, Italian, Thai,
 	Killer, Antidraughts, Breakthrough, Frisian, Frysk, Turkish}
@@ -313,36 +356,43 @@ func (v *Variant) setup() {
 	}
 }
 
-// Variants returns all implemented variants, Russian (the default) first.
+// Variants returns all implemented variants, Default (Russian) first.
 func Variants() []*Variant { return append([]*Variant(nil), variants...) }
 
-// VariantByName finds a variant by its name (case-insensitive). "american"
-// and "checkers" are accepted for English, "standard" for International,
-// "frysk!" for Frysk and "american pool" for Pool.
+// VariantByName finds a variant by its name or one of its Aliases, in any
+// case and with surrounding spaces: "american" and "checkers" are English,
+// "standard" International, "frysk!" Frysk, "american pool" Pool.
 func VariantByName(name string) (*Variant, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
-	switch n {
-	case "american", "checkers":
-		n = "english"
-	case "standard":
-		n = "international"
-	case "frysk!":
-		n = "frysk"
-	case "american pool", "pool checkers":
-		n = "pool"
-	}
 	for _, v := range variants {
-		if v.Name == n {
+		if v.Name == n || slices.Contains(v.Aliases, n) {
 			return v, nil
 		}
 	}
 	return nil, fmt.Errorf("%w: %q", ErrUnknownVariant, name)
 }
 
-// VariantByGameType finds a variant by its PDN GameType number.
+// VariantByTag reads the value of a PDN Variant tag: a name VariantByName
+// reads, or one of the variant's TagNames ("American/English", "BRKTHRU",
+// "Portuguese").
+func VariantByTag(value string) (*Variant, error) {
+	if v, err := VariantByName(value); err == nil {
+		return v, nil
+	}
+	n := strings.ToLower(strings.TrimSpace(value))
+	for _, v := range variants {
+		if slices.Contains(v.TagNames, n) {
+			return v, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: Variant tag %q", ErrUnknownVariant, value)
+}
+
+// VariantByGameType finds a variant by a PDN GameType number: its
+// GameType or one of its OtherGameTypes.
 func VariantByGameType(gt int) (*Variant, error) {
 	for _, v := range variants {
-		if gt != 0 && v.GameType == gt {
+		if gt != 0 && (v.GameType == gt || slices.Contains(v.OtherGameTypes, gt)) {
 			return v, nil
 		}
 	}

@@ -117,7 +117,7 @@ func TestVariantRules(t *testing.T) {
 		}
 		var got []string
 		for _, m := range pos.LegalMoves(nil) {
-			got = append(got, FormatMove(&m, n, true))
+			got = append(got, FormatMove(c.v, &m, n, true))
 		}
 		slices.Sort(got)
 		want := strings.Fields(c.want)
@@ -268,16 +268,16 @@ func TestEndOnCapturedSquare(t *testing.T) {
 		q := pos
 		q.Play(&m)
 		if q.Piece(m.To()) != BlackKing {
-			t.Errorf("%s: %s leaves %v on its last square", pos.FEN(), FormatMove(&m, Algebraic, true), q.Piece(m.To()))
+			t.Errorf("%s: %s leaves %v on its last square", pos.FEN(), FormatMove(pos.Variant(), &m, Algebraic, true), q.Piece(m.To()))
 		}
 		if q.Hash() != q.ComputeHash() {
-			t.Errorf("%s: incremental hash %#x, from scratch %#x", FormatMove(&m, Algebraic, true), q.Hash(), q.ComputeHash())
+			t.Errorf("%s: incremental hash %#x, from scratch %#x", FormatMove(pos.Variant(), &m, Algebraic, true), q.Hash(), q.ComputeHash())
 		}
 		r := pos
 		playTurkish(&r, &m)
 		r.hash = q.hash
 		if r != q {
-			t.Errorf("%s: perft play %s, Play %s", FormatMove(&m, Algebraic, true), r.FEN(), q.FEN())
+			t.Errorf("%s: perft play %s, Play %s", FormatMove(pos.Variant(), &m, Algebraic, true), r.FEN(), q.FEN())
 		}
 	}
 	if !found {

@@ -27,7 +27,7 @@ func ExampleAppendMoves() {
 	back, err := codec.DecodeMoves(v, start, b)
 	fmt.Println(len(b), "bytes;", err)
 	for _, m := range back {
-		fmt.Print(rules.FormatMove(&m, rules.Numeric, false), " ")
+		fmt.Print(rules.FormatMove(v, &m, rules.Numeric, false), " ")
 	}
 	fmt.Println()
 	// Output:

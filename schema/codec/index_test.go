@@ -28,11 +28,11 @@ func TestMoveCodesNameMoves(t *testing.T) {
 					c := MoveCodeOf(m)
 					if j, dup := codes[c]; dup {
 						t.Fatalf("%s %s: %s and %s share code %x", v.Name, pos.FEN(),
-							rules.FormatMove(m, rules.Numeric, true), rules.FormatMove(&legal[j], rules.Numeric, true), c)
+							rules.FormatMove(v, m, rules.Numeric, true), rules.FormatMove(v, &legal[j], rules.Numeric, true), c)
 					}
 					codes[c] = i
 					if c.From() != m.From() || c.To() != m.To() || c.Capture() != m.IsCapture() || c>>31 != 0 {
-						t.Fatalf("%s: code %x of %s reads %d %d %v", v.Name, c, rules.FormatMove(m, rules.Numeric, true), c.From(), c.To(), c.Capture())
+						t.Fatalf("%s: code %x of %s reads %d %d %v", v.Name, c, rules.FormatMove(v, m, rules.Numeric, true), c.From(), c.To(), c.Capture())
 					}
 					if rules.Ambiguous(legal, m) {
 						ambiguous++

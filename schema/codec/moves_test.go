@@ -56,7 +56,7 @@ func TestDecodeMovesRoundTrip(t *testing.T) {
 			for i := range got {
 				if !got[i].SameAs(&g.Moves[i]) || !slices.Equal(got[i].Path(nil), g.Moves[i].Path(nil)) || !d.Moves[i].SameAs(&g.Moves[i]) {
 					t.Fatalf("%s game %d ply %d: decoded %s, want %s", v.Name, pg.Ordinal, i+1,
-						rules.FormatMove(&got[i], rules.Numeric, true), rules.FormatMove(&g.Moves[i], rules.Numeric, true))
+						rules.FormatMove(v, &got[i], rules.Numeric, true), rules.FormatMove(v, &g.Moves[i], rules.Numeric, true))
 				}
 				if got[i].IsCapture() {
 					captures++
