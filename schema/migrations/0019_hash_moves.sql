@@ -610,3 +610,16 @@ CREATE FUNCTION draughtsdb_hash_moves(variant text, moves text) RETURNS bigint
 CREATE FUNCTION draughtsdb_hash_moves(variant text, fen text, moves text) RETURNS bigint
     LANGUAGE sql STABLE STRICT PARALLEL SAFE
     AS $$ SELECT l.hash FROM draughtsdb_hash_line($1, $2, $3) l ORDER BY l.ply DESC LIMIT 1 $$;
+
+-- Games ending at a position: the games of the given sources (NULL:
+-- every source) of a variant whose final position has hash h, counted
+-- through games.final_hash's index. The opening tree counts the games
+-- that played a move at a position; these are the ones that stopped
+-- there (finished or not), which the tree never shows.
+CREATE INDEX games_final_hash ON games (final_hash);
+CREATE FUNCTION draughtsdb_games_ending(variant integer, h bigint, sources bigint[]) RETURNS bigint
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+    SELECT count(*) FROM games g
+    WHERE g.final_hash = $2 AND g.variant = $1 AND ($3 IS NULL OR g.source_id = ANY ($3))
+    $$;
