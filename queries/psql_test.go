@@ -17,6 +17,7 @@ import (
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/ingest"
 	"github.com/draughtsdb/draughtsdb/queries"
+	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/pgcluster"
 	"github.com/draughtsdb/draughtsdb/schema/pgtest"
@@ -273,5 +274,44 @@ func TestQueryFilesRunInPsql(t *testing.T) {
 			t.Errorf("%s: no rows in any case: the test data do not exercise it", q.Name)
 		}
 		t.Logf("%s: %d cases, %d rows in all", q.Name, len(cases), rowsSeen)
+	}
+}
+
+// TestQueryFilesTakeMoves: the files that take a position take it in psql
+// as PDN move text too (-v moves=...), giving the rows of the hash after
+// those moves; a move that is not legal there is an error that names its
+// ply, never "(0 rows)".
+func TestQueryFilesTakeMoves(t *testing.T) {
+	psql := psqlPath(t)
+	url, pool := psqlTestDB(t)
+	var first string
+	if err := pool.QueryRow(context.Background(), `SELECT draughtsdb_moves_text(draughtsdb_moves_prefix(moves, 1)) FROM games
+		WHERE variant = draughtsdb_variant_id('international') AND start_fen IS NULL ORDER BY id LIMIT 1`).Scan(&first); err != nil {
+		t.Fatal(err)
+	}
+	line, err := replay.PlayLine(rules.International, "", []string{first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "1. " + first
+	p := line.Final
+	for _, file := range []string{"sql/opening_tree.sql", "sql/games_at_position.sql"} {
+		byHash := map[string]string{"variant": "international", "hash": strconv.FormatInt(int64(p.Hash()), 10)}
+		byMoves := map[string]string{"variant": "international", "moves": text}
+		_, want, err := psqlRun(t, psql, url, file, byHash)
+		if err != nil {
+			t.Fatalf("%s %v: %v", file, byHash, err)
+		}
+		_, got, err := psqlRun(t, psql, url, file, byMoves)
+		if err != nil {
+			t.Fatalf("%s %v: %v", file, byMoves, err)
+		}
+		if len(want) == 0 || !slices.EqualFunc(got, want, slices.Equal[[]string]) {
+			t.Errorf("%s: moves %q gave %q, its hash %q", file, text, got, want)
+		}
+		_, _, err = psqlRun(t, psql, url, file, map[string]string{"variant": "international", "moves": text + " 50-45"})
+		if err == nil || !strings.Contains(err.Error(), "ply 2") || !strings.Contains(err.Error(), "50-45") {
+			t.Errorf("%s: an illegal second move: %v, want an error naming ply 2 and the move", file, err)
+		}
 	}
 }

@@ -13,11 +13,13 @@ type MoveJSON struct {
 	Draws     int64  `json:"draws"`
 	BlackWins int64  `json:"black_wins"`
 	// Unfinished: games without a result ('*' or a double forfeit).
-	Unfinished int64    `json:"unfinished"`
-	Score      *float64 `json:"score"` // White's score in percent, one decimal; null when no game has a result
-	Name       string   `json:"name,omitempty"`
-	Eval       *float64 `json:"eval,omitempty"`
-	EvalCount  int      `json:"eval_count,omitempty"`
+	Unfinished int64 `json:"unfinished"`
+	// Ending: games whose final position is the one after the move.
+	Ending    int64    `json:"ending"`
+	Score     *float64 `json:"score"` // White's score in percent, one decimal; null when no game has a result
+	Name      string   `json:"name,omitempty"`
+	Eval      *float64 `json:"eval,omitempty"`
+	EvalCount int      `json:"eval_count,omitempty"`
 }
 
 // JSONMoves returns n's branches as MoveJSON, most played first.
@@ -25,7 +27,7 @@ func (n *Node) JSONMoves() []MoveJSON {
 	out := make([]MoveJSON, 0, len(n.Branch))
 	for _, b := range n.Branch {
 		out = append(out, MoveJSON{Move: b.Text, Algebraic: b.Algebraic, Games: b.Games, WhiteWins: b.WhiteWins,
-			Draws: b.Draws, BlackWins: b.BlackWins, Unfinished: b.Unfinished, Score: Score1(b.Score), Name: b.Name, Eval: b.Eval, EvalCount: b.EvalCount})
+			Draws: b.Draws, BlackWins: b.BlackWins, Unfinished: b.Unfinished, Ending: b.Ending, Score: Score1(b.Score), Name: b.Name, Eval: b.Eval, EvalCount: b.EvalCount})
 	}
 	return out
 }

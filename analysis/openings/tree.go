@@ -31,6 +31,9 @@ type Branch struct {
 	// Unfinished are the games without a result ('*' or a double
 	// forfeit): Games = WhiteWins + Draws + BlackWins + Unfinished.
 	Unfinished int64 `json:"unfinished"`
+	// Ending are the games that ended at the position after the move
+	// (by any move order), which no move of that position counts.
+	Ending int64 `json:"ending"`
 	// Score is White's score in percent over the games with a result
 	// (wins, draws, losses); NaN when there are none.
 	Score float64 `json:"-"`
@@ -55,6 +58,10 @@ type Node struct {
 	Games   int64       // games that played a move from here (sum of Branches)
 	// Unfinished are those of Games without a result.
 	Unfinished int64
+	// Ending are the games that ended at this position (its final
+	// position), finished or not: they played no move here, so Games
+	// leaves them out.
+	Ending int64
 	// Sources is the source selection counted (schema.DefaultSources when
 	// none was given): archive, match, all, or source ids and names.
 	Sources string
@@ -203,6 +210,9 @@ func buildNodes(ctx context.Context, q Querier, positions []rules.Position, sour
 		})
 	}
 	if err := annotate(ctx, q, gt, nodes); err != nil {
+		return nil, err
+	}
+	if err := countEnding(ctx, q, gt, nodes); err != nil {
 		return nil, err
 	}
 	return nodes, nil

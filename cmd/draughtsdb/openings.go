@@ -30,7 +30,9 @@ func newOpeningsCommand(a *app) *cobra.Command {
 		Long: `Print the opening tree of the imported games at a position: every move
 played there, with its games, White's wins, draws, Black's wins, the games
 without a result (unfinished: '*' or a double forfeit) and White's score
-(percent of the points in the games with a result).
+(percent of the points in the games with a result), and the games that
+ended at the position after the move (ending). The heading says how many
+games played a move at the position and how many ended there.
 
 The games counted are those of the archive sources (imported files) unless
 --source says otherwise: match (the games of engine matches), all, or
@@ -58,7 +60,7 @@ either notation ("32-28 19-23" or "c3-d4 f6-g5").
 
 --format json prints an array with one object per move: move (the variant's
 notation), algebraic, games, white_wins, draws, black_wins, unfinished,
-score (null when no game has a result), and name, eval and eval_count when
+ending (the games that ended at the position after the move), score (null when no game has a result), and name, eval and eval_count when
 present.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -141,8 +143,8 @@ present.`,
 			if minRating > 0 {
 				rated = fmt.Sprintf(" with both players rated %d or more", minRating)
 			}
-			fmt.Fprintf(out, "%s: %d games of %s sources%s played a move here, %d of them unfinished (no result)\n",
-				title, node.Games, sourcesLabel(sel), rated, node.Unfinished)
+			fmt.Fprintf(out, "%s: %d games of %s sources%s played a move here, %d of them unfinished (no result); %d games ended here\n",
+				title, node.Games, sourcesLabel(sel), rated, node.Unfinished, node.Ending)
 			if len(node.Branch) == 0 {
 				fmt.Fprintln(out, "no game of these sources played a move from this position")
 				return nil
@@ -150,7 +152,7 @@ present.`,
 			if err := treeResult(node).WriteTable(out); err != nil {
 				return err
 			}
-			fmt.Fprintln(out, "games: games that played the move here; white_wins, draws, black_wins, unfinished: their results; score: White's points in percent of the finished games")
+			fmt.Fprintln(out, "games: games that played the move here; white_wins, draws, black_wins, unfinished: their results; ending: games that ended right after the move (at the position it reaches); score: White's points in percent of the finished games")
 			return nil
 		},
 	}
@@ -174,7 +176,7 @@ func writeTreeJSON(w io.Writer, node *openings.Node) error {
 
 // treeResult lays the tree out as query rows for the table and CSV writers.
 func treeResult(node *openings.Node) *queries.Result {
-	r := &queries.Result{Columns: []string{"move", "algebraic", "games", "white_wins", "draws", "black_wins", "unfinished", "score", "eval", "name"}}
+	r := &queries.Result{Columns: []string{"move", "algebraic", "games", "white_wins", "draws", "black_wins", "unfinished", "ending", "score", "eval", "name"}}
 	for _, b := range node.Branch {
 		score, eval := "", ""
 		if !math.IsNaN(b.Score) {
@@ -185,7 +187,7 @@ func treeResult(node *openings.Node) *queries.Result {
 		}
 		n := func(v int64) string { return strconv.FormatInt(v, 10) }
 		r.Rows = append(r.Rows, []string{b.Text, b.Algebraic, n(b.Games), n(b.WhiteWins),
-			n(b.Draws), n(b.BlackWins), n(b.Unfinished), score, eval, b.Name})
+			n(b.Draws), n(b.BlackWins), n(b.Unfinished), n(b.Ending), score, eval, b.Name})
 		r.Null = append(r.Null, make([]bool, len(r.Columns)))
 	}
 	return r

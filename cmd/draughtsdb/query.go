@@ -129,7 +129,7 @@ func positionParams(q *queries.Query, values map[string]string) error {
 		return fmt.Errorf("position: %w", err)
 	}
 	values["hash"] = strconv.FormatInt(int64(line.Final.Hash()), 10)
-	if q.Has("moves") {
+	if q.Has("moves") && !q.Has("fen") {
 		// A query that matches the move order itself (games_by_opening)
 		// takes the moves as games.moves writes them: numeric, full paths.
 		if fen != "" {

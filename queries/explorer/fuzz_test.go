@@ -12,7 +12,7 @@ import (
 
 // fuzzEndpoints are the paths FuzzAPI sends parameters to; the game's id
 // is the fuzzed path.
-var fuzzEndpoints = []string{"/api/position", "/api/openings", "/api/games", "/api/game/", "/api/player", "/api/players", "/api/variants"}
+var fuzzEndpoints = []string{"/api/position", "/api/openings", "/api/games", "/api/game/", "/api/player", "/api/players", "/api/variants", "/api/download"}
 
 // FuzzAPI sends arbitrary query strings (and game ids) to every endpoint
 // of a server on a real database holding the archive: no answer may be
@@ -37,6 +37,7 @@ func FuzzAPI(f *testing.F) {
 		"moves=32-28+19-23", "moves=32-22", "variant=russian&moves=c3-d4", "fen=W:W31-50:B1-20&moves=32-28",
 		"moves=32-28&player=x&color=white&event=DAM&from=2000&to=2003.05.23", "cursor=AAAAAAA&limit=5",
 		"name=Sven+Winkel", "prefix=s&limit=50", "", "variant=english&fen=B:W21-32:B1-12",
+		"moves=32-28+19-23&source=match", "moves=32-28&source=all&format=csv", "source=nosuch&format=pdn",
 	} {
 		f.Add(uint8(i), "1", q)
 	}

@@ -39,8 +39,8 @@ type GameRow struct {
 // the position before it orders them (half a second for the initial
 // position of 1,000,000 games), and the positions near the start, which
 // every visit passes through, are the most expensive.
-func (s *Server) namedGamesAt(ctx context.Context, tx pgx.Tx, p *position, limit, offset int) ([]GameRow, error) {
-	key := fmt.Sprintf("%s|%d|%d|%d", p.v.Name, p.line.Final.Hash(), limit, offset)
+func (s *Server) namedGamesAt(ctx context.Context, tx pgx.Tx, p *position, sources string, limit, offset int) ([]GameRow, error) {
+	key := fmt.Sprintf("%s|%d|%d|%d|%s", p.v.Name, p.line.Final.Hash(), limit, offset, sources)
 	if rows, ok := s.cache.get(key); ok {
 		return rows, nil
 	}
@@ -49,7 +49,7 @@ func (s *Server) namedGamesAt(ctx context.Context, tx pgx.Tx, p *position, limit
 		return nil, err
 	}
 	res, err := queries.RunTx(ctx, tx, q, map[string]string{
-		"hash": hashText(p.line.Final.Hash()), "variant": p.v.Name,
+		"hash": hashText(p.line.Final.Hash()), "variant": p.v.Name, "source": sources,
 		"limit": strconv.Itoa(limit), "offset": strconv.Itoa(offset)})
 	if err != nil {
 		return nil, err
@@ -215,6 +215,10 @@ func (s *Server) games(ctx context.Context, rq *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	sel := sourceParam(rq)
+	if err := noSourceWithFilter(sel, f); err != nil {
+		return nil, err
+	}
 	limit, err := rq.intParam("limit", defaultGamesLimit, 1, maxGamesLimit)
 	if err != nil {
 		return nil, err
@@ -229,7 +233,10 @@ func (s *Server) games(ctx context.Context, rq *request) (any, error) {
 	err = s.read(ctx, func(tx pgx.Tx) error {
 		var rows []GameRow
 		if f.empty() {
-			if rows, err = s.namedGamesAt(ctx, tx, p, limit+1, cur.offset); err != nil {
+			if err := checkSources(ctx, tx, sel); err != nil {
+				return err
+			}
+			if rows, err = s.namedGamesAt(ctx, tx, p, sel, limit+1, cur.offset); err != nil {
 				return err
 			}
 			if len(rows) > limit {

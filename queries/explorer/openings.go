@@ -29,6 +29,14 @@ type TreePosition struct {
 	Draws      int64    `json:"draws"`
 	BlackWins  int64    `json:"black_wins"`
 	Score      *float64 `json:"score"`
+	// Ending are the games of the selected sources that ended at this
+	// position (its final position): they played no move here, so Games
+	// leaves them out. Only the opening statistics give it (null with a
+	// filter).
+	Ending *int64 `json:"ending"`
+	// Sources is the source selection counted: archive (the default),
+	// match, all, or source ids and names.
+	Sources string `json:"sources"`
 	// Source says where the counts come from: "statistics" (the opening
 	// statistics, as `draughtsdb openings`) or "games" (the games that
 	// pass the filter, counted one by one).
@@ -56,7 +64,7 @@ func score1(s float64) *float64 { return openings.Score1(s) }
 
 func treePosition(p *position, node *openings.Node) TreePosition {
 	tp := TreePosition{Variant: p.v.Name, FEN: node.FEN, Hash: hashText(node.Hash), SideToMove: colorName(node.Side),
-		Ply: len(p.line.Moves), Name: node.Name, Games: node.Games}
+		Ply: len(p.line.Moves), Name: node.Name, Games: node.Games, Sources: node.Sources}
 	for _, b := range node.Branch {
 		tp.WhiteWins += b.WhiteWins
 		tp.Draws += b.Draws
@@ -78,6 +86,10 @@ func (s *Server) openings(ctx context.Context, rq *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	sel := sourceParam(rq)
+	if err := noSourceWithFilter(sel, f); err != nil {
+		return nil, err
+	}
 	if !f.empty() {
 		// Requests for the same tree wait for this one (cachedTree); the
 		// tree is kept before they are woken.
@@ -87,11 +99,15 @@ func (s *Server) openings(ctx context.Context, rq *request) (any, error) {
 	err = s.read(ctx, func(tx pgx.Tx) error {
 		var node *openings.Node
 		if f.empty() {
-			if node, err = openings.Tree(ctx, tx, &p.line.Final); err != nil {
+			if err := checkSources(ctx, tx, sel); err != nil {
+				return err
+			}
+			if node, err = openings.TreeFrom(ctx, tx, &p.line.Final, sel); err != nil {
 				return err
 			}
 			ans.Position = treePosition(p, node)
 			ans.Position.Source = "statistics"
+			ans.Position.Ending = &node.Ending
 			cov, err := openings.ReadCoverage(ctx, tx, p.v)
 			if err != nil {
 				return err
@@ -103,7 +119,7 @@ func (s *Server) openings(ctx context.Context, rq *request) (any, error) {
 			if cov.Depth > 0 && len(p.line.Moves) >= cov.Depth && p.fen == "" {
 				ans.Position.Notes = append(ans.Position.Notes, fmt.Sprintf("the opening statistics count the first %d plies of each game; this position is at ply %d (a filter counts the games themselves)", cov.Depth, len(p.line.Moves)))
 			}
-			if ans.TopGames, err = s.namedGamesAt(ctx, tx, p, topGames, 0); err != nil {
+			if ans.TopGames, err = s.namedGamesAt(ctx, tx, p, sel, topGames, 0); err != nil {
 				return err
 			}
 		} else {

@@ -2,12 +2,14 @@
 -- The games that reach a position, by any move order: a page of them, the
 -- most recently imported first (ordering by id keeps the first page an index
 -- lookup of a few games, however many reach the position), with the position's
--- opening name when it is a named ballot. The position is hash, else fen
--- in variant (its hash computed by draughtsdb_hash), else the variant's
--- initial position; the draughtsdb command also accepts moves=... from the
--- initial position.
+-- opening name when it is a named ballot. The position is hash, else the
+-- position after moves played from fen in variant (or from its initial
+-- position; its hash computed by draughtsdb_hash_moves, which plays PDN move
+-- text by the variant's rules and stops with an error at a move that is
+-- illegal or ambiguous).
 -- param: hash (default ""): the position's 64-bit Zobrist hash (signed decimal); empty: the hash of fen
 -- param: fen (default ""): the position as a PDN FEN (W:W31-50:B1-20) of variant, read when hash is empty; empty: the variant's initial position
+-- param: moves (default ""): PDN move text played from fen ("1. 32-28 19-23 2. 28x19"), read when hash is empty; empty: the position of fen
 -- param: variant (default ""): variant name; empty for every variant on the position's board
 -- param: limit (default 20): games per page
 -- param: offset (default 0): games to skip (the page)
@@ -15,6 +17,7 @@
 -- param: min_rating (default 0): only games in which both players are rated at least this (WhiteRating/WhiteElo, BlackRating/BlackElo); 0 for all, rated or not
 \if :{?hash} \else \set hash '' \endif
 \if :{?fen} \else \set fen '' \endif
+\if :{?moves} \else \set moves '' \endif
 \if :{?variant} \else \set variant '' \endif
 \if :{?limit} \else \set limit '20' \endif
 \if :{?offset} \else \set offset '0' \endif
@@ -23,10 +26,10 @@
 -- psql: each \if line above gives a parameter its default when no -v sets it;
 -- draughtsdb skips them and binds the parameters itself.
 -- psql without -v hash: the position of fen in variant (both needed then:
--- without a variant draughtsdb_start_fen says so).
+-- without a variant draughtsdb_hash_moves says so).
 WITH pos AS (
     SELECT coalesce(nullif(:'hash', '')::bigint,
-                    draughtsdb_hash(:'variant', coalesce(nullif(:'fen', ''), draughtsdb_start_fen(:'variant')))) AS h
+                    draughtsdb_hash_moves(:'variant', :'fen', :'moves')) AS h
 )
 SELECT g.id,
        draughtsdb_variant_name(g.variant) AS variant,

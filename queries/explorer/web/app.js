@@ -15,6 +15,7 @@
     variant: '', fen: '', moves: [], ply: 0,
     filters: { player: '', color: '', event: '', from: '', to: '' },
     labels: '', flip: false, game: 0, gply: 0,
+    source: 'archive',
   };
   let variants = {};      // name -> /api/variants entry
   let defaultVariant = '';
@@ -54,6 +55,7 @@
     if (state.moves.length) q.set('moves', state.moves.join(' '));
     if (state.ply !== state.moves.length) q.set('ply', String(state.ply));
     for (const k of FILTERS) if (state.filters[k]) q.set(k, state.filters[k]);
+    if (state.source && state.source !== 'archive') q.set('source', state.source);
     if (state.labels) q.set('labels', state.labels);
     if (state.flip) q.set('flip', '1');
     if (state.game) {
@@ -71,6 +73,7 @@
     const ply = parseInt(q.get('ply') || '', 10);
     state.ply = Number.isFinite(ply) && ply >= 0 && ply <= state.moves.length ? ply : state.moves.length;
     for (const k of FILTERS) state.filters[k] = q.get(k) || '';
+    state.source = q.get('source') || 'archive';
     state.labels = q.get('labels') || '';
     state.flip = q.get('flip') === '1';
     state.game = parseInt(q.get('game') || '0', 10) || 0;
@@ -85,6 +88,51 @@
   function posParams() {
     return { variant: state.variant, fen: state.fen, moves: state.moves.slice(0, state.ply).join(' ') };
   }
+  // ---- sources and downloads ----
+  // The source selection every count, list and download covers: archive
+  // (imported files, the server's default), match, all, or source ids
+  // and names.
+  function sourceParams() {
+    return state.source && state.source !== 'archive' ? { source: state.source } : {};
+  }
+  function sourceLabel() {
+    switch (state.source || 'archive') {
+      case 'archive': return 'archive sources';
+      case 'match': return 'engine-match sources';
+      case 'all': return 'all sources';
+    }
+    return 'sources ' + state.source;
+  }
+  function fillSources() {
+    const known = ['archive', 'match', 'all'].includes(state.source || 'archive');
+    $('source-kind').value = known ? (state.source || 'archive') : 'custom';
+    $('source-ids').hidden = known;
+    if (!known) $('source-ids').value = state.source;
+  }
+  function updateDownloads() {
+    for (const format of ['pdn', 'csv']) {
+      const q = new URLSearchParams();
+      for (const [k, v] of Object.entries({ ...posParams(), ...sourceParams(), format })) if (v) q.set(k, v);
+      $('download-' + format).href = '/api/download?' + q.toString();
+    }
+  }
+  function bindSources() {
+    $('source-kind').addEventListener('change', () => {
+      const kind = $('source-kind').value;
+      $('source-ids').hidden = kind !== 'custom';
+      if (kind === 'custom') {
+        $('source-ids').focus();
+        return;
+      }
+      state.source = kind;
+      refresh();
+    });
+    $('source-ids').addEventListener('change', () => {
+      state.source = $('source-ids').value.trim() || 'archive';
+      refresh();
+    });
+  }
+
   function filterParams() {
     const f = {};
     for (const k of FILTERS) if (state.filters[k]) f[k] = state.filters[k];
@@ -425,8 +473,9 @@
     }
     let head = p.source === 'games'
       ? `${p.games} of the ${p.counted} games that pass the filter played a move from here`
-      : `${p.games} games in the opening statistics played a move from here`;
-    if (tree.moves.length === 0) head = p.source === 'games' ? 'No game that passes the filter played a move from here' : 'No game in the opening statistics played a move from here';
+      : `${p.games} games of the ${sourceLabel()} in the opening statistics played a move from here`;
+    if (tree.moves.length === 0) head = p.source === 'games' ? 'No game that passes the filter played a move from here' : `No game of the ${sourceLabel()} in the opening statistics played a move from here`;
+    head += endingText(p);
     $('tree-head').textContent = head;
     const notes = $('notes');
     notes.textContent = '';
@@ -437,6 +486,13 @@
     }
   }
 
+  // endingText says how many games ended at the position (its final
+  // position): they played no move here, so the counts above leave them out.
+  function endingText(p) {
+    if (p.ending === null || p.ending === undefined) return '';
+    return p.ending === 1 ? '; 1 game ended here' : `; ${p.ending} games ended here`;
+  }
+
   // ---- games ----
   async function loadGames(reset) {
     const my = seq;
@@ -444,7 +500,7 @@
       gamesCursor = '';
       $('games').tBodies[0].textContent = '';
     }
-    const page = await api('/api/games', { ...posParams(), ...filterParams(), limit: 20, cursor: gamesCursor });
+    const page = await api('/api/games', { ...posParams(), ...filterParams(), ...sourceParams(), limit: 20, cursor: gamesCursor });
     if (my !== seq) return;
     const body = $('games').tBodies[0];
     for (const g of page.games) {
@@ -748,7 +804,7 @@
     try {
       [position, tree] = await Promise.all([
         api('/api/position', posParams()),
-        api('/api/openings', { ...posParams(), ...filterParams() }),
+        api('/api/openings', { ...posParams(), ...filterParams(), ...sourceParams() }),
       ]);
     } catch (e) {
       if (my === seq) status(e.message, true);
@@ -762,6 +818,7 @@
     renderBoard();
     renderLine();
     renderTree(tree);
+    updateDownloads();
     try {
       await loadGames(true);
     } catch (e) {
@@ -877,6 +934,7 @@
     $('variant').value = state.variant;
     $('labels').value = state.labels;
     fillFilters();
+    fillSources();
     await refresh();
     if (state.game) await openGame(state.game, state.gply);
   }
@@ -884,6 +942,7 @@
   async function init() {
     fromURL();
     bind();
+    bindSources();
     try {
       const ans = await api('/api/variants');
       defaultVariant = ans.default;

@@ -1,0 +1,37 @@
+package schema
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// GamesEnding counts, for each of the hashes, the games of variant
+// (games.variant) in the sources a selection names (draughtsdb_source_ids:
+// archive, match, all, ids or names) whose final position has that hash:
+// the games that ended there, which an opening tree (moves played at a
+// position) never counts. Hashes no game ends at are absent.
+func GamesEnding(ctx context.Context, q interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}, variant int16, hashes []int64, sources string) (map[int64]int64, error) {
+	if sources == "" {
+		sources = DefaultSources
+	}
+	rows, err := q.Query(ctx, `SELECT t.h, draughtsdb_games_ending($1, t.h, s.ids)
+		FROM (SELECT draughtsdb_source_ids($3) AS ids) s, unnest($2::bigint[]) AS t(h)`, variant, hashes, sources)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]int64{}
+	for rows.Next() {
+		var h, n int64
+		if err := rows.Scan(&h, &n); err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			out[h] = n
+		}
+	}
+	return out, rows.Err()
+}
