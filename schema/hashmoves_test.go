@@ -60,7 +60,7 @@ func randomLine(r *rand.Rand, v *rules.Variant, plies int) line {
 		if ply%2 == 0 {
 			sb.WriteString(strconv.Itoa(ply/2+1) + ". ")
 		}
-		sb.WriteString(replay.FormatMove(v, &m, n, full) + " ")
+		sb.WriteString(rules.FormatMove(v, &m, n, full) + " ")
 		p.Play(&m)
 		l.hashes = append(l.hashes, p.Hash())
 	}

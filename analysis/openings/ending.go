@@ -8,8 +8,9 @@ import (
 
 // countEnding fills in Node.Ending and Branch.Ending: the games of the
 // nodes' sources that ended at each node's position and at the position
-// after each of its moves, in one query.
-func countEnding(ctx context.Context, q Querier, gt int16, nodes []*Node) error {
+// after each of its moves, in one query; with minRating above 0 only the
+// games whose players are both rated at least that.
+func countEnding(ctx context.Context, q Querier, gt int16, nodes []*Node, minRating int) error {
 	if len(nodes) == 0 {
 		return nil
 	}
@@ -22,7 +23,7 @@ func countEnding(ctx context.Context, q Querier, gt int16, nodes []*Node) error 
 			}
 		}
 	}
-	ending, err := schema.GamesEnding(ctx, q, gt, hashes, nodes[0].Sources)
+	ending, err := schema.GamesEnding(ctx, q, gt, hashes, nodes[0].Sources, minRating)
 	if err != nil {
 		return err
 	}

@@ -115,6 +115,11 @@ func FilteredTreeFrom(ctx context.Context, q Querier, pos *rules.Position, sourc
 	if err != nil {
 		return nil, err
 	}
+	// buildNodes counted the games ending at the nodes over every rating;
+	// the filtered tree counts those that pass the filter.
+	if err := countEnding(ctx, q, codec.VariantID(v), nodes, f.MinRating); err != nil {
+		return nil, err
+	}
 	nodes[0].Filter = f
 	return nodes[0], nil
 }

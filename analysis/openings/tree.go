@@ -212,7 +212,7 @@ func buildNodes(ctx context.Context, q Querier, positions []rules.Position, sour
 	if err := annotate(ctx, q, gt, nodes); err != nil {
 		return nil, err
 	}
-	if err := countEnding(ctx, q, gt, nodes); err != nil {
+	if err := countEnding(ctx, q, gt, nodes, 0); err != nil {
 		return nil, err
 	}
 	return nodes, nil

@@ -51,7 +51,7 @@ type Notation uint8
 const (
 	DefaultNotation Notation = iota // the variant's DefaultNotation
 	Numeric                         // 32-28, 28x19x10
-	Algebraic                       // c3-d4, c3:e5:g7 (English: seen from Black, see replay.FormatMove)
+	Algebraic                       // c3-d4, c3:e5:g7 (English: seen from Black, see rules.FormatMove)
 )
 
 // Notations lists the names ParseNotation reads, in order.
