@@ -254,7 +254,6 @@ type tally struct {
 // number of games takes the same memory.
 func (s *Server) filteredTree(ctx context.Context, tx pgx.Tx, p *position, f *filter) (*filtered, error) {
 	v, pos := p.v, &p.line.Final
-	hash := pos.Hash()
 	out := &filtered{}
 	counts := map[codec.MoveCode]*tally{}
 	sel, err := s.selectGames(ctx, tx, p, f, noBelow, s.opt.MaxFilterGames+1, true, func(h *hit) bool {
@@ -292,6 +291,15 @@ func (s *Server) filteredTree(ctx context.Context, tx pgx.Tx, p *position, f *fi
 	if sel.budget {
 		out.truncated, out.budget = true, true
 	}
+	out.node, err = countedNode(ctx, tx, v, pos, counts)
+	return out, err
+}
+
+// countedNode makes the tree at pos of the moves counted (by move code):
+// the moves named and ordered as openings.Tree does, with the positions'
+// names and evaluations.
+func countedNode(ctx context.Context, tx pgx.Tx, v *rules.Variant, pos *rules.Position, counts map[codec.MoveCode]*tally) (*openings.Node, error) {
+	hash := pos.Hash()
 	node := &openings.Node{Variant: v, FEN: pos.FEN(), Hash: hash, Side: pos.SideToMove()}
 	legal := pos.LegalMoves(nil)
 	var children []rules.Position
@@ -337,6 +345,5 @@ func (s *Server) filteredTree(ctx context.Context, tx pgx.Tx, p *position, f *fi
 		}
 		b.Eval, b.EvalCount = n.eval, n.evalCount
 	}
-	out.node = node
-	return out, nil
+	return node, nil
 }
