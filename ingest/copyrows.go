@@ -158,10 +158,10 @@ func arrayHeader(b rowBuf, n int, elem uint32) rowBuf {
 // (stored.row).
 const gameCopyColumns = "id, source_id, ordinal, byte_offset, white_id, black_id, " +
 	"variant, variant_basis, event, site, date, round, result, ply_count, start_fen, moves, final_hash, moves_hash, tags, warnings, " +
-	"result_proven, annotations"
+	"result_proven, annotations, white_rating, black_rating, white_fmjd_id, black_fmjd_id"
 
 // gameRowFields is the number of columns of a games row.
-const gameRowFields = 22
+const gameRowFields = 26
 
 // gameRowPrefix starts a games row: its field count and the columns known
 // only to the writer.

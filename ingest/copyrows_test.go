@@ -27,9 +27,10 @@ func TestCopyRowsReadBack(t *testing.T) {
 		// Nothing optional: no tags at all.
 		"1. 32-28 19-23 2. 28x19 14x23 *\n",
 		// Everything: players, event, site, round, a start position, other
-		// tags, warnings (a date range, a Site that is not UTF-8).
+		// tags (a rating and an FMJD id), warnings (a date range, a Site
+		// that is not UTF-8).
 		"[Event \"Open \xc3\xa9t\xc3\xa9\"]\n[Site \"Li\xe8ge\"]\n[Date \"2004.10.27 - 2004.11.01\"]\n[Round \"3\"]\n" +
-			"[White \"W\"]\n[Black \"B \\\"x\\\"\"]\n[Annotator \"\xe6\x97\xa5\"]\n[Opening \"\"]\n[Result \"1-0\"]\n[GameType \"20\"]\n" +
+			"[White \"W\"]\n[Black \"B \\\"x\\\"\"]\n[Annotator \"\xe6\x97\xa5\"]\n[WhiteElo \"2175\"]\n[BlackFmjdId \"16011\"]\n[Opening \"\"]\n[Result \"1-0\"]\n[GameType \"20\"]\n" +
 			"[FEN \"W:W31,32,33:B18,19\"]\n1. 33-28 19-23 2. 28x19 1-0\n",
 		// An empty Round and Event (stored as NULL), one player.
 		"[Event \"\"]\n[Round \"\"]\n[White \"only white\"]\n[GameType \"20\"]\n1. 32-28 *\n",
@@ -84,7 +85,14 @@ func TestCopyRowsReadBack(t *testing.T) {
 		if g.StartFEN != "" {
 			fen = &g.StartFEN
 		}
-		tags := otherTags(g, &c)
+		tagMap := otherTagMap(g, &c)
+		tags, facts := encodeTags(tagMap), readPlayerFacts(tagMap)
+		rating := func(r int32) *int32 {
+			if r == 0 {
+				return nil
+			}
+			return &r
+		}
 		annotations, varWarnings := gameAnnotations(g, &c)
 		var warnings []string
 		for _, w := range append(append([]string(nil), g.Warnings...), varWarnings...) {
@@ -94,11 +102,12 @@ func TestCopyRowsReadBack(t *testing.T) {
 		rows = append(rows, []any{id, codec.VariantID(g.Variant), string(g.Basis), src, int32(i + 1), int64(100 * i),
 			event, site, g.Date, round, white, black, codec.ResultCode(g.Result), int16(len(g.Moves)), fen,
 			moves, int64(g.Final.Hash()), codec.MovesHash(g.Variant, g.StartFEN, moves), tags, warnings,
-			codec.ResultCode(g.Proven), annotations})
+			codec.ResultCode(g.Proven), annotations, rating(facts.whiteRating), rating(facts.blackRating),
+			nullable(facts.whiteID), nullable(facts.blackID)})
 	}
 	cols := []string{"id", "variant", "variant_basis", "source_id", "ordinal", "byte_offset", "event", "site", "date", "round",
 		"white_id", "black_id", "result", "ply_count", "start_fen", "moves", "final_hash", "moves_hash", "tags", "warnings",
-		"result_proven", "annotations"}
+		"result_proven", "annotations", "white_rating", "black_rating", "white_fmjd_id", "black_fmjd_id"}
 	if _, err := conn.CopyFrom(ctx, pgx.Identifier{"ref"}, cols, pgx.CopyFromRows(rows)); err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,8 @@ func prepare(g *replay.Game) *stored {
 		result: codec.ResultCode(g.Result), movesHash: codec.MovesHash(g.Variant, g.StartFEN, moves),
 	}
 	st.header = newDupHeader(deref(event), deref(site), deref(round))
-	tags := otherTags(g, &c)
+	tagMap := otherTagMap(g, &c)
+	tags, facts := encodeTags(tagMap), readPlayerFacts(tagMap)
 	var startFEN *string
 	if g.StartFEN != "" {
 		fen := c.text("start FEN", g.StartFEN)
@@ -108,6 +109,8 @@ func prepare(g *replay.Game) *stored {
 	} else {
 		b = b.null()
 	}
+	b = b.nullInt4(facts.whiteRating).nullInt4(facts.blackRating)
+	b = b.textPtr(nullable(facts.whiteID)).textPtr(nullable(facts.blackID))
 	st.row = b
 	return st
 }
@@ -607,6 +610,11 @@ func nullable(s string) *string {
 // that encoding/json makes of a NUL, and encoding/json would turn bytes that
 // are not UTF-8 into U+FFFD instead of reading them as Windows-1252.
 func otherTags(g *replay.Game, c *cleaner) []byte {
+	return encodeTags(otherTagMap(g, c))
+}
+
+// otherTagMap is otherTags before encoding: the names and values stored.
+func otherTagMap(g *replay.Game, c *cleaner) map[string]string {
 	m := map[string]string{}
 	for _, t := range g.PDN.Tags {
 		// A Date tag that the date column does not hold as written (not
@@ -622,6 +630,10 @@ func otherTags(g *replay.Game, c *cleaner) []byte {
 			m[name] = c.text(tagWhat(name), t.Value)
 		}
 	}
+	return m
+}
+
+func encodeTags(m map[string]string) []byte {
 	if len(m) == 0 {
 		return nil
 	}
