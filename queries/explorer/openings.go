@@ -143,7 +143,7 @@ func (s *Server) openings(ctx context.Context, rq *request) (any, error) {
 const maxCachedTrees = 512
 
 func treeKey(p *position, f *filter) string {
-	return fmt.Sprintf("%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%s", p.v.Name, p.line.Final.Hash(), f.Player, f.Color, f.Event, f.From, f.To)
+	return fmt.Sprintf("%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%s\x00%d", p.v.Name, p.line.Final.Hash(), f.Player, f.Color, f.Event, f.From, f.To, f.MinRating)
 }
 
 // cachedTree answers a filtered tree kept from an earlier request, or

@@ -7,13 +7,15 @@
   const $ = (id) => document.getElementById(id);
   const SVG = 'http://www.w3.org/2000/svg';
   const S = 60; // pixels per square in the board's viewBox
-  const FILTERS = ['player', 'color', 'event', 'from', 'to'];
+  // min_rating: both players rated at least that (games without a rating
+  // for one of them are left out).
+  const FILTERS = ['player', 'color', 'event', 'from', 'to', 'min_rating'];
   const MARKS = { blunder: '??', mistake: '?', inaccuracy: '?!' };
 
   // The state, mirrored in the URL.
   const state = {
     variant: '', fen: '', moves: [], ply: 0,
-    filters: { player: '', color: '', event: '', from: '', to: '' },
+    filters: { player: '', color: '', event: '', from: '', to: '', min_rating: '' },
     labels: '', flip: false, game: 0, gply: 0,
   };
   let variants = {};      // name -> /api/variants entry
