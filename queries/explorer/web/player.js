@@ -11,10 +11,13 @@
   let player = null;     // the last /api/player answer
   let firstMovers = {};  // variant -> the side that moves first
 
-  async function api(path, params) {
+  // api asks path with params; an empty value is left out, but for the
+  // keys in keep (search= with nothing is every player, not the old
+  // prefix completion).
+  async function api(path, params, keep) {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(params || {})) {
-      if (v !== '' && v !== undefined && v !== null) q.set(k, v);
+      if ((v !== '' || (keep || []).includes(k)) && v !== undefined && v !== null) q.set(k, v);
     }
     const resp = await fetch(path + '?' + q.toString());
     let body;
@@ -140,7 +143,7 @@
     status('loading…');
     let ans;
     try {
-      ans = await api('/api/players', { search: state.search, limit: 50 });
+      ans = await api('/api/players', { search: state.search, limit: 50 }, ['search']);
     } catch (e) {
       if (my === seq) status(e.message, true);
       return;
@@ -356,7 +359,11 @@
       const ans = await api('/api/variants');
       for (const v of ans.variants) firstMovers[v.name] = v.first_to_move;
     } catch (e) { /* the results then read as White's first */ }
-    await show();
+    try {
+      await show();
+    } catch (e) {
+      status(e.message, true);
+    }
     document.body.dataset.ready = '1';
   }
 
