@@ -59,7 +59,10 @@ type Node struct {
 	// Sources is the source selection counted (schema.DefaultSources when
 	// none was given): archive, match, all, or source ids and names.
 	Sources string
-	Branch  []Branch // most played first
+	// Filter is the filter of the games counted (FilteredTreeFrom); zero
+	// for the statistics of every game of the sources.
+	Filter Filter
+	Branch []Branch // most played first
 }
 
 // Tree returns the opening tree at pos from the opening statistics: every
@@ -111,10 +114,6 @@ func TreesFrom(ctx context.Context, q Querier, positions []rules.Position, sourc
 	if err != nil {
 		return nil, err
 	}
-	type counted struct {
-		code codec.MoveCode
-		b    Branch
-	}
 	found := make([][]counted, len(positions))
 	for rows.Next() {
 		var i int64
@@ -130,7 +129,20 @@ func TreesFrom(ctx context.Context, q Querier, positions []rules.Position, sourc
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	return buildNodes(ctx, q, positions, sources, found)
+}
 
+// counted is one move of a position with its games, as a move code.
+type counted struct {
+	code codec.MoveCode
+	b    Branch
+}
+
+// buildNodes writes the counted moves of each position as its Node: the
+// moves in the variant's notation, sorted, with names and evaluations.
+func buildNodes(ctx context.Context, q Querier, positions []rules.Position, sources string, found [][]counted) ([]*Node, error) {
+	v := positions[0].Variant()
+	gt := codec.VariantID(v)
 	nodes := make([]*Node, len(positions))
 	var legal []rules.Move
 	for pi := range positions {

@@ -55,6 +55,8 @@ Filters select games (--what games and positions; --what evaluations takes
 --variant, --engine and --setting only): --event and --player are
 case-insensitive SQL LIKE patterns and may be repeated (any matches);
 --from and --to bound the date, inclusive, as YYYY, YYYY.MM or YYYY.MM.DD.
+--min-rating N keeps the games in which both players are rated N or more
+(WhiteRating or WhiteElo, BlackRating or BlackElo; unrated: left out).
 --source selects the sources (archive, the default: imported files; match:
 engine matches; all; or source ids and names). --fen and/or --moves keep
 the games that reach that position by any move order (--moves from --fen,
@@ -148,6 +150,7 @@ legal.`,
 	f.StringVar(&o.Filter.From, "from", "", "only games dated on or after this date: YYYY, YYYY.MM or YYYY.MM.DD (games of unknown year are left out)")
 	f.StringVar(&o.Filter.To, "to", "", "only games dated on or before this date, at the precision given (--to 1995 includes 1995.12.31)")
 	f.IntVar(&o.Filter.MinPly, "min-ply", 0, "only games of at least this many plies")
+	f.IntVar(&o.Filter.MinRating, "min-rating", 0, "only games in which both players are rated N or more (WhiteRating/WhiteElo and BlackRating/BlackElo tags; a game with an unrated player is left out); 0 = no bound")
 	f.StringArrayVar(&sources, "source", nil, "only games of these sources: archive (imported files, the default), match (engine matches), all, or source ids or names; repeat or separate with commas for several")
 	f.StringVar(&fen, "fen", "", "only games that reach this position (PDN FEN, e.g. W:W31-50:B1-20), by any move order; with --moves, the position after them")
 	f.StringVar(&moves, "moves", "", `only games that reach the position after these moves (from --fen, else the initial position), by any move order: "32-28 19-23", "1. 32-28 19-23"`)

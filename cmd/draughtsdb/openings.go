@@ -21,11 +21,11 @@ import (
 func newOpeningsCommand(a *app) *cobra.Command {
 	var (
 		variant, moves, fen, format string
-		limit                       int
+		limit, minRating            int
 		sources                     []string
 	)
 	cmd := &cobra.Command{
-		Use:   "openings [--variant V] [--moves \"32-28 ...\"] [--fen FEN] [--source archive|match|all|ID...] [--limit N] [--format table|csv|json]",
+		Use:   "openings [--variant V] [--moves \"32-28 ...\"] [--fen FEN] [--source archive|match|all|ID...] [--min-rating N] [--limit N] [--format table|csv|json]",
 		Short: "Print the opening tree at a position: each next move with its games and results",
 		Long: `Print the opening tree of the imported games at a position: every move
 played there, with its games, White's wins, draws, Black's wins, the games
@@ -36,6 +36,13 @@ The games counted are those of the archive sources (imported files) unless
 --source says otherwise: match (the games of engine matches), all, or
 source ids and names (draughtsdb sources lists them); repeat it or separate
 with commas for several.
+
+--min-rating N counts only the games in which both players are rated N or
+more (their WhiteRating or WhiteElo and BlackRating or BlackElo tags; a game
+with an unrated player is left out). The statistics do not know ratings, so
+such a tree is counted from the games that reach the position instead: it
+takes as long as reading them, and counts a game at whatever ply it reaches
+the position, not only in the first import.opening_depth plies.
 
 The tree is position-based (Zobrist hashes): games that reached the position
 by another move order count too, and each game counts once. It comes from the
@@ -70,6 +77,10 @@ present.`,
 			if limit < 0 {
 				return fmt.Errorf("--limit %d: want 0 (all moves) or more", limit)
 			}
+			filter := openings.Filter{MinRating: minRating}
+			if err := filter.Check(); err != nil {
+				return fmt.Errorf("--min-rating %d: want 0 (no bound) or more", minRating)
+			}
 			switch format {
 			case "table", "csv", "json":
 			default:
@@ -88,19 +99,23 @@ present.`,
 			if err != nil {
 				return err
 			}
-			node, err := openings.TreeFrom(cmd.Context(), pool, &line.Final, sel)
+			node, err := openings.FilteredTreeFrom(cmd.Context(), pool, &line.Final, sel, filter)
 			if err != nil {
 				return err
 			}
-			cov, err := openings.ReadCoverage(cmd.Context(), pool, v)
-			if err != nil {
-				return err
-			}
-			if cov.Uncounted > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: note: %d source(s) were imported before draughtsdb kept opening statistics and are not in this tree; draughtsdb db rebuild-openings counts them\n", cov.Uncounted)
-			}
-			if cov.Depth > 0 && len(line.Moves) >= cov.Depth && fen == "" {
-				fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: note: the opening statistics count the first %d plies of each game; this position is at ply %d\n", cov.Depth, len(line.Moves))
+			// A filtered tree is counted from the games, so what the
+			// statistics lack does not concern it.
+			if filter.IsZero() {
+				cov, err := openings.ReadCoverage(cmd.Context(), pool, v)
+				if err != nil {
+					return err
+				}
+				if cov.Uncounted > 0 {
+					fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: note: %d source(s) were imported before draughtsdb kept opening statistics and are not in this tree; draughtsdb db rebuild-openings counts them\n", cov.Uncounted)
+				}
+				if cov.Depth > 0 && len(line.Moves) >= cov.Depth && fen == "" {
+					fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: note: the opening statistics count the first %d plies of each game; this position is at ply %d\n", cov.Depth, len(line.Moves))
+				}
 			}
 			if limit > 0 && len(node.Branch) > limit {
 				node.Branch = node.Branch[:limit]
@@ -122,8 +137,12 @@ present.`,
 			if node.Name != "" {
 				title += " (" + node.Name + ")"
 			}
-			fmt.Fprintf(out, "%s: %d games of %s sources played a move here, %d of them unfinished (no result)\n",
-				title, node.Games, sourcesLabel(sel), node.Unfinished)
+			rated := ""
+			if minRating > 0 {
+				rated = fmt.Sprintf(" with both players rated %d or more", minRating)
+			}
+			fmt.Fprintf(out, "%s: %d games of %s sources%s played a move here, %d of them unfinished (no result)\n",
+				title, node.Games, sourcesLabel(sel), rated, node.Unfinished)
 			if len(node.Branch) == 0 {
 				fmt.Fprintln(out, "no game of these sources played a move from this position")
 				return nil
@@ -140,6 +159,7 @@ present.`,
 	f.StringVar(&moves, "moves", "", `moves from the start position (or --fen), either notation, as PDN move text too: "32-28 19-23", "1. 32-28 19-23 2. 28x19"`)
 	f.StringVar(&fen, "fen", "", "start from this position (PDN FEN, e.g. W:W31-50:B1-20) instead of the initial one")
 	f.StringArrayVar(&sources, "source", nil, "count the games of these sources: archive (imported files, the default), match (engine matches), all, or source ids or names; repeat or separate with commas for several")
+	f.IntVar(&minRating, "min-rating", 0, "count only games in which both players are rated N or more (WhiteRating/WhiteElo, BlackRating/BlackElo tags; unrated players are left out); counted from the games, not the statistics; 0 = no bound")
 	f.IntVar(&limit, "limit", 0, "show at most N moves, most played first; 0 = all")
 	f.StringVar(&format, "format", "table", "output: table, csv or json (an array of objects, one per move)")
 	return cmd

@@ -30,9 +30,12 @@ database; otherwise it stays apart and the list shows the candidates.
 
 Each player has their games, wins, draws, losses and score (percent of the
 points in finished games; a game against oneself gives half its points and
-is neither a win nor a loss), and the first and last year played.
+is neither a win nor a loss), the first and last year played, and the
+rating of their latest rated game (by game date, then the order of import),
+from the WhiteRating or WhiteElo tags and their Black twins.
 
-  players show NAME          the record by colour and by year, opponents, openings
+  players show NAME          the record by colour and by year, opponents, openings,
+                             the rating over time
   players alias NAME OTHER   NAME is OTHER's player (kept by name: survives re-import)
   players split NAME         NAME is a player of its own
   players unlink NAME        forget an alias or split of NAME
@@ -40,8 +43,8 @@ is neither a win nor a loss), and the first and last year played.
 --json prints an array of objects with the keys id (the smallest players id
 of the spellings), name (the most used spelling), aliases (the others),
 games, wins, draws, losses, score (null without a finished game), first,
-last (years, null when unknown) and rating (null: ratings are not read yet),
-plus why (how the spellings were joined) and candidates.`,
+last (years, null when unknown) and rating (the latest rated game's rating,
+null when no game gives the player one), plus why (how the spellings were joined) and candidates.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if limit < 0 {
@@ -109,7 +112,7 @@ func writePlayersJSON(w io.Writer, entries []players.Entry) error {
 		out = append(out, playerJSON{
 			ID: ids[0], Name: e.Name(), Aliases: aliases,
 			Games: e.Games, Wins: e.Wins, Draws: e.Draws, Losses: e.Losses, Score: e.Percent(),
-			First: optString(e.First), Last: optString(e.Last),
+			First: optString(e.First), Last: optString(e.Last), Rating: e.Rating,
 			Why: nonNil(e.Why), Candidates: nonNil(e.Candidates),
 		})
 	}
@@ -167,8 +170,12 @@ func newPlayersShowCommand(a *app) *cobra.Command {
 		Long: `Show one player (NAME is any of their spellings, or a name with the same
 surname and initials): the spellings joined and why, the record in all, as
 White, as Black and by year, each opponent's games and score, and the
-openings (the first two plies) played by colour. An unknown name is an
-error that names the closest players.`,
+openings (the first two plies) played by colour, and the rating over time:
+per year, the rated games, the lowest, highest and last rating (a year
+rather than every game: online players have a rating in each of thousands
+of games, over-the-board ones a few a year, and the range and the last
+value show both), then the latest. An unknown name is an error that names
+the closest players.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pool, err := openDatabase(cmd.Context(), a.cfg)
@@ -194,7 +201,7 @@ error that names the closest players.`,
 			return writeDetail(cmd.OutOrStdout(), d)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object (name, aliases, why, candidates, all, white, black, years, opponents, openings; each record with games, wins, draws, losses, score)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object (name, aliases, why, candidates, all, white, black, years, opponents, openings: each record with games, wins, draws, losses, score; rating: the latest, null for none; rating_date: its game's date; ratings: per year, with year, games, min, max, last)")
 	return cmd
 }
 
@@ -236,10 +243,50 @@ func writeDetailJSON(w io.Writer, d *players.Detail) error {
 		"all": recJSON("", d.All), "white": recJSON("", d.AsWhite), "black": recJSON("", d.AsBlack),
 		"years": sortedRecords(d.ByYear, true), "opponents": sortedRecords(d.Opponent, false), "openings": sortedRecords(d.Openings, false),
 		"first": optString(d.First), "last": optString(d.Last),
+		"rating": nil, "rating_date": nil, "ratings": ratingYearsJSON(players.RatingYears(d.Ratings)),
+	}
+	if l := players.Latest(d.Ratings); l != nil {
+		out["rating"], out["rating_date"] = l.Rating, l.Date
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+type ratingYearJSON struct {
+	Year  string `json:"year"`
+	Games int    `json:"games"`
+	Min   int    `json:"min"`
+	Max   int    `json:"max"`
+	Last  int    `json:"last"`
+}
+
+func ratingYearsJSON(ys []players.RatingYear) []ratingYearJSON {
+	out := []ratingYearJSON{}
+	for _, y := range ys {
+		out = append(out, ratingYearJSON{y.Year, y.Games, y.Min, y.Max, y.Last})
+	}
+	return out
+}
+
+// writeRatings is the rating over time of writeDetail.
+func writeRatings(w io.Writer, d *players.Detail) error {
+	l := players.Latest(d.Ratings)
+	if l == nil {
+		_, err := fmt.Fprintln(w, "\nrating over time: no game gives a rating (WhiteRating/WhiteElo, BlackRating/BlackElo tags)")
+		return err
+	}
+	fmt.Fprintf(w, "\nrating over time: %d rated games; latest %d (game of %s)\n", len(d.Ratings), l.Rating, l.Date)
+	ys := players.RatingYears(d.Ratings)
+	if len(ys) == 0 {
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "  year\trated games\tmin\tmax\tlast\t")
+	for _, y := range ys {
+		fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%d\t\n", y.Year, y.Games, y.Min, y.Max, y.Last)
+	}
+	return tw.Flush()
 }
 
 func writeDetail(w io.Writer, d *players.Detail) error {
@@ -285,7 +332,7 @@ func writeDetail(w io.Writer, d *players.Detail) error {
 			return err
 		}
 	}
-	return nil
+	return writeRatings(w, d)
 }
 
 func scoreJSONText(s *float64) string {

@@ -42,7 +42,8 @@
 // Filter selects games (games, positions): Variant; Events and Players as
 // case-insensitive LIKE patterns (any of several); From/To, inclusive, at
 // the precision given (YYYY, YYYY.MM, YYYY.MM.DD; unknown years excluded,
-// unknown months and days sorting after known ones); MinPly; Sources (a
+// unknown months and days sorting after known ones); MinPly; MinRating
+// (both players rated at least this); Sources (a
 // source selection, archive by default: imported files, not engine
 // matches); Positions (games that reach one of these positions, by any
 // move order). Evaluations take Variant, Engine and Setting; openings

@@ -45,6 +45,10 @@ func (f *Filter) where(args *[]any) string {
 	if f.MinPly > 0 {
 		conds = append(conds, "g.ply_count >= "+arg(int32(f.MinPly))+"::int")
 	}
+	if f.MinRating > 0 {
+		r := arg(int32(f.MinRating))
+		conds = append(conds, "g.white_rating >= "+r+"::int AND g.black_rating >= "+r+"::int")
+	}
 	sources := f.Sources
 	if sources == "" {
 		sources = schema.DefaultSources

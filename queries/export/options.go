@@ -87,6 +87,10 @@ type Filter struct {
 	From, To string
 	// MinPly keeps games of at least this many plies.
 	MinPly int
+	// MinRating keeps games in which both players are rated at least this
+	// (games.white_rating and black_rating: the WhiteRating or WhiteElo
+	// tags); a game with an unrated player is left out. 0: no bound.
+	MinRating int
 	// Sources selects the games' sources as draughtsdb_source_ids reads a
 	// selection (archive, match, all, source ids and names,
 	// comma-separated); "" is archive: imported files, not engine matches.
@@ -104,7 +108,7 @@ type At struct {
 }
 
 func (f *Filter) empty() bool {
-	return f.Variant == nil && len(f.Events) == 0 && len(f.Players) == 0 && f.From == "" && f.To == "" && f.MinPly == 0 &&
+	return f.Variant == nil && len(f.Events) == 0 && len(f.Players) == 0 && f.From == "" && f.To == "" && f.MinPly == 0 && f.MinRating == 0 &&
 		(f.Sources == "" || f.Sources == schema.DefaultSources) && len(f.Positions) == 0
 }
 
@@ -147,6 +151,9 @@ func (o *Options) check() error {
 	if o.Filter.MinPly < 0 {
 		return fmt.Errorf("--min-ply must not be negative")
 	}
+	if o.Filter.MinRating < 0 {
+		return fmt.Errorf("--min-rating must not be negative")
+	}
 	var err error
 	if o.Filter.From, err = normDate("from", o.Filter.From); err != nil {
 		return err
@@ -157,7 +164,7 @@ func (o *Options) check() error {
 	switch o.What {
 	case Evaluations:
 		if !o.Filter.onlyVariant() {
-			return fmt.Errorf("--what evaluations takes --variant, --engine and --setting; the game filters (--event, --player, --from, --to, --min-ply, --source, --fen, --moves) select games")
+			return fmt.Errorf("--what evaluations takes --variant, --engine and --setting; the game filters (--event, --player, --from, --to, --min-ply, --min-rating, --source, --fen, --moves) select games")
 		}
 	case Openings:
 		g := o.Filter

@@ -104,11 +104,16 @@ func (r *Record) add(result int16, asWhite, asBlack bool, n int) {
 	}
 }
 
-// Entry is one player of the list: identity, record and years.
+// Entry is one player of the list: identity, record, years and rating.
 type Entry struct {
 	*Player
 	Record
 	First, Last string // years, "" when no game has a known one
+	// Rating is the player's rating in their latest rated game (by game
+	// date, then id: RatingPoint order), nil when no game gives one;
+	// RatingDate is that game's date.
+	Rating     *int
+	RatingDate string
 }
 
 // Load reads every spelling with its games and the user's links and
@@ -231,7 +236,14 @@ func List(ctx context.Context, db DB, search string) ([]Entry, error) {
 			entries[gb].years(first, last)
 		}
 	}
-	return entries, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	if err := latestRatings(ctx, db, entries, group); err != nil {
+		return nil, err
+	}
+	return entries, nil
 }
 
 func lookup(group map[int32]int, id *int32) (int, bool) {
@@ -395,6 +407,10 @@ type Detail struct {
 	Openings map[string]*Record // "white: 32-28 19-23", "black: ..."
 	First    string
 	Last     string
+	// Ratings are the player's ratings in their rated games, in time
+	// order (SortRatings): RatingYears sums them by year, Latest is the
+	// current one.
+	Ratings []RatingPoint
 }
 
 // Show computes the detail of p from its games; all, the players Load
@@ -428,9 +444,14 @@ func Show(ctx context.Context, db DB, p *Player, all []*Player) (*Detail, error)
 			year             string
 			opponent         *string
 			opening, variant string
+			date             string
+			rating           *int32
 		)
-		if err := rows.Scan(&id, &asWhite, &asBlack, &result, &year, &opponent, &opening, &variant); err != nil {
+		if err := rows.Scan(&id, &asWhite, &asBlack, &result, &year, &opponent, &opening, &variant, &date, &rating); err != nil {
 			return nil, err
+		}
+		if rating != nil {
+			d.Ratings = append(d.Ratings, RatingPoint{Game: id, Date: date, Rating: int(*rating)})
 		}
 		d.All.add(result, asWhite, asBlack, 1)
 		if asWhite {
@@ -461,5 +482,9 @@ func Show(ctx context.Context, db DB, p *Player, all []*Player) (*Detail, error)
 			get(d.Opponent, o).add(result, asWhite, asBlack, 1)
 		}
 	}
-	return d, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	SortRatings(d.Ratings)
+	return d, nil
 }

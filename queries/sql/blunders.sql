@@ -12,6 +12,7 @@
 -- param: player (default ""): only moves played by this player (name as in the White and Black tags); empty for all
 -- param: limit (default 50): how many moves
 -- param: source (default archive): the games of these sources: archive (imported files), match (engine matches), all, or source ids or names, comma-separated
+-- param: min_rating (default 0): only games in which both players are rated at least this (WhiteRating/WhiteElo, BlackRating/BlackElo); 0 for all, rated or not
 \if :{?engine} \else \set engine 'draughtsdb' \endif
 \if :{?setting} \else \set setting '' \endif
 \if :{?class} \else \set class 'blunder' \endif
@@ -19,6 +20,7 @@
 \if :{?player} \else \set player '' \endif
 \if :{?limit} \else \set limit '50' \endif
 \if :{?source} \else \set source 'archive' \endif
+\if :{?min_rating} \else \set min_rating '0' \endif
 -- psql: each \if line above gives a parameter its default when no -v sets it;
 -- draughtsdb skips them and binds the parameters itself.
 WITH a AS (
@@ -33,6 +35,7 @@ WITH a AS (
     LEFT JOIN draughtsdb_variants v ON v.id = g.variant
     WHERE m.engine = :'engine'
       AND g.source_id = ANY ((SELECT draughtsdb_source_ids(:'source'))::bigint[])
+      AND (:'min_rating'::int = 0 OR (g.white_rating >= :'min_rating'::int AND g.black_rating >= :'min_rating'::int))
       AND (:'setting' = '' OR m.setting = :'setting')
       AND m.class IN ('blunder', 'mistake', 'inaccuracy')
       AND CASE m.class WHEN 'blunder' THEN 3 WHEN 'mistake' THEN 2 ELSE 1 END

@@ -12,12 +12,14 @@
 -- param: limit (default 20): games per page
 -- param: offset (default 0): games to skip (the page)
 -- param: source (default archive): the games of these sources: archive (imported files), match (engine matches), all, or source ids or names, comma-separated
+-- param: min_rating (default 0): only games in which both players are rated at least this (WhiteRating/WhiteElo, BlackRating/BlackElo); 0 for all, rated or not
 \if :{?hash} \else \set hash '' \endif
 \if :{?fen} \else \set fen '' \endif
 \if :{?variant} \else \set variant '' \endif
 \if :{?limit} \else \set limit '20' \endif
 \if :{?offset} \else \set offset '0' \endif
 \if :{?source} \else \set source 'archive' \endif
+\if :{?min_rating} \else \set min_rating '0' \endif
 -- psql: each \if line above gives a parameter its default when no -v sets it;
 -- draughtsdb skips them and binds the parameters itself.
 -- psql without -v hash: the position of fen in variant (both needed then:
@@ -44,6 +46,7 @@ CROSS JOIN LATERAL (
     WHERE g.id = hits.id
       AND (:'variant' = '' OR g.variant = draughtsdb_variant_id(:'variant'))
       AND g.source_id = ANY ((SELECT draughtsdb_source_ids(:'source'))::bigint[])
+      AND (:'min_rating'::int = 0 OR (g.white_rating >= :'min_rating'::int AND g.black_rating >= :'min_rating'::int))
     OFFSET 0
 ) g
 LEFT JOIN players w ON w.id = g.white_id

@@ -13,12 +13,14 @@
 -- param: limit (default 20): games per page
 -- param: offset (default 0): games to skip (the page)
 -- param: source (default archive): the games of these sources: archive (imported files), match (engine matches), all, or source ids or names, comma-separated
+-- param: min_rating (default 0): only games in which both players are rated at least this (WhiteRating/WhiteElo, BlackRating/BlackElo); 0 for all, rated or not
 \if :{?moves} \else \set moves '' \endif
 \if :{?hash} \else \set hash '' \endif
 \if :{?variant} \else \set variant 'russian' \endif
 \if :{?limit} \else \set limit '20' \endif
 \if :{?offset} \else \set offset '0' \endif
 \if :{?source} \else \set source 'archive' \endif
+\if :{?min_rating} \else \set min_rating '0' \endif
 -- psql: each \if line above gives a parameter its default when no -v sets it;
 -- draughtsdb skips them and binds the parameters itself.
 -- psql without -v moves: no moves, i.e. every game of the variant from the initial position.
@@ -44,6 +46,7 @@ CROSS JOIN LATERAL (
     WHERE g.id = hits.id
       AND g.variant = o.v
       AND g.source_id = ANY (o.ids)
+      AND (:'min_rating'::int = 0 OR (g.white_rating >= :'min_rating'::int AND g.black_rating >= :'min_rating'::int))
       AND g.start_fen IS NULL
       AND draughtsdb_moves_text(draughtsdb_moves_prefix(g.moves, o.n)) = :'moves'
     OFFSET 0

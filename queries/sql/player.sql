@@ -8,8 +8,10 @@
 -- as the other.
 -- param: player: the player's name as in the White and Black tags
 -- param: source (default archive): the games of these sources: archive (imported files), match (engine matches), all, or source ids or names, comma-separated
+-- param: min_rating (default 0): only games in which both players are rated at least this (WhiteRating/WhiteElo, BlackRating/BlackElo); 0 for all, rated or not
 \if :{?player} \else \set player '' \endif
 \if :{?source} \else \set source 'archive' \endif
+\if :{?min_rating} \else \set min_rating '0' \endif
 -- psql: each \if line above gives a parameter its default when no -v sets it;
 -- draughtsdb skips them and binds the parameters itself.
 -- psql without -v player: no player (every count 0).
@@ -21,10 +23,12 @@ WITH p AS (
     SELECT id, 'white' AS colour, left(date, 4) AS year,
            CASE result WHEN 1 THEN 'win' WHEN 2 THEN 'draw' WHEN 3 THEN 'loss' ELSE 'other' END AS outcome
     FROM games WHERE white_id = (SELECT id FROM p) AND source_id = ANY ((SELECT draughtsdb_source_ids(:'source'))::bigint[])
+          AND (:'min_rating'::int = 0 OR (white_rating >= :'min_rating'::int AND black_rating >= :'min_rating'::int))
     UNION ALL
     SELECT id, 'black', left(date, 4),
            CASE result WHEN 3 THEN 'win' WHEN 2 THEN 'draw' WHEN 1 THEN 'loss' ELSE 'other' END
     FROM games WHERE black_id = (SELECT id FROM p) AND source_id = ANY ((SELECT draughtsdb_source_ids(:'source'))::bigint[])
+          AND (:'min_rating'::int = 0 OR (white_rating >= :'min_rating'::int AND black_rating >= :'min_rating'::int))
 ), d AS (
     -- One row per game, for all games and the years (counting g there
     -- counted a game against themself twice): its two rows agree on a

@@ -36,12 +36,23 @@ SELECT g.id, g.white_id = ANY($1) AS as_white, g.black_id = ANY($1) AS as_black,
        g.result, left(g.date, 4) AS year,
        CASE WHEN g.white_id = ANY($1) THEN bw.name ELSE ww.name END AS opponent,
        coalesce(draughtsdb_moves_text(draughtsdb_moves_prefix(g.moves, 2), g.variant::int), '') AS opening,
-       draughtsdb_variant_name(g.variant) AS variant
+       draughtsdb_variant_name(g.variant) AS variant,
+       g.date, CASE WHEN g.white_id = ANY($1) THEN g.white_rating ELSE g.black_rating END AS rating
 FROM games g
 LEFT JOIN players ww ON ww.id = g.white_id
 LEFT JOIN players bw ON bw.id = g.black_id
 WHERE g.white_id = ANY($1) OR g.black_id = ANY($1)
 ORDER BY g.date, g.id;
+
+-- name: latest_ratings
+-- Each spelling's latest rated game: its rating there, by game date (a
+-- known year first; unknown months and days after known ones, as in
+-- export), then game id. Ratings are numbers since migration 0018.
+SELECT DISTINCT ON (pid) pid, rating, date, id
+FROM (SELECT white_id AS pid, white_rating AS rating, date, id FROM games WHERE white_rating IS NOT NULL AND white_id IS NOT NULL
+      UNION ALL
+      SELECT black_id, black_rating, date, id FROM games WHERE black_rating IS NOT NULL AND black_id IS NOT NULL) r
+ORDER BY pid, left(date, 4) ~ '^[0-9]{4}$' DESC, date COLLATE "C" DESC, id DESC;
 
 -- name: set_link
 INSERT INTO player_links (name, target) VALUES ($1, nullif($2, ''))
