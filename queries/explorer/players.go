@@ -41,6 +41,12 @@ type PlayerAnswer struct {
 	Opponents []RecordRow `json:"opponents"` // scope is the opponent's main spelling, most games first
 	First     string      `json:"first,omitempty"`
 	Last      string      `json:"last,omitempty"`
+	// Rating is the rating of the player's latest rated game (null for
+	// none), RatingDate that game's date; Ratings the rating over time,
+	// per year: `players show --json`'s keys.
+	Rating     *int         `json:"rating"`
+	RatingDate *string      `json:"rating_date"`
+	Ratings    []RatingYear `json:"ratings"`
 	// Variants are the variants the player's games are of, most games
 	// first; Variant is the one the trees are of.
 	Variants []VariantCount `json:"variants"`
@@ -53,6 +59,16 @@ type PlayerAnswer struct {
 	// when not 0, is the before= of the next page.
 	Games      []GameRow `json:"games"`
 	NextBefore int64     `json:"next_before,omitempty"`
+}
+
+// RatingYear is a player's ratings in a year: the rated games, the
+// lowest, the highest and the last.
+type RatingYear struct {
+	Year  string `json:"year"`
+	Games int    `json:"games"`
+	Min   int    `json:"min"`
+	Max   int    `json:"max"`
+	Last  int    `json:"last"`
 }
 
 // VariantCount is a variant with a number of games.
@@ -125,6 +141,13 @@ func (s *Server) player(ctx context.Context, rq *request) (any, error) {
 		ans.Record = append(ans.Record, recordRow("as white", d.AsWhite), recordRow("as black", d.AsBlack))
 		ans.All, ans.White, ans.Black = recordRow("all games", d.All), recordRow("as white", d.AsWhite), recordRow("as black", d.AsBlack)
 		ans.First, ans.Last = d.First, d.Last
+		if l := players.Latest(d.Ratings); l != nil {
+			ans.Rating, ans.RatingDate = &l.Rating, &l.Date
+		}
+		ans.Ratings = []RatingYear{}
+		for _, y := range players.RatingYears(d.Ratings) {
+			ans.Ratings = append(ans.Ratings, RatingYear{y.Year, y.Games, y.Min, y.Max, y.Last})
+		}
 		for o, r := range d.Opponent {
 			ans.Opponents = append(ans.Opponents, recordRow(o, *r))
 		}
@@ -166,7 +189,7 @@ type PlayerName struct {
 }
 
 // PlayerEntry is a player of /api/players?search=: the keys of
-// `draughtsdb players --json`.
+// `draughtsdb players --json` but id.
 type PlayerEntry struct {
 	Name       string   `json:"name"`
 	Aliases    []string `json:"aliases"`
@@ -177,6 +200,7 @@ type PlayerEntry struct {
 	Score      *float64 `json:"score"`
 	First      string   `json:"first,omitempty"`
 	Last       string   `json:"last,omitempty"`
+	Rating     *int     `json:"rating"`
 	Why        []string `json:"why"`
 	Candidates []string `json:"candidates"`
 }
@@ -258,7 +282,7 @@ func (s *Server) searchPlayers(ctx context.Context, rq *request, limit int) (any
 				aliases = append(aliases, sp.Name)
 			}
 			out = append(out, PlayerEntry{Name: e.Name(), Aliases: aliases, Games: int64(e.Games), Wins: int64(e.Wins),
-				Draws: int64(e.Draws), Losses: int64(e.Losses), Score: e.Percent(), First: e.First, Last: e.Last,
+				Draws: int64(e.Draws), Losses: int64(e.Losses), Score: e.Percent(), First: e.First, Last: e.Last, Rating: e.Rating,
 				Why: nonNil(e.Why), Candidates: nonNil(e.Candidates)})
 		}
 		return nil

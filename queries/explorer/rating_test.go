@@ -40,7 +40,9 @@ func tagRating(pg *pdn.Game, side string) int {
 	return 0
 }
 
-// TestMinRating: the explorer's min_rating keeps the games both of whose
+// TestMinRating: a player's latest rating and rating per year in
+// /api/player and on their page, as the files' tags give them; the
+// explorer's min_rating keeps the games both of whose
 // players are rated at least that: the tree's counted games and the games
 // list hold what lidraughts' and kurnik's WhiteElo and BlackElo tags give,
 // counted here from the files (lidraughts' games are headers only,
@@ -58,6 +60,13 @@ func TestMinRating(t *testing.T) {
 	// the files.
 	var lows []int
 	moved := map[int]int{}
+	// The ratings of kurnik's first White player, from the tags.
+	type point struct {
+		date   string
+		rating int
+	}
+	var rated string
+	var points []point
 	srcs, errs := source.Expand(files[:2])
 	if len(errs) > 0 {
 		t.Fatal(errs)
@@ -77,6 +86,14 @@ func TestMinRating(t *testing.T) {
 			var g replay.Game
 			if err := r.Replay(pg, err, &g); err != nil {
 				continue
+			}
+			if rated == "" && strings.Contains(s.Name, "kurnik") {
+				rated = g.White
+			}
+			for _, side := range []string{"White", "Black"} {
+				if r := tagRating(pg, side); rated != "" && pg.Tag(side) == rated && r > 0 {
+					points = append(points, point{g.Date, r})
+				}
 			}
 			low := min(tagRating(pg, "White"), tagRating(pg, "Black"))
 			lows = append(lows, low)
@@ -124,6 +141,44 @@ func TestMinRating(t *testing.T) {
 		}
 	}
 
+	// A player's latest rating and their rating per year.
+	if len(points) < 2 {
+		t.Fatalf("%s: %d rated games: not a test", rated, len(points))
+	}
+	var p PlayerAnswer
+	if st, body := get(t, ts, "/api/player", url.Values{"name": {rated}}, &p); st != 200 {
+		t.Fatalf("%d %s", st, body)
+	}
+	latest := map[int]bool{}
+	years := map[string]RatingYear{}
+	lastDate := ""
+	for _, pt := range points {
+		if pt.date > lastDate {
+			lastDate = pt.date
+		}
+		y := years[pt.date[:4]]
+		if y.Games == 0 {
+			y = RatingYear{Year: pt.date[:4], Min: pt.rating, Max: pt.rating}
+		}
+		y.Games++
+		y.Min, y.Max = min(y.Min, pt.rating), max(y.Max, pt.rating)
+		years[pt.date[:4]] = y
+	}
+	for _, pt := range points {
+		if pt.date == lastDate {
+			latest[pt.rating] = true
+		}
+	}
+	if p.Rating == nil || !latest[*p.Rating] || p.RatingDate == nil || *p.RatingDate != lastDate || len(p.Ratings) != len(years) {
+		t.Errorf("%s: rating %v of %v, per year %+v; the files: %v at %s, %+v", rated, p.Rating, p.RatingDate, p.Ratings, latest, lastDate, years)
+	}
+	for _, y := range p.Ratings {
+		w := years[y.Year]
+		if y.Games != w.Games || y.Min != w.Min || y.Max != w.Max || !(y.Last >= w.Min && y.Last <= w.Max) {
+			t.Errorf("%s in %s: %+v; the files %+v", rated, y.Year, y, w)
+		}
+	}
+
 	// The page: the control holds the URL's filter and the tree counts it.
 	ctx2, idle, eval := browserTab(t, 1400, 900)
 	if err := chromedp.Do(ctx2, chromedp.Navigate(ts.URL+"/?variant=international&min_rating="+strconv.Itoa(median)), idle("")); err != nil {
@@ -142,5 +197,19 @@ func TestMinRating(t *testing.T) {
 	}
 	if shown.Value != strconv.Itoa(median) || shown.Games != want {
 		t.Errorf("the page with min_rating=%d: %+v; the file: %d games", median, shown, want)
+	}
+	// The player page shows the rating over time.
+	if err := chromedp.Do(ctx2, chromedp.Navigate(ts.URL+"/player.html?name="+url.QueryEscape(rated)),
+		idle(`document.getElementById('pl-name').textContent !== ''`)); err != nil {
+		t.Fatal(err)
+	}
+	var page struct {
+		Latest string
+		Years  int
+	}
+	eval(`({Latest: document.getElementById('pl-rating-box').hidden ? '' : document.getElementById('pl-rating').textContent,
+		Years: document.querySelectorAll('#pl-ratings tbody tr').length})`, &page)
+	if !strings.HasPrefix(page.Latest, "Latest "+strconv.Itoa(*p.Rating)) || page.Years != len(p.Ratings) {
+		t.Errorf("%s's page: %+v; the API %d, %d years", rated, page, *p.Rating, len(p.Ratings))
 	}
 }

@@ -162,6 +162,7 @@
       td(tr, String(p.losses), 'num');
       td(tr, pct(p.score), 'num');
       td(tr, p.first ? (p.first === p.last ? p.first : p.first + '–' + p.last) : '');
+      td(tr, p.rating === null || p.rating === undefined ? '' : String(p.rating), 'num');
       body.appendChild(tr);
     }
     const shown = ans.players.length;
@@ -213,6 +214,7 @@
     }
     recordRows($('pl-record').tBodies[0], [ans.all, ans.white, ans.black]);
     recordRows($('pl-years').tBodies[0], ans.years);
+    renderRatings(ans);
     recordRows($('pl-opponents').tBodies[0], ans.opponents.slice(0, 30), (r) => (r.scope === '?' ? '?' : playerLink(r.scope)));
     const sel = $('pl-variant');
     sel.textContent = '';
@@ -235,6 +237,26 @@
     body.textContent = '';
     addGames(ans.games, ans.next_before);
     status('');
+  }
+
+  // renderRatings shows the latest rating and the rating per year (none
+  // when no game of theirs gives one).
+  function renderRatings(ans) {
+    const box = $('pl-rating-box');
+    box.hidden = ans.rating === null || ans.rating === undefined;
+    if (box.hidden) return;
+    $('pl-rating').textContent = 'Latest ' + ans.rating + (ans.rating_date ? ' (game of ' + ans.rating_date + ')' : '');
+    const body = $('pl-ratings').tBodies[0];
+    body.textContent = '';
+    for (const y of ans.ratings || []) {
+      const tr = document.createElement('tr');
+      td(tr, y.year);
+      td(tr, String(y.games), 'num');
+      td(tr, String(y.min), 'num');
+      td(tr, String(y.max), 'num');
+      td(tr, String(y.last), 'num');
+      body.appendChild(tr);
+    }
   }
 
   // renderTree shows a tree: its line (a move goes back there) and the
