@@ -129,8 +129,8 @@ func TestComposeShots(t *testing.T) {
 		moves, vals, nodes := refRootValues(pos, 5)
 		r := Search(pos, Options{Depth: minD}, nil)
 		fmt.Printf("%s minD=%d key=%s val=%d nodes=%d engine=%s score=%d\n", pos.FEN(), minD,
-			rules.FormatMove(&moves[k5], rules.Numeric, false), vals[k5]-base, nodes,
-			rules.FormatMove(&r.Best, rules.Numeric, false), r.Score)
+			rules.FormatMove(pos.Variant(), &moves[k5], rules.Numeric, false), vals[k5]-base, nodes,
+			rules.FormatMove(pos.Variant(), &r.Best, rules.Numeric, false), r.Score)
 		found++
 	}
 }

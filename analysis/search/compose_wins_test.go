@@ -57,8 +57,8 @@ func TestComposeWins(t *testing.T) {
 		}
 		r := Search(pos, Options{Depth: 7}, nil)
 		fmt.Printf("%s key=%s plies=%d nodes=%d engine=%s score=%d plies=%d\n", pos.FEN(),
-			rules.FormatMove(&moves[bi], rules.Numeric, false), refWin-vals[bi], nodes,
-			rules.FormatMove(&r.Best, rules.Numeric, false), r.Score, r.PliesToEnd())
+			rules.FormatMove(pos.Variant(), &moves[bi], rules.Numeric, false), refWin-vals[bi], nodes,
+			rules.FormatMove(pos.Variant(), &r.Best, rules.Numeric, false), r.Score, r.PliesToEnd())
 		found++
 	}
 }

@@ -68,7 +68,7 @@ func TestOpeningsCountGamesEnding(t *testing.T) {
 	// final position counts the games ending there.
 	var text []string
 	for i := range shortest.Moves {
-		text = append(text, rules.FormatMove(&shortest.Moves[i], rules.Numeric, true))
+		text = append(text, rules.FormatMove(shortest.Variant, &shortest.Moves[i], rules.Numeric, true))
 	}
 	before := strings.Join(text[:len(text)-1], " ")
 	final := shortest.Final.Hash()
@@ -86,7 +86,7 @@ func TestOpeningsCountGamesEnding(t *testing.T) {
 		if _, ok := m["ending"]; !ok {
 			t.Fatalf("move %v has no key ending", m)
 		}
-		if m["move"] == rules.FormatMove(&last, rules.Numeric, false) || m["move"] == rules.FormatMove(&last, rules.Numeric, true) {
+		if m["move"] == rules.FormatMove(shortest.Variant, &last, rules.Numeric, false) || m["move"] == rules.FormatMove(shortest.Variant, &last, rules.Numeric, true) {
 			found = true
 			if got := int64(m["ending"].(float64)); got != finals[final] || got == 0 {
 				t.Errorf("after %s, %v: ending %d, want the %d games the files end there", before, m["move"], got, finals[final])

@@ -65,4 +65,11 @@
 // tree, the move list, the filters, the games at the position and a game
 // viewer. Its URL holds the state (variant, moves, fen, filters, game), so
 // a reload or a shared link shows the same thing.
+//
+// The player page (web/player.html, player.js, player.css: apart from the
+// explorer's files) is /api/player and /api/players?search= shown: the
+// player is package players' (every spelling of a name), their record is
+// players.Show's, and their opening trees are counted from their games,
+// each decoded up to the position as a filtered tree is (countedNode
+// names the moves). Every player's name on the pages links to it.
 package explorer

@@ -41,6 +41,11 @@ func FuzzAPI(f *testing.F) {
 	} {
 		f.Add(uint8(i), "1", q)
 	}
+	// The player page, the search and the minimum rating.
+	f.Add(uint8(4), "1", "name=Sven+Winkel&white_moves=32-28&black_moves=32-28+19-23&before=100&limit=3&variant=international")
+	f.Add(uint8(5), "1", "search=winkel&limit=5")
+	f.Add(uint8(1), "1", "moves=32-28&min_rating=1500")
+	f.Add(uint8(2), "1", "min_rating=1&player=Sven+Winkel")
 	f.Add(uint8(3), "99999999", "")
 	f.Add(uint8(3), "-1", "x=1")
 	f.Fuzz(func(t *testing.T, ep uint8, id, query string) {

@@ -143,7 +143,7 @@ type storedGame struct {
 // (as the named query games_at_position reads them), so a page costs the
 // position's ids and the games up to it, not every game sorted. Every value is a parameter; an empty one turns its condition off. Dates
 // compare at the precision given, unknown years left out, as `draughtsdb
-// export` does.
+// export` does; $11, when not 0, the minimum rating of both players.
 const filteredGamesSQL = `
 SELECT g.id, g.start_fen, CASE WHEN $10::bool THEN g.moves END, g.result, w.name, b.name, g.event, g.date, g.ply_count
 FROM (SELECT id FROM draughtsdb_games_at($1::bigint) AS f(id) WHERE id < $9::bigint ORDER BY id DESC) hits
@@ -156,6 +156,7 @@ WHERE ($3::text = '' OR CASE $4::text WHEN 'white' THEN w.name = $3::text
   AND ($5::text = '' OR strpos(lower(g.event), lower($5::text)) > 0)
   AND ($6::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($6::text)) >= $6::text))
   AND ($7::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($7::text)) <= $7::text))
+  AND ($11::int = 0 OR (g.white_rating >= $11::int AND g.black_rating >= $11::int))
 ORDER BY hits.id DESC
 LIMIT $8::int`
 
@@ -182,6 +183,7 @@ WHERE g.id < $9::bigint AND g.variant = $2::smallint AND $1::bigint = $1::bigint
   AND ($5::text = '' OR strpos(lower(g.event), lower($5::text)) > 0)
   AND ($6::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($6::text)) >= $6::text))
   AND ($7::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($7::text)) <= $7::text))
+  AND ($11::int = 0 OR (g.white_rating >= $11::int AND g.black_rating >= $11::int))
 ORDER BY g.id DESC
 LIMIT $8::int`
 

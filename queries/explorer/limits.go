@@ -157,6 +157,14 @@ func requestCost(endpoint string, rq *request) cost {
 	case "pattern":
 		// A pattern search reads every indexed game of its variant.
 		return expensive
+	case "player":
+		// A player page decodes the player's games for its two trees.
+		return expensive
+	case "players":
+		// A search groups every spelling and counts every pairing.
+		if _, ok := rq.q["search"]; ok {
+			return expensive
+		}
 	case "games":
 		for _, k := range append(filterParams, "cursor") {
 			if rq.get(k) != "" {

@@ -71,64 +71,68 @@ func cleanName(s string) string {
 // date).
 func replayArchive(t testing.TB) []replayed {
 	t.Helper()
-	replayOnce.Do(func() {
-		srcs, errs := source.Expand(archive)
-		if len(errs) > 0 {
-			replayErr = errors.Join(errs...)
-			return
-		}
-		// Duplicates: same variant, start, moves, players, date and
-		// result, and Event, Site and Round the same wherever both give one.
-		type header struct {
-			result             replay.Result
-			event, site, round string
-		}
-		agree := func(a, b string) bool {
-			a, b = strings.TrimSpace(a), strings.TrimSpace(b)
-			return a == "" || a == "?" || a == "-" || b == "" || b == "?" || b == "-" || strings.EqualFold(a, b)
-		}
-		seen := map[string][]header{}
-		r := replay.NewReplayer(replay.Options{})
-		for _, s := range srcs {
-			rd, err := s.Open()
-			if err != nil {
-				replayErr = err
-				return
-			}
-			pr := pdn.NewReader(rd, s.Name)
-			for {
-				pg, err := pr.Next()
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				var g replay.Game
-				if err := r.Replay(pg, err, &g); err != nil {
-					continue
-				}
-				rg := replayed{variant: g.Variant, event: pg.Tag("Event"), date: g.Date,
-					white: cleanName(g.White), black: cleanName(g.Black), result: g.Result, start: g.Start,
-					moves: append([]rules.Move(nil), g.Moves...), hashes: append([]uint64{g.Start.Hash()}, g.Hashes...)}
-				key := []string{g.Variant.Name, g.StartFEN, rg.white, rg.black, rg.date}
-				for i := range g.Moves {
-					key = append(key, rules.FormatMove(g.Variant, &g.Moves[i], rules.Numeric, true))
-				}
-				k, h := strings.Join(key, "|"), header{g.Result, pg.Tag("Event"), pg.Tag("Site"), pg.Tag("Round")}
-				dup := false
-				for _, o := range seen[k] {
-					dup = dup || o.result == h.result && agree(o.event, h.event) && agree(o.site, h.site) && agree(o.round, h.round)
-				}
-				if !dup {
-					seen[k] = append(seen[k], h)
-					replayGames = append(replayGames, rg)
-				}
-			}
-			rd.Close()
-		}
-	})
+	replayOnce.Do(func() { replayGames, replayErr = replayFiles(archive) })
 	if replayErr != nil {
 		t.Fatal(replayErr)
 	}
 	return replayGames
+}
+
+// replayFiles reads and replays files in Go, dropping what the import
+// drops as duplicates (same variant, start, moves, players and date).
+func replayFiles(files []string) ([]replayed, error) {
+	var out []replayed
+	srcs, errs := source.Expand(files)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	// Duplicates: same variant, start, moves, players, date and
+	// result, and Event, Site and Round the same wherever both give one.
+	type header struct {
+		result             replay.Result
+		event, site, round string
+	}
+	agree := func(a, b string) bool {
+		a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+		return a == "" || a == "?" || a == "-" || b == "" || b == "?" || b == "-" || strings.EqualFold(a, b)
+	}
+	seen := map[string][]header{}
+	r := replay.NewReplayer(replay.Options{})
+	for _, s := range srcs {
+		rd, err := s.Open()
+		if err != nil {
+			return nil, err
+		}
+		pr := pdn.NewReader(rd, s.Name)
+		for {
+			pg, err := pr.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			var g replay.Game
+			if err := r.Replay(pg, err, &g); err != nil {
+				continue
+			}
+			rg := replayed{variant: g.Variant, event: pg.Tag("Event"), date: g.Date,
+				white: cleanName(g.White), black: cleanName(g.Black), result: g.Result, start: g.Start,
+				moves: append([]rules.Move(nil), g.Moves...), hashes: append([]uint64{g.Start.Hash()}, g.Hashes...)}
+			key := []string{g.Variant.Name, g.StartFEN, rg.white, rg.black, rg.date}
+			for i := range g.Moves {
+				key = append(key, rules.FormatMove(g.Variant, &g.Moves[i], rules.Numeric, true))
+			}
+			k, h := strings.Join(key, "|"), header{g.Result, pg.Tag("Event"), pg.Tag("Site"), pg.Tag("Round")}
+			dup := false
+			for _, o := range seen[k] {
+				dup = dup || o.result == h.result && agree(o.event, h.event) && agree(o.site, h.site) && agree(o.round, h.round)
+			}
+			if !dup {
+				seen[k] = append(seen[k], h)
+				out = append(out, rg)
+			}
+		}
+		rd.Close()
+	}
+	return out, nil
 }
 
 // importArchive returns a new database holding the archive.

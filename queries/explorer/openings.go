@@ -158,7 +158,7 @@ func (s *Server) openings(ctx context.Context, rq *request) (any, error) {
 const maxCachedTrees = 512
 
 func treeKey(p *position, f *filter) string {
-	return fmt.Sprintf("%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%s", p.v.Name, p.line.Final.Hash(), f.Player, f.Color, f.Event, f.From, f.To)
+	return fmt.Sprintf("%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%s\x00%d", p.v.Name, p.line.Final.Hash(), f.Player, f.Color, f.Event, f.From, f.To, f.MinRating)
 }
 
 // cachedTree answers a filtered tree kept from an earlier request, or
@@ -269,7 +269,6 @@ type tally struct {
 // number of games takes the same memory.
 func (s *Server) filteredTree(ctx context.Context, tx pgx.Tx, p *position, f *filter) (*filtered, error) {
 	v, pos := p.v, &p.line.Final
-	hash := pos.Hash()
 	out := &filtered{}
 	counts := map[codec.MoveCode]*tally{}
 	sel, err := s.selectGames(ctx, tx, p, f, noBelow, s.opt.MaxFilterGames+1, true, func(h *hit) bool {
@@ -307,6 +306,15 @@ func (s *Server) filteredTree(ctx context.Context, tx pgx.Tx, p *position, f *fi
 	if sel.budget {
 		out.truncated, out.budget = true, true
 	}
+	out.node, err = countedNode(ctx, tx, v, pos, counts)
+	return out, err
+}
+
+// countedNode makes the tree at pos of the moves counted (by move code):
+// the moves named and ordered as openings.Tree does, with the positions'
+// names and evaluations.
+func countedNode(ctx context.Context, tx pgx.Tx, v *rules.Variant, pos *rules.Position, counts map[codec.MoveCode]*tally) (*openings.Node, error) {
+	hash := pos.Hash()
 	node := &openings.Node{Variant: v, FEN: pos.FEN(), Hash: hash, Side: pos.SideToMove()}
 	legal := pos.LegalMoves(nil)
 	var children []rules.Position
@@ -352,6 +360,5 @@ func (s *Server) filteredTree(ctx context.Context, tx pgx.Tx, p *position, f *fi
 		}
 		b.Eval, b.EvalCount = n.eval, n.evalCount
 	}
-	out.node = node
-	return out, nil
+	return node, nil
 }

@@ -38,7 +38,7 @@ const (
 
 var (
 	positionParams = []string{"variant", "moves", "fen"}
-	filterParams   = []string{"player", "color", "event", "from", "to"}
+	filterParams   = []string{"player", "color", "event", "from", "to", "min_rating"}
 )
 
 // request is a request's checked query string.
@@ -174,14 +174,22 @@ func (s *Server) positionParam(rq *request) (*position, error) {
 // player's exact name (as stored, see /api/players); Color, with Player,
 // the colour they had; Event a case-insensitive part of the Event tag;
 // From and To bound the date inclusively at the precision given, as
-// `draughtsdb export` does.
+// `draughtsdb export` does. MinRating, when not 0, keeps the games whose
+// players are both rated at least that (games.white_rating and
+// black_rating: a game with an unrated player is left out), as
+// `--min-rating` does on the command line.
 type filter struct {
-	Player string `json:"player,omitempty"`
-	Color  string `json:"color,omitempty"`
-	Event  string `json:"event,omitempty"`
-	From   string `json:"from,omitempty"`
-	To     string `json:"to,omitempty"`
+	Player    string `json:"player,omitempty"`
+	Color     string `json:"color,omitempty"`
+	Event     string `json:"event,omitempty"`
+	From      string `json:"from,omitempty"`
+	To        string `json:"to,omitempty"`
+	MinRating int    `json:"min_rating,omitempty"`
 }
+
+// maxMinRating bounds min_rating: no draughts rating reaches it (the
+// import stores at most four digits).
+const maxMinRating = 9999
 
 func (f *filter) empty() bool { return *f == filter{} }
 
@@ -205,6 +213,11 @@ func filterParam(rq *request) (*filter, error) {
 	if f.Color != "" && f.Player == "" {
 		return nil, badRequest("color needs player: it is the colour the player had")
 	}
+	minRating, err := rq.intParam("min_rating", 0, 0, maxMinRating)
+	if err != nil {
+		return nil, err
+	}
+	f.MinRating = minRating
 	for _, d := range []struct {
 		name string
 		v    *string
@@ -241,7 +254,7 @@ func pageKey(v *rules.Variant, hash uint64, f *filter) []byte {
 	h := sha256.New()
 	h.Write([]byte(v.Name))
 	h.Write(binary.BigEndian.AppendUint64(nil, hash))
-	for _, s := range []string{f.Player, f.Color, f.Event, f.From, f.To} {
+	for _, s := range []string{f.Player, f.Color, f.Event, f.From, f.To, strconv.Itoa(f.MinRating)} {
 		h.Write([]byte{0})
 		h.Write([]byte(s))
 	}

@@ -127,7 +127,7 @@ func (s *Server) selectGames(ctx context.Context, tx pgx.Tx, p *position, f *fil
 		return s.scanGames(ctx, tx, v, f, below, visit)
 	}
 	rows, err := tx.Query(ctx, filteredGamesSQL, int64(hash), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To,
-		limit+1, below, withMoves)
+		limit+1, below, withMoves, f.MinRating)
 	if err != nil {
 		return selection{}, err
 	}
@@ -157,7 +157,7 @@ func (s *Server) popular(ctx context.Context, tx pgx.Tx, p *position) (bool, err
 
 // scanSQL reads a window of a variant's games, newest first, that pass a
 // filter (the parameters of filteredGamesSQL but the position, which the
-// caller checks by decoding): ids in [$8, $9).
+// caller checks by decoding): ids in [$8, $9), the minimum rating $10.
 const scanSQL = `
 SELECT g.id, g.start_fen, g.moves, g.result, w.name, b.name, g.event, g.date, g.ply_count
 FROM games g
@@ -170,6 +170,7 @@ WHERE g.id >= $8::bigint AND g.id < $9::bigint AND g.variant = $2::smallint AND 
   AND ($5::text = '' OR strpos(lower(g.event), lower($5::text)) > 0)
   AND ($6::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($6::text)) >= $6::text))
   AND ($7::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($7::text)) <= $7::text))
+  AND ($10::int = 0 OR (g.white_rating >= $10::int AND g.black_rating >= $10::int))
 ORDER BY g.id DESC`
 
 // scanGames hands visit the games of v below below that pass f, newest
@@ -192,7 +193,7 @@ func (s *Server) scanGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, f *
 			return selection{below: at, budget: true}, nil
 		}
 		from := max(at-s.window, *lo)
-		rows, err := tx.Query(ctx, scanSQL, int64(0), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To, from, at)
+		rows, err := tx.Query(ctx, scanSQL, int64(0), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To, from, at, f.MinRating)
 		if err != nil {
 			return selection{}, err
 		}
@@ -214,7 +215,7 @@ func (s *Server) scanGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, f *
 // way).
 func playerGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, hash uint64, f *filter, below int64, max int) (games []storedGame, ok bool, err error) {
 	rows, err := tx.Query(ctx, playerGamesSQL, int64(hash), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To,
-		max+1, below, true)
+		max+1, below, true, f.MinRating)
 	if err != nil {
 		return nil, false, err
 	}

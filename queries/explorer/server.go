@@ -170,8 +170,8 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /api/games", s.api("games", append(append(append(positionParams, filterParams...), sourceParams...), "cursor", "limit"), s.games))
 	mux.Handle("GET /api/download", s.download())
 	mux.Handle("GET /api/game/{id}", s.api("game", nil, s.game))
-	mux.Handle("GET /api/player", s.api("player", []string{"name"}, s.player))
-	mux.Handle("GET /api/players", s.api("players", []string{"prefix", "limit"}, s.players))
+	mux.Handle("GET /api/player", s.api("player", playerParams, s.player))
+	mux.Handle("GET /api/players", s.api("players", []string{"search", "prefix", "limit"}, s.players))
 	mux.Handle("GET /api/pattern", s.api("pattern", patternParams, s.patternSearch))
 	mux.Handle("/api/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// This pattern takes every method, so the mux never answers 405

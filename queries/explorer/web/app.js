@@ -7,13 +7,15 @@
   const $ = (id) => document.getElementById(id);
   const SVG = 'http://www.w3.org/2000/svg';
   const S = 60; // pixels per square in the board's viewBox
-  const FILTERS = ['player', 'color', 'event', 'from', 'to'];
+  // min_rating: both players rated at least that (games without a rating
+  // for one of them are left out).
+  const FILTERS = ['player', 'color', 'event', 'from', 'to', 'min_rating'];
   const MARKS = { blunder: '??', mistake: '?', inaccuracy: '?!' };
 
   // The state, mirrored in the URL.
   const state = {
     variant: '', fen: '', moves: [], ply: 0,
-    filters: { player: '', color: '', event: '', from: '', to: '' },
+    filters: { player: '', color: '', event: '', from: '', to: '', min_rating: '' },
     labels: '', flip: false, game: 0, gply: 0,
     source: 'archive',
   };
@@ -176,10 +178,6 @@
       if (sq.n === opts.selected) cls = 'sq sq-sel';
       else if (last.includes(sq.n)) cls = 'sq sq-last';
       el('rect', { x, y, width: S, height: S, class: cls, 'data-sq': sq.n }, svg);
-      if (mode !== 'none') {
-        const t = el('text', { x: x + 3, y: y + 14, class: 'label' }, svg);
-        t.textContent = mode === 'algebraic' ? sq.algebraic : sq.numeric;
-      }
     }
     const put = (list, color, king) => {
       for (const s of list || []) {
@@ -192,9 +190,22 @@
     put(pieces.black, 'black', false);
     put(pieces.white_kings, 'white', true);
     put(pieces.black_kings, 'black', true);
+    drawLabels(svg, v, mode);
     for (const s of opts.targets || []) {
       const [x, y] = squareXY(v, s, state.flip);
       el('circle', { cx: x + S / 2, cy: y + S / 2, r: 9, class: 'target' }, svg);
+    }
+  }
+
+  // drawLabels writes the squares' numbers (or algebraic names) in their
+  // top left corners, after the pieces so that none hides under a piece,
+  // each with a halo of the dark square's colour to read on a piece.
+  function drawLabels(svg, v, mode) {
+    if (mode === 'none') return;
+    for (const sq of v.squares) {
+      const [x, y] = squareXY(v, sq.n, state.flip);
+      const t = el('text', { x: x + 2, y: y + 15, class: 'label', 'data-label': sq.n }, svg);
+      t.textContent = mode === 'algebraic' ? sq.algebraic : sq.numeric;
     }
   }
 
@@ -205,8 +216,9 @@
   }
 
   function pieceShapes(g, cx, cy, color, king) {
-    el('circle', { cx, cy, r: S * 0.4, class: 'piece-' + color }, g);
-    el('circle', { cx, cy, r: S * 0.3, class: 'piece-' + color }, g);
+    // A little smaller than the square, to leave its corner's label free.
+    el('circle', { cx, cy, r: S * 0.38, class: 'piece-' + color }, g);
+    el('circle', { cx, cy, r: S * 0.28, class: 'piece-' + color }, g);
     if (king) {
       el('path', {
         d: `M${cx - 13} ${cy + 7} L${cx - 15} ${cy - 7} L${cx - 6} ${cy} L${cx} ${cy - 11} L${cx + 6} ${cy} L${cx + 15} ${cy - 7} L${cx + 13} ${cy + 7} Z`,
@@ -507,10 +519,10 @@
       const tr = document.createElement('tr');
       tr.dataset.game = String(g.id);
       if (g.id === state.game) tr.classList.add('open');
-      td(tr, g.white || '?');
-      td(tr, g.black || '?');
-      td(tr, resultLabel(g.result, g.variant));
-      td(tr, g.date);
+      td(tr, playerLink(g.white));
+      td(tr, playerLink(g.black));
+      td(tr, resultLabel(g.result, g.variant), 'result');
+      td(tr, g.date, 'date');
       td(tr, g.event || '');
       td(tr, String(g.plies), 'num');
       tr.addEventListener('click', () => openGame(g.id, 0, true));
@@ -523,6 +535,32 @@
     }
     gamesCursor = page.next_cursor || '';
     $('more').hidden = !gamesCursor;
+  }
+
+  // ---- player links ----
+  // playerLink is a link to the player page of name (any spelling: the
+  // page finds the player), or "?" for no name. Inside a clickable row it
+  // opens the player, not the row's game.
+  function playerLink(name) {
+    if (!name) return document.createTextNode('?');
+    const a = document.createElement('a');
+    a.className = 'player';
+    a.href = 'player.html?name=' + encodeURIComponent(name);
+    a.textContent = name;
+    a.addEventListener('click', (ev) => ev.stopPropagation());
+    return a;
+  }
+
+  // gameTitle writes "White – Black result" into h with the names linked.
+  function gameTitle(h, g, result) {
+    h.textContent = '';
+    h.appendChild(playerLink(g.white));
+    h.appendChild(document.createTextNode(' – '));
+    h.appendChild(playerLink(g.black));
+    const r = document.createElement('span');
+    r.className = 'result';
+    r.textContent = result;
+    h.appendChild(r);
   }
 
   // ---- game viewer ----
@@ -690,7 +728,7 @@
     saveURL();
     const v = variants[game.variant];
     const g = game;
-    $('game-title').textContent = (g.white || '?') + ' – ' + (g.black || '?') + '  ' + resultLabel(g.result, g.variant);
+    gameTitle($('game-title'), g, resultLabel(g.result, g.variant));
     $('game-meta').textContent = [g.event, g.date, g.plies + ' plies', '#' + g.id].filter(Boolean).join(' · ');
     if (gvar) {
       // A variation's move: its position, not the game's.
@@ -744,31 +782,99 @@
     drawEvalGraph();
   }
 
+  // drawEvalGraph draws the open game's evaluations against the plies in
+  // the graph's own pixels (so that its text is not stretched): a scale of
+  // pawns on the left (the values are capped at ±5), ply numbers below,
+  // the ply shown (a line) and, under the pointer, the move there with
+  // its evaluation. A click shows that ply.
+  const EVAL_CAP = 5;
+  function evalGeometry(svg) {
+    const W = Math.max(200, Math.round(svg.getBoundingClientRect().width) || 400);
+    const H = 100, left = 30, right = 6, top = 6, bottom = 18;
+    const n = game ? game.moves.length : 0;
+    return {
+      W, H, left, right, top, bottom, n,
+      x: (i) => left + (n === 0 ? 0 : (i / n) * (W - left - right)),
+      y: (e) => top + (H - top - bottom) / 2 * (1 - Math.max(-EVAL_CAP, Math.min(EVAL_CAP, e)) / EVAL_CAP),
+      ply: (px) => (n === 0 ? 0 : Math.max(0, Math.min(n, Math.round(((px - left) / (W - left - right)) * n)))),
+    };
+  }
+
   function drawEvalGraph() {
     const svg = $('eval-graph');
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const g = game;
-    const n = g.moves.length;
-    const W = 400, H = 70, cap = 5;
+    const G = evalGeometry(svg);
+    const { W, H, n, x, y } = G;
     svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-    svg.setAttribute('preserveAspectRatio', 'none');
-    const x = (i) => (n === 0 ? 0 : (i / n) * W);
-    const y = (e) => H / 2 - (Math.max(-cap, Math.min(cap, e)) / cap) * (H / 2 - 4);
-    el('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'eval-zero' }, svg);
+    svg.removeAttribute('preserveAspectRatio');
+    // The scale: +5, 0 and -5 pawns (White's view), and the plies.
+    for (const e of [EVAL_CAP, 0, -EVAL_CAP]) {
+      el('line', { x1: G.left, y1: y(e), x2: W - G.right, y2: y(e), class: e === 0 ? 'eval-zero' : 'eval-grid' }, svg);
+      const t = el('text', { x: G.left - 4, y: y(e) + 4, class: 'eval-axis eval-axis-y', 'text-anchor': 'end' }, svg);
+      t.textContent = e > 0 ? '+' + e : String(e);
+    }
+    const step = n <= 10 ? Math.max(1, Math.ceil(n / 5)) : Math.ceil(n / 6 / 10) * 10;
+    for (let i = 0; i <= n; i += step) {
+      const t = el('text', { x: x(i), y: H - 4, class: 'eval-axis eval-axis-x', 'text-anchor': 'middle' }, svg);
+      t.textContent = String(i);
+    }
     const pts = [];
     const evals = [g.start_eval].concat(g.moves.map((m) => m.eval));
     evals.forEach((e, i) => { if (e !== null && e !== undefined) pts.push(x(i).toFixed(1) + ',' + y(e).toFixed(1)); });
     if (pts.length > 1) el('polyline', { points: pts.join(' '), class: 'eval-line' }, svg);
     g.moves.forEach((m, i) => {
       if (m.class === 'blunder' || m.class === 'mistake') {
-        el('circle', { cx: x(i + 1), cy: m.eval === null ? H / 2 : y(m.eval), r: 3, class: 'eval-blunder' }, svg);
+        el('circle', { cx: x(i + 1), cy: m.eval === null ? y(0) : y(m.eval), r: 3, class: 'eval-blunder' }, svg);
       }
     });
-    el('line', { x1: x(state.gply), y1: 0, x2: x(state.gply), y2: H, class: 'eval-cursor' }, svg);
+    el('line', { x1: x(state.gply), y1: G.top, x2: x(state.gply), y2: H - G.bottom, class: 'eval-cursor' }, svg);
     if (pts.length === 0) {
-      const t = el('text', { x: 6, y: 16, class: 'ev' }, svg);
+      const t = el('text', { x: G.left + 6, y: G.top + 14, class: 'ev' }, svg);
       t.textContent = 'no evaluations (draughtsdb analyze adds them)';
     }
+    const hover = el('g', { class: 'eval-hover', visibility: 'hidden' }, svg);
+    el('line', { class: 'eval-hover-line', y1: G.top, y2: H - G.bottom }, hover);
+    el('text', { class: 'eval-hover-text', y: G.top + 10 }, hover);
+  }
+
+  // evalHover shows the move under the pointer at clientX (none: hide).
+  function evalHover(clientX) {
+    const svg = $('eval-graph');
+    const hover = svg.querySelector('.eval-hover');
+    if (!hover || !game) return;
+    if (clientX === null) {
+      hover.setAttribute('visibility', 'hidden');
+      return;
+    }
+    const G = evalGeometry(svg);
+    const r = svg.getBoundingClientRect();
+    const ply = G.ply((clientX - r.left) * (G.W / r.width));
+    const m = ply === 0 ? null : game.moves[ply - 1];
+    const e = ply === 0 ? game.start_eval : m.eval;
+    let txt = ply === 0 ? 'start' : 'ply ' + ply + ': ' + m.move;
+    if (e !== null && e !== undefined) txt += ' ' + fmtEval(e);
+    const line = hover.querySelector('line');
+    line.setAttribute('x1', G.x(ply));
+    line.setAttribute('x2', G.x(ply));
+    const t = hover.querySelector('text');
+    t.textContent = txt;
+    const right = G.x(ply) > G.W / 2;
+    t.setAttribute('x', G.x(ply) + (right ? -4 : 4));
+    t.setAttribute('text-anchor', right ? 'end' : 'start');
+    hover.dataset.ply = String(ply);
+    hover.setAttribute('visibility', 'visible');
+  }
+
+  function bindEvalGraph() {
+    const svg = $('eval-graph');
+    svg.addEventListener('pointermove', (ev) => evalHover(ev.clientX));
+    svg.addEventListener('pointerleave', () => evalHover(null));
+    svg.addEventListener('click', () => {
+      const hover = svg.querySelector('.eval-hover');
+      if (hover && hover.dataset.ply) { gvar = null; gameStep(parseInt(hover.dataset.ply, 10)); }
+    });
+    window.addEventListener('resize', () => { if (game) drawEvalGraph(); });
   }
 
   function exploreGamePosition() {
@@ -902,6 +1008,7 @@
     $('g-forward').addEventListener('click', () => gameStep(state.gply + 1));
     $('g-end').addEventListener('click', () => gameStep(game ? game.moves.length : 0));
     $('g-explore').addEventListener('click', exploreGamePosition);
+    bindEvalGraph();
     const board = $('board');
     board.addEventListener('pointerdown', onPointerDown);
     board.addEventListener('pointermove', onPointerMove);
