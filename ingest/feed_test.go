@@ -141,6 +141,9 @@ func runFile(t testing.TB, path string, cfg Config) ([]Item, *Event) {
 // warnings, in order, whatever the size of the chunks and the number of
 // workers.
 func TestChunkedReadEqualsReader(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	for name, text := range chunkInputs(t) {
 		path := filepath.Join(t.TempDir(), "in.pdn")
 		if err := os.WriteFile(path, text, 0o644); err != nil {

@@ -303,6 +303,9 @@ func firstDiff(a, b []string) int {
 // of one position (hundreds of entries in a run, keys split over 65535);
 // rows of thousands of entries (TOASTed); empty groups and segments.
 func TestOpeningTreeSearchesRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
