@@ -20,6 +20,7 @@ import (
 // ordinal, duplicates, rejections, position index, opening statistics);
 // the source grows with each Append and keeps its name and identity.
 func TestAppendStoresAsImportDoes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := writeSynth(t, dir, rules.International, 12, 7)

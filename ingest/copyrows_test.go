@@ -21,6 +21,7 @@ import (
 // needed cleaning), compared row for row with a copy of the table filled
 // by pgx's CopyFrom.
 func TestCopyRowsReadBack(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	texts := []string{
@@ -135,6 +136,7 @@ func TestCopyRowsReadBack(t *testing.T) {
 // stream built at once (header, each game's prefix and row, trailer), and
 // an empty batch is the header and the trailer alone.
 func TestGameRowsStream(t *testing.T) {
+	t.Parallel()
 	var games []newGame
 	var ids []int64
 	want := rowBuf(append([]byte(nil), copyHeader...))

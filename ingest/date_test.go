@@ -15,6 +15,7 @@ import (
 // the tag is kept as written (games.tags), which export writes back; a
 // year-first form is read, and kept as written too when it differs.
 func TestDateKeptAsWritten(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	cases := []struct{ written, stored string }{

@@ -15,6 +15,7 @@ import (
 // TestImportStoresEvalComments imports a game with evaluation comments and
 // finds them in table evaluations, keyed by the right positions.
 func TestImportStoresEvalComments(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	const game = `[Event "evals"]
 [GameType "20"]

@@ -141,6 +141,9 @@ func runFile(t testing.TB, path string, cfg Config) ([]Item, *Event) {
 // warnings, in order, whatever the size of the chunks and the number of
 // workers.
 func TestChunkedReadEqualsReader(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	for name, text := range chunkInputs(t) {
 		path := filepath.Join(t.TempDir(), "in.pdn")
 		if err := os.WriteFile(path, text, 0o644); err != nil {
@@ -194,6 +197,7 @@ func TestChunkedReadEqualsReader(t *testing.T) {
 // TestChunkedSkip: a resumed source skips its first games by ordinal,
 // wherever the chunks are cut.
 func TestChunkedSkip(t *testing.T) {
+	t.Parallel()
 	var syn bytes.Buffer
 	if err := synth.Write(&syn, synth.Options{Variant: rules.International, Games: 100, Seed: 3}); err != nil {
 		t.Fatal(err)
@@ -209,6 +213,7 @@ func TestChunkedSkip(t *testing.T) {
 // TestChunkedStop: a source given up between batches ends with
 // ErrSourceStopped and hands on no more jobs after it.
 func TestChunkedStop(t *testing.T) {
+	t.Parallel()
 	var syn bytes.Buffer
 	if err := synth.Write(&syn, synth.Options{Variant: rules.International, Games: 300, Seed: 3}); err != nil {
 		t.Fatal(err)
@@ -224,6 +229,9 @@ func TestChunkedStop(t *testing.T) {
 // place to cut it) streams through one reader in bounded memory, as the
 // reader alone does.
 func TestChunkedGapStreams(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	one := "[Event \"a\"]\n1. 32-28 *\n\n"
 	var text bytes.Buffer
 	text.WriteString(strings.Repeat(one, 50))
@@ -322,6 +330,7 @@ func fetchAll(t *testing.T, text []byte, target int) (*feed, []*chunk) {
 // Submitted last first, no job resolves until the first is submitted, and
 // then all do, valid, their games numbered as one reader numbers them.
 func TestResolveCascades(t *testing.T) {
+	t.Parallel()
 	var syn bytes.Buffer
 	if err := synth.Write(&syn, synth.Options{Variant: rules.International, Games: 60, Seed: 3}); err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 // TestHashFilter: every hash added is held, across the filter's growth,
 // and few others are.
 func TestHashFilter(t *testing.T) {
+	t.Parallel()
 	f := newHashFilter()
 	r := rand.New(rand.NewPCG(1, 2))
 	var in []int64
@@ -46,6 +47,7 @@ func TestHashFilter(t *testing.T) {
 // them; the games repeated later in the file (other batches) are still
 // all found, and linked to their first copy.
 func TestDuplicatesFoundWithFilter(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	var b bytes.Buffer

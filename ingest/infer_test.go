@@ -83,6 +83,7 @@ func runInferred(t *testing.T, paths []string, keep, prepare bool, skip func(*so
 // their source, each with a warning naming the evidence. Before source
 // inference 47 were Russian and one rejected.
 func TestSourceInferenceReadsCzechFilesAsCzech(t *testing.T) {
+	t.Parallel()
 	var paths []string
 	for _, f := range czechFiles {
 		paths = append(paths, filepath.Join(sharedDir, f))
@@ -139,6 +140,7 @@ func mapsEqual(a, b map[string]int) bool {
 // ones again to decide as the first run did: here the only game that
 // replays only as Czech is the first, which the run skips.
 func TestSourceInferenceAfterASkip(t *testing.T) {
+	t.Parallel()
 	czech := gameTexts(t, filepath.Join(sharedDir, "testsuite/succeed/mrcd2007.pdn.gz"), 1, 6, 10)
 	path := writeGames(t, czech...)
 	got := describe(runInferred(t, []string{path}, false, true, func(*source.Source) int { return 1 }))
@@ -201,6 +203,7 @@ func describe(games []inferred) []string {
 // Russian accepts and Czech rejects, so Czech does not explain the source
 // and nothing changes. mrcd2007 game 6, which both accept, stays Russian.
 func TestSourceInferenceNeedsEveryGameExplained(t *testing.T) {
+	t.Parallel()
 	czech := gameTexts(t, filepath.Join(sharedDir, "testsuite/succeed/mrcd2007.pdn.gz"), 1, 6)
 	russian := gameTexts(t, filepath.Join(sharedDir, "testsuite/succeed/ussr1947.pdn.gz"), 1)
 	got := describe(runInferred(t, []string{writeGames(t, czech[0], czech[1], russian[0])}, true, false, nil))
@@ -245,6 +248,10 @@ func TestSourceInferenceWindow(t *testing.T) {
 // A forced variant leaves nothing to infer, and a source without a game
 // decided by replay is handed on unchanged (OCA: English by notation).
 func TestSourceInferenceLeavesOthersAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
+	t.Parallel()
 	cfg := Config{Replay: replay.Options{Variant: rules.Czech}}
 	called := false
 	sink := func(*Event) error { called = true; return nil }
@@ -262,6 +269,10 @@ func TestSourceInferenceLeavesOthersAlone(t *testing.T) {
 // TestImportCzechFilesStoresCzech imports the Czech files: every game is
 // stored as Czech, by replay or by its source.
 func TestImportCzechFilesStoresCzech(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	var paths []string
 	for _, f := range czechFiles {

@@ -48,6 +48,10 @@ func notPDNDir(t *testing.T) (dir string, bad []string) {
 // and none of its games is handed on; a large one is given up on after a
 // bounded piece; a PDN file with junk between its games reads as usual.
 func TestNotPDN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
+	t.Parallel()
 	dir, bad := notPDNDir(t)
 	srcs, errs := source.Expand([]string{dir})
 	if len(errs) > 0 {
@@ -95,6 +99,10 @@ func TestNotPDN(t *testing.T) {
 // TestImportNotPDN: importing a directory with files that are not PDN
 // stores none of their games, fails each of them, and imports the others.
 func TestImportNotPDN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	dir, bad := notPDNDir(t)

@@ -11,6 +11,7 @@ import (
 // TestImportChecksOptionsFirst: Import refuses options out of range before
 // it reads a source or touches the database (the pool here is nil).
 func TestImportChecksOptionsFirst(t *testing.T) {
+	t.Parallel()
 	for name, o := range map[string]Options{
 		"workers":       {Workers: maxWorkers + 1},
 		"batch size":    {BatchSize: maxBatchSize + 1},

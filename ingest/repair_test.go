@@ -87,6 +87,10 @@ func restoreOld(t *testing.T) *pgxpool.Pool {
 // every game's result, warnings and players, and the opening statistics.
 // Repairing again changes nothing.
 func TestMigration0006RepairsOldDatabases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
+	t.Parallel()
 	ctx := context.Background()
 	fresh := pgtest.NewDB(t)
 	if _, err := Import(ctx, fresh, []string{repairDir}, Options{}); err != nil {

@@ -17,6 +17,10 @@ import (
 // (it stopped at Killer's stored number 0, which rules.VariantByGameType
 // does not know, and with it draughtsdb's start).
 func TestRepairEveryVariant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	var all bytes.Buffer

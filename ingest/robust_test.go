@@ -58,6 +58,7 @@ func gzipped(b []byte) []byte {
 // Now each text is stored cleaned, the accepted game says so in its
 // warnings, and the rejected game's bytes are kept exactly.
 func TestStoreCleansEveryText(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	text := "[Event \"e\"]\n[White \"w\"]\n[Black \"b\"]\n[Annotator \"a\"]\n[GameType \"21\"]\n[Result \"*\"]\n" +
@@ -162,6 +163,7 @@ func TestStoreCleansEveryText(t *testing.T) {
 // TestCleanText: invalid bytes read as Windows-1252, NULs removed, clean
 // text untouched; caps cut on rune boundaries.
 func TestCleanText(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in, want string
 		fix      textFix
@@ -193,6 +195,10 @@ func TestCleanText(t *testing.T) {
 // name used to stop the run at its sources row; the game texts, before the
 // PDN reader cleaned them, at COPY.)
 func TestBadBytesDoNotStopTheImport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
+	t.Parallel()
 	ctx := context.Background()
 	good := goodText(t)
 	cases := []struct{ name, text string }{
@@ -242,6 +248,7 @@ func TestBadBytesDoNotStopTheImport(t *testing.T) {
 // with an error naming it and the game, the others land, and the run ends
 // without an error. It used to stop the whole import at the refused batch.
 func TestFailedSourceDoesNotStopOthers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	if _, err := pool.Exec(ctx, `ALTER TABLE games ADD CONSTRAINT test_refuse CHECK (event IS DISTINCT FROM 'refused')`); err != nil {
@@ -293,6 +300,10 @@ func TestFailedSourceDoesNotStopOthers(t *testing.T) {
 // nothing when imported again, and a repaired copy resumes after them,
 // giving the database an import of the whole file gives.
 func TestTruncatedGzipKeepsItsGamesAndResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	text, err := os.ReadFile(writeSynth(t, dir, rules.International, 400, 21))
@@ -376,6 +387,9 @@ func TestTruncatedGzipKeepsItsGamesAndResumes(t *testing.T) {
 // (each was followed by another, so it was whole), leaves that last one
 // out, and ends the source with an error at it.
 func TestBreakKeepsCompleteGamesOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	one := "[Event \"e\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n"
 	text := []byte(strings.Repeat(one, 6))
 	for _, chunk := range []int{0, 1, 23} { // the source is cut into chunks of about so many bytes
@@ -427,6 +441,9 @@ func (errReader) Read([]byte) (int, error) { return 0, errBroken }
 // standard input leaves its spool behind; the next import removes it, and
 // leaves the spool of a process that is alive.
 func TestStaleSpoolsAreRemoved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	spools := t.TempDir()
 	url := pgtest.NewDBURL(t)
@@ -515,6 +532,7 @@ func TestStaleSpoolsAreRemoved(t *testing.T) {
 // after the setup, another result) was dropped as a duplicate of D1. A
 // setup before the first move is the game's start position.
 func TestMidGameSetupKeptRejected(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	tags := "[White \"Dup W\"]\n[Black \"Dup B\"]\n[Date \"2001.01.01\"]\n[GameType \"20\"]\n"
@@ -553,6 +571,7 @@ func TestMidGameSetupKeptRejected(t *testing.T) {
 // same short draw in other rounds) and lidraughts games without moves
 // (other Site, other result) were dropped as duplicates.
 func TestDuplicatesDifferOnlyInWhatIsLeftOut(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	game := func(event, site, round, result string) string {

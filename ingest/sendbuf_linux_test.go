@@ -19,6 +19,7 @@ import (
 // it asks for (widenSendBuffer), as far as net.core.wmem_max allows, and a
 // connection the import did not use keeps the default.
 func TestImportWidensSendBuffer(t *testing.T) {
+	t.Parallel()
 	wmemMax, wmemDefault := procInt(t, "/proc/sys/net/core/wmem_max"), procInt(t, "/proc/sys/net/core/wmem_default")
 	want := 2 * min(importSendBuffer, wmemMax) // Linux grants twice what is asked, for its bookkeeping
 	if want <= wmemDefault {

@@ -15,6 +15,7 @@ import (
 // reason and warnings by kind, and hands each rejection and warning to its
 // callback in input order.
 func TestValidateCounts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "v.pdn")
 	text := `[Event "good"]
@@ -60,6 +61,7 @@ func TestValidateCounts(t *testing.T) {
 // each variant's notation (or the one asked), counts the rejected ones and
 // the variations left out.
 func TestNormalizeWritesAcceptedGames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "n.pdn")
 	text := "[GameType \"20\"]\n\n1. 32-28 (1. 99-98) 19-23 *\n\n[GameType \"20\"]\n\n1. 32-28 19-23 2. 31-27 *\n"

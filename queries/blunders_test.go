@@ -21,6 +21,7 @@ import (
 // Only English was taken for a Black-first variant, so every Pool and Thai
 // move was put on the wrong side.
 func TestBlundersMover(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	dir := t.TempDir()

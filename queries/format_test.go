@@ -10,6 +10,7 @@ import (
 // query's column order (they used to come out sorted), with NULL as null,
 // numeric columns as numbers and the rest as strings.
 func TestWriteJSONKeepsColumnOrder(t *testing.T) {
+	t.Parallel()
 	r := &Result{
 		Columns: []string{"white_wins", "move", "games", "score", "date", "<a&b>"},
 		Rows: [][]string{

@@ -24,6 +24,10 @@ import (
 // checked without a change here), and every square of every board by
 // number in both notations.
 func TestSQLNotationAgreesWithGo(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	pool := pgtest.NewDB(t)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -100,6 +104,7 @@ func TestSQLNotationAgreesWithGo(t *testing.T) {
 // result of every variant as replay.Result.Format does (the first mover's
 // score first: an English Black win is 1-0).
 func TestSQLResultTextAgreesWithGo(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	ctx := context.Background()
 	checked := 0
@@ -154,6 +159,7 @@ func squareName(v *rules.Variant, sq int) string {
 // number functions convert every name and alias as rules does. A variant
 // added to rules, or an alias, fails here until a migration writes it.
 func TestSQLVariantsAgreeWithGo(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	ctx := context.Background()
 	for _, v := range rules.Variants() {

@@ -131,6 +131,10 @@ func checkTree(t *testing.T, pool *pgxpool.Pool, tree goTree, pos *rules.Positio
 }
 
 func TestOpeningsAgreeWithReplay(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	pool, games, _ := setup(t)
 	tree := buildTree(games)
 	ctx := context.Background()
@@ -356,6 +360,7 @@ func summarise(n *openings.Node) []string {
 // TestOpeningsWalk: the walk visits each position with enough games once,
 // and its branches are the trees of those positions.
 func TestOpeningsWalk(t *testing.T) {
+	t.Parallel()
 	pool, games, _ := setup(t)
 	tree := buildTree(games)
 	start := rules.International.StartPosition()

@@ -53,6 +53,7 @@ func psqlDefaults(t *testing.T, q *queries.Query) map[string]string {
 // draughtsdb uses), so that `psql -f FILE` runs without -v. The positions
 // the hash parameters default to are the Russian initial position.
 func TestQueryFilesGivePsqlEveryDefault(t *testing.T) {
+	t.Parallel()
 	all, err := queries.All()
 	if err != nil {
 		t.Fatal(err)
@@ -165,6 +166,10 @@ func psqlTestDB(t *testing.T) (string, *pgxpool.Pool) {
 // without error and returns the rows the Go runner returns for the same
 // parameters (psql's defaults passed explicitly where draughtsdb has none).
 func TestQueryFilesRunInPsql(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	psql := psqlPath(t)
 	url, pool := psqlTestDB(t)
 	ctx := context.Background()

@@ -152,6 +152,7 @@ func col(t *testing.T, r *queries.Result, name string) int {
 }
 
 func TestNamedQueriesAgreeWithReplay(t *testing.T) {
+	t.Parallel()
 	pool, games, rejected := setup(t)
 
 	t.Run("events", func(t *testing.T) {
@@ -319,6 +320,7 @@ func TestNamedQueriesAgreeWithReplay(t *testing.T) {
 }
 
 func TestQueryFiles(t *testing.T) {
+	t.Parallel()
 	all, err := queries.All()
 	if err != nil {
 		t.Fatal(err)
@@ -435,6 +437,7 @@ const selfGames = `[Event "self"]
 // colour), and once as white and once as black; won by either side, it is
 // half the points, neither a win nor a loss, except by colour.
 func TestPlayerAgainstThemself(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	file := filepath.Join(t.TempDir(), "self.pdn")
 	if err := os.WriteFile(file, []byte(selfGames), 0o644); err != nil {

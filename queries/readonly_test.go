@@ -15,6 +15,7 @@ import (
 // object, reads a server file or reads the migration bookkeeping is refused
 // and leaves nothing behind, while every bundled query still runs.
 func TestRunIsReadOnly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	for _, sql := range []string{

@@ -102,6 +102,10 @@ func compareTrees(t *testing.T, pool *pgxpool.Pool, v *rules.Variant, c variantC
 // and draughtsdb_result_text give back each game's moves and result as
 // generated. A variant added to rules is covered without a change here.
 func TestEveryVariantImportsAndCounts(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	dir := t.TempDir()

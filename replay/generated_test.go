@@ -47,7 +47,7 @@ func TestGeneratedGamesReplay(t *testing.T) {
 		games = 1_000_000
 	}
 	if testing.Short() {
-		games = 2_000
+		t.Skip("slow: skipped under -short")
 	}
 	for _, v := range rules.Variants() {
 		t.Run(v.Name, func(t *testing.T) {

@@ -19,6 +19,9 @@ import (
 // ResolveVariant, which scans every move first, except where that variant
 // rejects the game and another accepts it (BasisReplay).
 func TestReplayVariantEqualsResolveVariant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	srcs, errs := source.Expand([]string{"../ingest/pdn/testdata/shared", "testdata"})
 	if len(errs) > 0 || len(srcs) < 80 {
 		t.Fatalf("%d sources, errors %v", len(srcs), errs)

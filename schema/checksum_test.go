@@ -34,6 +34,7 @@ func sha(s string) string {
 // was applied stops Apply with a typed error naming it, and nothing after it
 // is applied.
 func TestChangedMigrationIsRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := newPool(t)
 	v1 := load(t, map[string]string{"0001_a.sql": "CREATE TABLE a (x int)"})
@@ -80,6 +81,7 @@ func TestChangedMigrationIsRefused(t *testing.T) {
 // run adds it and records each applied file's checksum, and from then on a
 // change is caught.
 func TestChecksumsBackfilledForOlderTable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := newPool(t)
 	// What the previous version created and recorded.
@@ -117,6 +119,10 @@ func TestChecksumsBackfilledForOlderTable(t *testing.T) {
 // table lost its checksums (as the previous version left it) are accepted
 // and their checksums recorded.
 func TestEmbeddedMigrationsBackfill(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	pool := newPool(t)
 	if _, err := schema.Migrate(ctx, pool); err != nil {
@@ -139,6 +145,7 @@ func TestEmbeddedMigrationsBackfill(t *testing.T) {
 // an older binary then failed halfway through an import. Apply refuses it
 // with a *SchemaNewerError, before it applies or records anything.
 func TestNewerSchemaIsRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := newPool(t)
 	v3 := load(t, map[string]string{"0001_a.sql": "CREATE TABLE a (x int)", "0002_b.sql": "CREATE TABLE b (x int)",
@@ -181,6 +188,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 // TestEmbeddedMigrationsRefuseNewerSchema: Migrate, which every command
 // that opens the database runs, refuses one a newer draughtsdb migrated.
 func TestEmbeddedMigrationsRefuseNewerSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := newPool(t)
 	ms, err := schema.Migrations()

@@ -18,6 +18,7 @@ import (
 // codes and kinds; the real cases (a full tablespace, a full WAL disk, a
 // stopped server) are cmd/draughtsdb's import tests.
 func TestDescribeError(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "server.log")
 	schema.SetServerLog("")

@@ -21,6 +21,7 @@ import (
 // plans free (and the index scans off), so a table that still allows
 // workers gets a Gather.
 func TestIndexLookupsAreNotParallel(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	conn, err := pool.Acquire(ctx)

@@ -14,6 +14,7 @@ import (
 // TestPatternStarts: draughtsdb_pattern_starts (migration 0015) holds every
 // variant's initial position as package rules has it, and nothing else.
 func TestPatternStarts(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	bitsOf := func(s pattern.Set, n int) string {
 		var b strings.Builder

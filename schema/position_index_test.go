@@ -102,6 +102,10 @@ func newSource(t *testing.T, pool *pgxpool.Pool, name string) int64 {
 // 2 KB, which PostgreSQL compresses or moves out of line), rare ones and
 // absent ones.
 func TestPositionIndexSQLReadsGoRows(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -210,6 +214,10 @@ func TestPositionIndexSQLReadsGoRows(t *testing.T) {
 // (one row per batch and 12-bit prefix of bigint entries) is converted by
 // 0011 so that every lookup gives the games it gave before.
 func TestMigration0011ConvertsOldRows(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	pool := newPool(t)
 	all, err := schema.Migrations()

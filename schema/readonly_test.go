@@ -57,6 +57,7 @@ func secretFile(t *testing.T) (string, string) {
 // the session is a superuser, and nothing changes: no large object, the
 // other session lives, the file's text is not in the error.
 func TestReadOnlyRefusesSideEffects(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	other, err := pool.Acquire(ctx) // a session the text tries to kill
@@ -129,6 +130,7 @@ func TestReadOnlyRefusesSideEffects(t *testing.T) {
 // transaction is read only and rolled back; a session advisory lock taken by
 // the text does not stay with the pooled connection; the timeout applies.
 func TestReadOnlyReadsAndCleansUp(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	for _, table := range []string{"sources", "players", "games", "position_index", "rejected_games", "duplicates",
@@ -184,6 +186,7 @@ func TestReadOnlyReadsAndCleansUp(t *testing.T) {
 // set_config (migration 0007's REVOKEs did not take), a superuser session
 // does not run user SQL at all.
 func TestReadOnlyRefusesAnUnsecuredReader(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	if _, err := pool.Exec(ctx, "GRANT EXECUTE ON FUNCTION pg_catalog.set_config(text, text, boolean) TO PUBLIC"); err != nil {
@@ -200,6 +203,7 @@ func TestReadOnlyRefusesAnUnsecuredReader(t *testing.T) {
 // migrating several new databases of a fresh cluster at the same moment
 // creates it once and fails none of them.
 func TestReaderRoleOnceAcrossDatabases(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a cluster of its own")
 	}

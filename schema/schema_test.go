@@ -14,6 +14,7 @@ import (
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
 func TestMigrationNumberingIsContiguousAndUnique(t *testing.T) {
+	t.Parallel()
 	ms, err := schema.Migrations()
 	if err != nil {
 		t.Fatal(err)
@@ -27,6 +28,7 @@ func TestMigrationNumberingIsContiguousAndUnique(t *testing.T) {
 }
 
 func TestCheckSequenceRejectsGapsAndRepeats(t *testing.T) {
+	t.Parallel()
 	for name, vs := range map[string][]int{"gap": {1, 3}, "repeat": {1, 1, 2}, "not from one": {2, 3}} {
 		var ms []schema.Migration
 		for _, v := range vs {
@@ -39,6 +41,7 @@ func TestCheckSequenceRejectsGapsAndRepeats(t *testing.T) {
 }
 
 func TestLoadRejectsBadNames(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{"m/01_short.sql": {Data: []byte("SELECT 1")}}
 	if _, err := schema.LoadMigrations(fsys, "m"); err == nil {
 		t.Fatal("01_short.sql accepted")
@@ -56,6 +59,10 @@ func newPool(t *testing.T) *pgxpool.Pool {
 }
 
 func TestMigrateTwiceIsNoOp(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	pool := newPool(t)
 	all, _ := schema.Migrations()
@@ -80,6 +87,7 @@ func TestMigrateTwiceIsNoOp(t *testing.T) {
 }
 
 func TestConcurrentMigratorsDoNotCollide(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url := pgtest.NewEmptyDBURL(t)
 	all, _ := schema.Migrations()

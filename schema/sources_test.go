@@ -18,6 +18,7 @@ import (
 // again it removes the source and every row that names it; the selection
 // function reads kinds, ids and names and refuses what names no source.
 func TestRemoveSourceIsAtomic(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	dir := t.TempDir()

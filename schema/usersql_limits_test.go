@@ -17,6 +17,7 @@ import (
 // than the limit fails with an error naming the limit and its setting;
 // the session's own SQL keeps the server's values.
 func TestUserSQLLimits(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	t.Cleanup(func() { _ = schema.SetUserSQLLimits(schema.DefaultUserSQLLimits) })
@@ -68,6 +69,7 @@ func TestUserSQLLimits(t *testing.T) {
 }
 
 func TestCheckMemoryValue(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		s         string
 		unlimited bool

@@ -80,6 +80,7 @@ func zobristSQL() string {
 // TestZobristKeysUpToDate: migration 0016's key tables are package rules'
 // keys (-update-zobrist rewrites them).
 func TestZobristKeysUpToDate(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.FromSlash(zobristFile))
 	if err != nil {
 		t.Fatal(err)
@@ -128,6 +129,10 @@ func randomPosition(r *rand.Rand, v *rules.Variant) rules.Position {
 // side, quotes and a trailing dot, algebraic squares where the board has
 // names); a FEN Go refuses is an error there too, never a hash.
 func TestSQLHashEqualsGo(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	r := rand.New(rand.NewPCG(1, 2))

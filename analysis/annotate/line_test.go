@@ -76,6 +76,9 @@ func storedEvals(t *testing.T, pool *pgxpool.Pool, engine string) map[int64]stor
 // they take fewer nodes than independent searches; and with Independent
 // every position is searched on its own, exactly as search.Search does.
 func TestGameOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	pool := whereDB(t)
 	const depth, games, maxPly = 4, 6, 70

@@ -17,6 +17,7 @@ import (
 // TestGameEntriesCountsAPositionOnce: a game that comes back to a position
 // counts there once, and only the first depth plies count.
 func TestGameEntriesCountsAPositionOnce(t *testing.T) {
+	t.Parallel()
 	// Two kings shuffle: positions repeat every 4 plies.
 	v := rules.Russian
 	g, err := replay.PlayLine(v, "W:WKc1:BKh8", []string{"c1-d2", "h8-g7", "d2-c1", "g7-h8", "c1-d2", "h8-g7"})
@@ -42,6 +43,7 @@ func TestGameEntriesCountsAPositionOnce(t *testing.T) {
 // to their slots, a count over 65535 is split, and each row holds one
 // variant's entries of one bucket, in their groups, sorted.
 func TestBatchRows(t *testing.T) {
+	t.Parallel()
 	var b Batch
 	// h1 and h2 share a bucket and differ in group; h3 is in another
 	// bucket; h4 has h1's group and a smaller hash.
@@ -132,6 +134,7 @@ func TestBatchRows(t *testing.T) {
 
 // TestBallotNames: a ballot's name stands for the position its moves reach.
 func TestBallotNames(t *testing.T) {
+	t.Parallel()
 	all, err := LoadBallots(filepath.Join("testdata", "ballots"))
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +177,7 @@ func TestBallotNames(t *testing.T) {
 // databases applied, and the newest *_opening_names migration loads exactly
 // the names of testdata/ballots (go generate adds one when they differ).
 func TestBallotMigrationUpToDate(t *testing.T) {
+	t.Parallel()
 	named, err := LoadBallots(filepath.Join("testdata", "ballots"))
 	if err != nil {
 		t.Fatal(err)
@@ -192,6 +196,7 @@ func TestBallotMigrationUpToDate(t *testing.T) {
 // adds the next migration, which replaces opening_names whole and carries
 // the generated-code header, and leaves every existing file alone.
 func TestBallotMigrationNeverEditsOne(t *testing.T) {
+	t.Parallel()
 	named, err := LoadBallots(filepath.Join("testdata", "ballots"))
 	if err != nil {
 		t.Fatal(err)

@@ -235,6 +235,10 @@ func cmpAll(cs ...int) int {
 // hold (every one with several games, a sample of the others) and nothing
 // at absent ones.
 func TestOpeningEntriesSQLMatchesGo(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	pool := importGames(t, 3000, 700)
 	rows := readRows(t, pool)
@@ -299,6 +303,10 @@ func firstDiff(a, b []string) int {
 // of one position (hundreds of entries in a run, keys split over 65535);
 // rows of thousands of entries (TOASTed); empty groups and segments.
 func TestOpeningTreeSearchesRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	var source int64
@@ -417,6 +425,10 @@ type oldRow struct {
 // byte for byte what the Go encoder makes of the summed statistics, and the
 // table is set and granted as 0007 and 0010 set the old one.
 func TestMigration0012ConvertsOpeningIndex(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	fresh := importGames(t, 7000, 1000)
 	freshRows := readRows(t, fresh)

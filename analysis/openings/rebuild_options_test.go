@@ -9,6 +9,7 @@ import (
 // (stored as a smallint) before it touches the database (the pool here is
 // nil), and takes DefaultDepth for none.
 func TestRebuildChecksOptionsFirst(t *testing.T) {
+	t.Parallel()
 	if sum, err := Rebuild(context.Background(), nil, RebuildOptions{Depth: MaxDepth + 1}); err == nil || sum != nil {
 		t.Errorf("depth %d: %+v, %v; want an error", MaxDepth+1, sum, err)
 	}

@@ -30,6 +30,9 @@ func gameLine(v *rules.Variant, plies int) []rules.Position {
 // afresh), gives full-depth results with legal PVs, and a search without
 // Continue afterwards is exactly a fresh engine's.
 func TestContinue(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	for _, v := range []*rules.Variant{rules.International, rules.English} {
 		line := gameLine(v, 30)
 		run := func(e *Engine, cont bool) []Result {
@@ -98,6 +101,9 @@ func TestContinue(t *testing.T) {
 // starting after the entry's depth took the same nodes and broke 217
 // ties and scores otherwise than an independent search, against 130).
 func TestContinueFirstIteration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	for _, v := range []*rules.Variant{rules.International, rules.English} {
 		line := gameLine(v, 20)
 		e := NewEngine(1)

@@ -112,6 +112,9 @@ func TestOrderGolden(t *testing.T) {
 // also checks the d12 columns (both moves searched at depth 12: the child
 // after each at depth 11), about two minutes.
 func TestGameOrderDiffsIndependent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	deep := os.Getenv("DRAUGHTSDB_DEEP_SEARCH") != ""
 	const file = "testdata/gameorder_diffs.tsv"
 	rows := tsvRows(t, file)

@@ -216,6 +216,9 @@ func selectedPositions(t *testing.T, pool *pgxpool.Pool, games, maxPly int) (map
 // definition recomputed in Go, a rerun that skips everything, and the
 // blunders query.
 func TestAnalyzeHubEngineMatchesBuiltin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	const games, maxPly = 6, 24
 	urlA, poolA := importSample(t)
@@ -321,6 +324,9 @@ func TestAnalyzeHubEngineMatchesBuiltin(t *testing.T) {
 // holding its third batch: the test waits for that, not for a time, so it
 // holds whatever the machine's load.
 func TestAnalyzeTwoProcessesOneKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	const games, maxPly, batch = 20, 30, 4
 	url, pool := importSample(t)

@@ -11,6 +11,9 @@ import (
 // statistics and says how large it is; the flags are checked first; a
 // match with a book is another match than one without (its key).
 func TestMatchBook(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	url := pgtest.NewDBURL(t)
 	if out, err := runCLI(t, "import", "--database-url", url, "--quiet", "../../ingest/sample/oca-english-200.pdn"); err != nil {

@@ -130,6 +130,9 @@ func TestImportDiskFull(t *testing.T) {
 // command exited 1). The embedded cluster of a data directory of its own,
 // stopped by another process's `db stop` once games are stored.
 func TestImportServerStopped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	base, err := os.MkdirTemp("", "draughtsdb-stopped-")
 	if err != nil {
@@ -205,6 +208,9 @@ func TestImportServerStopped(t *testing.T) {
 // cluster its log tells, and the import says the disk is full. pg_wal is
 // moved to a 40 MB tmpfs (two segments and a little).
 func TestImportWALDiskFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	ctx := context.Background()
 	disk := smallDisk(t, 40<<20)
@@ -259,6 +265,9 @@ func TestImportWALDiskFull(t *testing.T) {
 // loads draughtsdb.conf is refused by every command with the exact repair
 // to run, its --data-dir included; `db repair` fixes it and starts it.
 func TestDBRepairCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	base, err := os.MkdirTemp("", "draughtsdb-repair-")
 	if err != nil {

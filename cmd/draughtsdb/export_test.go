@@ -143,6 +143,9 @@ func (c cancelOnWrite) Write(p []byte) (int, error) {
 // TestExportInterrupted: an export stopped by Ctrl-C says so and exits
 // with 130, as import does (it printed "context canceled", exit status 1).
 func TestExportInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	url := pgtest.NewDBURL(t)
 	games := filepath.Join(t.TempDir(), "g.pdn")

@@ -163,6 +163,9 @@ func testExe(t *testing.T) string {
 // of 10 games whose moves replay, which the named queries, the opening
 // tree and analyze then see.
 func TestMatchStoredAndQueryable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	url := pgtest.NewDBURL(t)
 	exe := testExe(t)
@@ -258,6 +261,9 @@ func TestMatchStoredAndQueryable(t *testing.T) {
 // at one move loses that game by forfeit (the reason stored), is
 // restarted, and the match plays every game.
 func TestMatchForfeitsAndGoesOn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	exe := testExe(t)
 	for _, c := range []struct{ kind, reason string }{{"hang", "time forfeit"}, {"crash", "engine crash"}} {
@@ -300,6 +306,9 @@ func TestMatchForfeitsAndGoesOn(t *testing.T) {
 // after k games is resumed by running it again: N games in all, rounds
 // 1..N once each.
 func TestMatchResumesAfterCancel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	const n, k = 6, 2
 	url := pgtest.NewDBURL(t)
@@ -482,6 +491,9 @@ func TestMatchFlagErrors(t *testing.T) {
 // games; --dxp-minutes and --dxp-moves are sent as given, and --movetime
 // derives the minutes from 75 moves.
 func TestMatchDXPEngineAtDepth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	url := pgtest.NewDBURL(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -21,6 +21,9 @@ import (
 // independent replay of the PDN), with the keys the users' scripts read,
 // and the table names the position.
 func TestOpeningsCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", "../../ingest/pdn/testdata/shared/international"); err != nil {
@@ -106,6 +109,9 @@ func TestOpeningsCommand(t *testing.T) {
 // --opening-depth 4 made an English position at ply 5 say English was
 // counted to 4 plies. db rebuild-openings recounts what is not at its depth.
 func TestOpeningsCoverageIsPerVariant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	url := pgtest.NewDBURL(t)
 	const shared = "../../ingest/pdn/testdata/shared"
@@ -177,6 +183,9 @@ func TestOpeningsCoverageIsPerVariant(t *testing.T) {
 // among them), prints the counts of an independent replay of the files:
 // at the initial position and after its most played move.
 func TestOpeningsOfTheSharedFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	const dir = "../../ingest/pdn/testdata/shared"
 	url := pgtest.NewDBURL(t)

@@ -84,6 +84,9 @@ func playersJSON(t *testing.T, url string, args ...string) []playerOut {
 // with both spellings and every game the files give either, and show and
 // a user's alias agree; the alias survives import --force.
 func TestPlayersSijbrands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	url := pgtest.NewDBURL(t)
 	files := []string{succeedDir + "wk2003.pdn.gz", succeedDir + "nk ronde 01.pdn.gz", succeedDir + "PROF2.pdn.gz"}
@@ -172,6 +175,9 @@ func TestPlayersSijbrands(t *testing.T) {
 // form with that surname is there, and says why; "Long, A.A." and "Long,
 // M." stay two players.
 func TestPlayersHeffner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	url := pgtest.NewDBURL(t)
 	oca := "../../ingest/pdn/testdata/shared/english/OCA_2.0.pdn.gz"

@@ -38,6 +38,9 @@ func (b *lockedBuffer) String() string {
 // prints, logs one line per request, and stops cleanly when its context
 // ends (what SIGINT and SIGTERM do in main).
 func TestServeCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", "../../ingest/pdn/testdata/shared/international"); err != nil {

@@ -108,6 +108,9 @@ func countRows(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) int64 
 // games) is left out of the opening tree and the named queries unless
 // --source asks for it; unfinished counts agree with the games.
 func TestSourcesListRemoveRenameAndKinds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	ctx := context.Background()
 	url := pgtest.NewDBURL(t)
@@ -284,6 +287,9 @@ func TestSourcesListRemoveRenameAndKinds(t *testing.T) {
 // move order, of the archive sources unless --source says otherwise; an
 // --out extension that names no format is an error.
 func TestExportAtPositionAndSource(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	isolate(t)
 	ctx := context.Background()
 	url := pgtest.NewDBURL(t)

@@ -108,6 +108,9 @@ func checkSplits(t testing.TB, data []byte, every int) (taken int) {
 // new Reader from there reads the rest exactly as the first would have.
 // And it does stop where games are laid out as usual.
 func TestSplitReadsTheSame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	var files [][]byte
 	for _, s := range fuzzSeeds {
 		files = append(files, []byte(s))

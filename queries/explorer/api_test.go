@@ -201,6 +201,9 @@ func sameAsTree(t *testing.T, pool *pgxpool.Pool, pos *rules.Position, ans *Tree
 }
 
 func TestAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	pool := importArchive(t)
 	games := replayArchive(t)
 	ts := testServer(t, pool, Options{})
@@ -842,6 +845,9 @@ func newServer(t *testing.T, s *Server) string {
 // TestServeLogAndStop: one log line per request (method, path, status,
 // duration), and Serve returns nil when its context ends.
 func TestServeLogAndStop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	pool := importArchive(t)
 	var logBuf syncBuffer
 	s, err := New(pool, Options{Log: &logBuf})

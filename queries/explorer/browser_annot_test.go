@@ -20,6 +20,9 @@ import (
 // variation's move shows its position; the arrow keys step along the
 // variation and back out of it.
 func TestBrowserAnnotations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	exe := chromium(t)
 	ctx0 := context.Background()
 	path := filepath.Join(t.TempDir(), "annotated.pdn")

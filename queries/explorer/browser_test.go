@@ -51,6 +51,9 @@ func chromium(t *testing.T) string {
 // a screenshot (DRAUGHTSDB_SCREENSHOT=FILE copies it there, for the
 // README's picture).
 func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	exe := chromium(t)
 	pool := importArchive(t)
 	ts := testServer(t, pool, Options{})

@@ -20,6 +20,9 @@ import (
 // finds the games patternsearch.Search finds (then colour-reversed too),
 // and opens the first in the explorer, at the ply where it matches.
 func TestPatternBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	exe := chromium(t)
 	pool := importArchive(t)
 	ts := testServer(t, pool, Options{})

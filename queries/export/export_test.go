@@ -337,6 +337,9 @@ func sameValue(col arrow.Array, r int, c Column, want any) error {
 // TestExports runs the export tests on one database imported from the
 // shared archives (see sharedDB).
 func TestExports(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	pool := sharedDB(t)
 	t.Run("EveryFormatOfEveryWhat", func(t *testing.T) { testEveryFormatOfEveryWhat(t, pool) })
 	t.Run("PositionsAgreeWithGamesAndEvaluations", func(t *testing.T) { testPositionsAgreeWithGamesAndEvaluations(t, pool) })

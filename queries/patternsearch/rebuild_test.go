@@ -19,6 +19,7 @@ import (
 // as unindexed; ingest.RebuildPatternIndex writes the rows the import
 // wrote, byte for byte, and the search finds the same games again.
 func TestRebuildPatternIndex(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	path := filepath.Join(t.TempDir(), "g.pdn")

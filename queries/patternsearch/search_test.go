@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/ingest"
@@ -25,13 +26,18 @@ const sharedDir = "../../ingest/pdn/testdata/shared"
 // (searchAgreesWithExport), the index replayed position by position
 // (indexReplaysEveryPosition), the SQL functions (sqlAgreesWithSearch).
 func TestSharedArchives(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	pool := pgtest.NewDB(t)
 	if _, err := ingest.Import(context.Background(), pool, []string{sharedDir}, ingest.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	t.Run("SearchAgreesWithExport", func(t *testing.T) { searchAgreesWithExport(t, pool) })
-	t.Run("IndexReplaysEveryPosition", func(t *testing.T) { indexReplaysEveryPosition(t, pool) })
-	t.Run("SQLAgreesWithSearch", func(t *testing.T) { sqlAgreesWithSearch(t, pool) })
+	// Read-only checks of one database: in parallel.
+	t.Run("SearchAgreesWithExport", func(t *testing.T) { t.Parallel(); searchAgreesWithExport(t, pool) })
+	t.Run("IndexReplaysEveryPosition", func(t *testing.T) { t.Parallel(); indexReplaysEveryPosition(t, pool) })
+	t.Run("SQLAgreesWithSearch", func(t *testing.T) { t.Parallel(); sqlAgreesWithSearch(t, pool) })
 }
 
 // exported is one row of export --what positions.
@@ -42,11 +48,18 @@ type exported struct {
 	Move   string `json:"move"`
 }
 
-// exportCache keeps each variant's export for the tests of one database.
-var exportCache = map[*pgxpool.Pool]map[string][]exported{}
+// exportCache keeps each variant's export for the tests of one database;
+// exportMu guards it (the subtests run in parallel, and one export at a
+// time is enough: the second asker waits and takes the first's rows).
+var (
+	exportMu    sync.Mutex
+	exportCache = map[*pgxpool.Pool]map[string][]exported{}
+)
 
 func exportPositions(t *testing.T, pool *pgxpool.Pool, v *rules.Variant) []exported {
 	t.Helper()
+	exportMu.Lock()
+	defer exportMu.Unlock()
 	if rows, ok := exportCache[pool][v.Name]; ok {
 		return rows
 	}

@@ -20,6 +20,10 @@ import (
 // swapped finds it colour-reversed; and the counts equal a scan of the
 // export.
 func TestEveryVariant(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	dir := t.TempDir()

@@ -35,6 +35,9 @@ func countMenOf(p *Position, keep bool) (int, bool) {
 // rare cases: captures that drop mode merges (a man's loop) and too many
 // chains to record.
 func TestCountMenMatchesSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	checked, merged, overflow := 0, 0, 0
 	for _, v := range variants {

@@ -105,6 +105,9 @@ func playFast(p *Position, m *Move) {
 // position that the generator's shortcuts (single-jump captures, counting
 // by population counts, unhashed play) agree with the full search and Play.
 func TestFastPathsMatchFullSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	positions, captures := 0, 0
 	for _, v := range variants {

@@ -28,6 +28,9 @@ func perftFrisianGenerated(v *Variant, pos *Position, depth int, opts PerftOptio
 // of random Frisian and Frysk games, kings included, in drop and keep mode,
 // and that the games reach each of countFrisianBits's cases.
 func TestPerftFrisianMatchesGenerated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	checked := 0
 	var cases [5]int // plain, single jumps, men's chains, king to move, opponent king

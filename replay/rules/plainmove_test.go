@@ -8,6 +8,9 @@ import (
 // PlainMove must agree with LegalMoves on every (from, to) pair of many
 // positions from random games in every variant.
 func TestPlainMoveAgreesWithLegalMoves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	rng := rand.New(rand.NewPCG(11, 12))
 	var buf []Move
 	for _, v := range Variants() {

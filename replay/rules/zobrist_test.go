@@ -9,6 +9,9 @@ import (
 // incremental hash against the from-scratch hash after every ply, and that
 // FEN round-trips.
 func TestZobristIncremental(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, v := range Variants() {
 		for game := 0; game < 200; game++ {

@@ -83,6 +83,9 @@ func refused(err error) bool {
 // as the superuser and could run COPY ... TO PROGRAM. The URL draughtsdb
 // prints (ClientURL) carries the password, kept 0600 in the data directory.
 func TestTCPNeedsThePassword(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background() // no deadline: a loaded machine makes it slow, not failed
 	c, _ := newTCPCluster(t)
 	if _, err := c.Start(ctx); err != nil {
@@ -114,6 +117,9 @@ func TestTCPNeedsThePassword(t *testing.T) {
 // (initdb -A trust: TCP trusted, no password) is fixed by Start, whether
 // the server was running (pg_hba.conf rewritten and reloaded) or not.
 func TestOlderClusterIsSecuredOnStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background() // no deadline: a loaded machine makes it slow, not failed
 	c, notices := newTCPCluster(t)
 	if _, err := c.Start(ctx); err != nil {
@@ -212,6 +218,9 @@ func TestTCPHost(t *testing.T) {
 // the server user pass (0711); before, they were 0700 and Start refused
 // them.
 func TestRootCreatesReachableParents(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	if os.Geteuid() != 0 {
 		t.Skip("the case is root's: the server then runs as another user")
 	}
@@ -256,6 +265,9 @@ func TestRootCreatesReachableParents(t *testing.T) {
 // socket directory) gets the server user and mode 0700; as root, a
 // directory the server user cannot enter is refused, named, unchanged.
 func TestExistingDataDirKeepsOwnerAndMode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	base := newTestCluster(t).DataDir() // made by Start below; its parent is passable
 	if err := os.Mkdir(base, 0o711); err != nil {
@@ -313,6 +325,9 @@ func TestExistingDataDirKeepsOwnerAndMode(t *testing.T) {
 // caller's, from which pgx and psql read it, through the URL's passfile
 // parameter or PGPASSFILE.
 func TestClientURLNamesPassFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	c, _ := newTCPCluster(t)
 	if _, err := c.Start(ctx); err != nil {

@@ -48,6 +48,9 @@ func newTestClusterNamed(t *testing.T, pattern string) *Cluster {
 }
 
 func TestStartTwiceStopAndRecoverFromKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	// No deadline: a slow machine makes this test slow, not failed (go
 	// test's own timeout catches a hang).
 	ctx := context.Background()
@@ -106,6 +109,9 @@ func TestFindBinDirRejectsDirWithoutServer(t *testing.T) {
 // that other cluster down (pg_ctl signals the pid in the file), Status
 // called this one running, and Start failed.
 func TestStalePIDFileNamingAnotherCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	c1, c2 := newTestCluster(t), newTestCluster(t)
 	if _, err := c1.Start(ctx); err != nil {
@@ -162,6 +168,9 @@ func TestStalePIDFileNamingAnotherCluster(t *testing.T) {
 // read as a '+': Start failed to connect to "my+data/run" after starting
 // the server, and so did every command.
 func TestOddDataDirNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	for _, name := range []string{"my data-", "o'dd #%&+é=?-"} {
 		c := newTestClusterNamed(t, name)
@@ -194,6 +203,9 @@ func TestOddDataDirNames(t *testing.T) {
 // second failed with initdb's "could not create directory" or "exists but
 // is not empty", sometimes both did.
 func TestConcurrentFirstStarts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	base := newTestCluster(t) // for its directory and cleanup
 	cs := make([]*Cluster, 3)

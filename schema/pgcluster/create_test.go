@@ -132,6 +132,9 @@ func assertStartsSafely(t *testing.T, c *Cluster, when string) {
 // server is left running, none ever on stock settings, and the next
 // start works.
 func TestCreateAbortedAtEveryStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	for _, step := range faultSteps() {
 		t.Run(step, func(t *testing.T) {
 			c := newTestCluster(t)
@@ -165,6 +168,9 @@ func TestCreateAbortedAtEveryStep(t *testing.T) {
 // as interrupted, or had nothing left to do; a failed one leaves no server
 // running, and the next start works.
 func TestCreateCancelledAtEveryStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	for _, step := range faultSteps() {
 		t.Run(step, func(t *testing.T) {
 			c := newTestCluster(t)
@@ -226,6 +232,9 @@ func TestKillHelper(t *testing.T) {
 // cluster is killed (SIGKILL: no cleanup runs) at each step in turn; the
 // next start works, and no server ever runs on stock settings.
 func TestCreateKilledAtEveryStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	for _, step := range faultSteps() {
 		t.Run(step, func(t *testing.T) {
 			c := newTestCluster(t)
@@ -262,6 +271,9 @@ func olderHalfMadeCluster(t *testing.T, c *Cluster) {
 // server is started; Repair gives it draughtsdb's configuration, keeping
 // the cluster, and starts it on draughtsdb's socket.
 func TestStartRefusesStockConfiguration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	c := newTestCluster(t)
 	olderHalfMadeCluster(t, c)
@@ -295,6 +307,9 @@ func TestStartRefusesStockConfiguration(t *testing.T) {
 // (and leaves it alone: it did not start it); Repair stops it and starts
 // the cluster on draughtsdb's settings.
 func TestRepairStopsStockServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	c := newTestCluster(t)
 	olderHalfMadeCluster(t, c)
@@ -332,6 +347,9 @@ func TestRepairStopsStockServer(t *testing.T) {
 // (no control file) cannot be given settings; Repair moves it aside,
 // keeping it, and makes a new cluster.
 func TestRepairMovesIncompleteClusterAside(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
 	ctx := context.Background()
 	c := newTestCluster(t)
 	olderHalfMadeCluster(t, c)

@@ -16,6 +16,12 @@
 // copies the template (CREATE DATABASE ... TEMPLATE), which takes a few
 // milliseconds, so tests never share state.
 //
+// Tests that use NewDB may call t.Parallel: the cluster is the only thing
+// they share, and every connection pgtest opens itself goes to the
+// "postgres" maintenance database, never to the template, because CREATE
+// DATABASE ... TEMPLATE fails while any other session is connected to the
+// template.
+//
 // Without PostgreSQL server binaries, database tests are skipped with the
 // reason, except under CI=true, where that is a failure of the whole binary:
 // CI must never pass by skipping.
@@ -146,23 +152,37 @@ func newDB(t testing.TB, template string) string {
 	}
 	name := fmt.Sprintf("t%d_%s", dbCounter.Add(1), sanitize(t.Name()))
 	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, cluster.URL())
-	if err != nil {
+	if err := createDB(ctx, name, template); err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-	defer admin.Close(ctx)
 	ident := pgx.Identifier{name}.Sanitize()
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+ident+" TEMPLATE "+template); err != nil {
-		t.Fatalf("pgtest: create database: %v", err)
-	}
 	t.Cleanup(func() {
-		c, err := pgx.Connect(ctx, cluster.URL())
+		c, err := pgx.Connect(ctx, dbURL("postgres"))
 		if err != nil {
 			return
 		}
 		defer c.Close(ctx)
 		_, _ = c.Exec(ctx, "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)")
 	})
+	return dbURL(name)
+}
+
+// createDB copies template to a new database name. It is safe to call
+// from many goroutines at once.
+func createDB(ctx context.Context, name, template string) error {
+	admin, err := pgx.Connect(ctx, dbURL("postgres"))
+	if err != nil {
+		return err
+	}
+	defer admin.Close(ctx)
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()+" TEMPLATE "+template); err != nil {
+		return fmt.Errorf("create database %s: %w", name, err)
+	}
+	return nil
+}
+
+// dbURL is the URL of database name in the cluster.
+func dbURL(name string) string {
 	return strings.Replace(cluster.URL(), "/"+templateDB+"?", "/"+name+"?", 1)
 }
 
