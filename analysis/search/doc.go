@@ -73,8 +73,14 @@
 // Iterative deepening over a fail-soft principal variation search (PVS):
 // the first move gets the full window, the others a null window and a
 // re-search when they beat alpha. No null move (zugzwang is everyday in
-// draughts) and no late-move reductions, so the search is exhaustive to its
-// nominal depth apart from alpha-beta cut-offs.
+// draughts). At a fixed depth the search is exhaustive to its nominal
+// depth apart from alpha-beta cut-offs; a search on a clock, or with
+// Options.Selective, is selective. Late-move reductions, as Scan's: from
+// the fourth move of a PV node and the second of a null-window node on,
+// at depth 2 or more, a plain move that neither promotes nor offers a
+// capture (a sacrifice, an exchange: the tactics a reduction would miss)
+// is searched one ply shallower, two from the fifth move of a null-window
+// node, and again to the full depth if it beats alpha.
 //
 //   - Transposition table: Zobrist-keyed (rules.Position.Hash), fixed size
 //     (Options.TTSizeMB, power-of-two buckets of two 16-byte entries), the
