@@ -80,7 +80,11 @@
 // at depth 2 or more, a plain move that neither promotes nor offers a
 // capture (a sacrifice, an exchange: the tactics a reduction would miss)
 // is searched one ply shallower, two from the fifth move of a null-window
-// node, and again to the full depth if it beats alpha.
+// node, and again to the full depth if it beats alpha. Aspiration
+// windows, as Scan's: from depth 4 an iteration searches the root with a
+// window of 0.1 man either side of the score of the iteration before,
+// doubles the side that failed until the window reaches 5 men, then (and
+// for a win or loss score) searches the full window.
 //
 //   - Transposition table: Zobrist-keyed (rules.Position.Hash), fixed size
 //     (Options.TTSizeMB, power-of-two buckets of two 16-byte entries), the

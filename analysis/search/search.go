@@ -77,7 +77,9 @@ type Options struct {
 	// tests that hold the search to an older engine's results.
 	HandSet bool
 	// Selective searches with late-move reductions (the later plain moves
-	// of a node searched shallower first): a search on a clock (MoveTime)
+	// of a node searched shallower first) and aspiration windows (an
+	// iteration's root searched first with a narrow window around the
+	// score of the one before): a search on a clock (MoveTime)
 	// always is. A fixed depth without it searches every move to that
 	// depth, which is what a stored evaluation's depth means (analyze), and
 	// keeps a game's positions searched in order close to their
@@ -219,7 +221,12 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 				break
 			}
 		}
-		score := s.alphaBeta(d, 0, -Infinity, Infinity, 0)
+		var score int
+		if s.reduce && d > first && d >= aspirationDepth && res.Depth > 0 && !res.Mate {
+			score = s.aspirate(d, res.Score)
+		} else {
+			score = s.alphaBeta(d, 0, -Infinity, Infinity, 0)
+		}
 		if s.stop {
 			break
 		}
@@ -242,6 +249,42 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 	res.Nodes = s.nodes
 	res.Time = now().Sub(start)
 	return res
+}
+
+// Aspiration windows (selective search): from depth aspirationDepth an
+// iteration first searches a window of aspirationMargin either side of
+// the score of the iteration before, widened on the side that failed to
+// twice its width until it reaches aspirationMax; then, or for a win or
+// loss score, the full window. Scan's figures, in the same unit.
+const (
+	aspirationDepth  = 4
+	aspirationMargin = 10
+	aspirationMax    = 500
+)
+
+// aspirate is the root search of an iteration at depth with aspiration
+// windows around last, the previous iteration's score.
+func (s *searcher) aspirate(depth, last int) int {
+	lo, hi := aspirationMargin, aspirationMargin
+	for max(lo, hi) < aspirationMax {
+		alpha, beta := last-lo, last+hi
+		sc := s.alphaBeta(depth, 0, alpha, beta, 0)
+		switch {
+		case s.stop:
+			return 0
+		case sc >= MateThreshold || sc <= -MateThreshold:
+			// A bound on a win or a loss: only the full window gives
+			// its distance.
+			return s.alphaBeta(depth, 0, -Infinity, Infinity, 0)
+		case sc <= alpha:
+			lo *= 2
+		case sc >= beta:
+			hi *= 2
+		default:
+			return sc
+		}
+	}
+	return s.alphaBeta(depth, 0, -Infinity, Infinity, 0)
 }
 
 type searcher struct {
