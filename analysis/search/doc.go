@@ -84,10 +84,7 @@
 // windows, as Scan's: from depth 4 an iteration searches the root with a
 // window of 0.1 man either side of the score of the iteration before,
 // doubles the side that failed until the window reaches 5 men, then (and
-// for a win or loss score) searches the full window. ProbCut, as Scan's
-// but from depth 4: at a null-window node a search of two fifths of the
-// depth with a window 0.1 man per ply above beta that clears it returns
-// that score less the margin (a fail high) without the full search.
+// for a win or loss score) searches the full window.
 //
 //   - Transposition table: Zobrist-keyed (rules.Position.Hash), fixed size
 //     (Options.TTSizeMB, power-of-two buckets of two 16-byte entries), the
@@ -169,8 +166,7 @@
 // and win material, composed by a tool and re-verified on every run by an
 // exhaustive reference minimax: the key move is the only one that gains
 // material at the stated depth, and the engine must play it), forced wins
-// whose distance equals the engine's score (both full width and
-// selective), determinism, the time control
+// whose distance equals the engine's score, determinism, the time control
 // on a fake clock and cancellation at chosen iterations and nodes,
 // repetition, every variant's ending rules (antidraughts, breakthrough,
 // Frisian's king limit) along random games, the fast layout against the

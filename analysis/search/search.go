@@ -77,10 +77,9 @@ type Options struct {
 	// tests that hold the search to an older engine's results.
 	HandSet bool
 	// Selective searches with late-move reductions (the later plain moves
-	// of a node searched shallower first), aspiration windows (an
+	// of a node searched shallower first) and aspiration windows (an
 	// iteration's root searched first with a narrow window around the
-	// score of the one before) and ProbCut (a node cut off by a shallow
-	// search that clears beta by a margin): a search on a clock (MoveTime)
+	// score of the one before): a search on a clock (MoveTime)
 	// always is. A fixed depth without it searches every move to that
 	// depth, which is what a stored evaluation's depth means (analyze), and
 	// keeps a game's positions searched in order close to their
@@ -263,18 +262,6 @@ const (
 	aspirationMax    = 500
 )
 
-// ProbCut (selective search): at a null-window node of depth probCutDepth
-// or more, a search of probCutShare percent of the depth with a window
-// depth*probCutMargin above beta. Scan's figures, but for the least
-// depth: from 3, as Scan's, it cut off the refutation of a composed
-// five-ply shot (search_test.go) at a depth-3 node; from 4 every shot is
-// found at its depth.
-const (
-	probCutDepth  = 4
-	probCutMargin = 10
-	probCutShare  = 40
-)
-
 // aspirate is the root search of an iteration at depth with aspiration
 // windows around last, the previous iteration's score.
 func (s *searcher) aspirate(depth, last int) int {
@@ -313,8 +300,7 @@ type searcher struct {
 	deadline      time.Time
 	now           func() time.Time
 	done          <-chan struct{}
-	reduce        bool // late-move reductions, aspiration, ProbCut (Options.Selective)
-	probing       bool // inside a ProbCut search (no ProbCut in it)
+	reduce        bool // late-move reductions (Options.Selective)
 
 	moves   [maxPly][]rules.Move
 	pos     [maxPly + 1]rules.Position        // the current path: pos[ply] is the node at ply, once ready
@@ -362,7 +348,6 @@ func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, no
 	s.nodes = 0
 	s.stop = false
 	s.reduce = opts.Selective || opts.MoveTime > 0
-	s.probing = false
 	s.timed = opts.MoveTime > 0
 	s.deadline = start.Add(opts.MoveTime)
 	s.now = now
@@ -644,27 +629,6 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 		// The opponent threatens a capture: look one ply further so that
 		// the threat is resolved by quiescence rather than ignored.
 		depth, ext = 1, ext+1
-	}
-	if s.reduce && !s.probing && !pvNode && depth >= probCutDepth && len(moves) > 1 &&
-		beta > -MateThreshold && beta < MateThreshold {
-		// ProbCut: a shallow null-window search that clears beta by a
-		// margin growing with the depth says the full one would fail
-		// high too. Its own subtree is searched without this pruning.
-		margin := depth * probCutMargin
-		pb := beta + margin
-		s.probing = true
-		sc := s.alphaBeta(depth*probCutShare/100, ply, pb-1, pb, ext)
-		s.probing = false
-		if s.stop {
-			return 0
-		}
-		if sc >= pb {
-			return sc - margin
-		}
-		// The shallow search of this node made its moves again, in the
-		// same order, into the same buffer, and used its PV slot.
-		moves = s.moves[ply]
-		s.pvLen[ply] = ply
 	}
 
 	newDepth := depth - 1
