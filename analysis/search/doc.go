@@ -166,7 +166,8 @@
 // and win material, composed by a tool and re-verified on every run by an
 // exhaustive reference minimax: the key move is the only one that gains
 // material at the stated depth, and the engine must play it), forced wins
-// whose distance equals the engine's score, determinism, the time control
+// whose distance equals the engine's score (both full width and
+// selective), determinism, the time control
 // on a fake clock and cancellation at chosen iterations and nodes,
 // repetition, every variant's ending rules (antidraughts, breakthrough,
 // Frisian's king limit) along random games, the fast layout against the
