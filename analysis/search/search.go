@@ -300,7 +300,7 @@ type searcher struct {
 	deadline      time.Time
 	now           func() time.Time
 	done          <-chan struct{}
-	reduce        bool // late-move reductions (Options.Selective)
+	reduce        bool // late-move reductions and aspiration windows (Options.Selective)
 
 	moves   [maxPly][]rules.Move
 	pos     [maxPly + 1]rules.Position        // the current path: pos[ply] is the node at ply, once ready
@@ -744,9 +744,9 @@ func (s *searcher) mustCapture(ply int) bool {
 }
 
 // lmrFirst is the index in the move order of the first plain move that
-// late-move reductions shorten (plain moves that offer no capture): the moves ordered first (the table move,
-// killers, the best by history) are searched to the full depth, more of
-// them where the window is open. The thresholds and the reductions (one
+// late-move reductions shorten (plain moves that offer no capture): the
+// moves ordered first (the table move, killers, the best by history) are
+// searched to the full depth, more of them where the window is open. The thresholds and the reductions (one
 // ply, two for the later moves of a null-window node) are Scan's, whose
 // search is the strongest open one in International draughts.
 func lmrFirst(pvNode bool) int {
