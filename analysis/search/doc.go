@@ -73,8 +73,18 @@
 // Iterative deepening over a fail-soft principal variation search (PVS):
 // the first move gets the full window, the others a null window and a
 // re-search when they beat alpha. No null move (zugzwang is everyday in
-// draughts) and no late-move reductions, so the search is exhaustive to its
-// nominal depth apart from alpha-beta cut-offs.
+// draughts). At a fixed depth the search is exhaustive to its nominal
+// depth apart from alpha-beta cut-offs; a search on a clock, or with
+// Options.Selective, is selective. Late-move reductions, as Scan's: from
+// the fourth move of a PV node and the second of a null-window node on,
+// at depth 2 or more, a plain move that neither promotes nor offers a
+// capture (a sacrifice, an exchange: the tactics a reduction would miss)
+// is searched one ply shallower, two from the fifth move of a null-window
+// node, and again to the full depth if it beats alpha. Aspiration
+// windows, as Scan's: from depth 4 an iteration searches the root with a
+// window of 0.1 man either side of the score of the iteration before,
+// doubles the side that failed until the window reaches 5 men, then (and
+// for a win or loss score) searches the full window.
 //
 //   - Transposition table: Zobrist-keyed (rules.Position.Hash), fixed size
 //     (Options.TTSizeMB, power-of-two buckets of two 16-byte entries), the
@@ -156,7 +166,8 @@
 // and win material, composed by a tool and re-verified on every run by an
 // exhaustive reference minimax: the key move is the only one that gains
 // material at the stated depth, and the engine must play it), forced wins
-// whose distance equals the engine's score, determinism, the time control
+// whose distance equals the engine's score (both full width and
+// selective), determinism, the time control
 // on a fake clock and cancellation at chosen iterations and nodes,
 // repetition, every variant's ending rules (antidraughts, breakthrough,
 // Frisian's king limit) along random games, the fast layout against the

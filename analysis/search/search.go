@@ -76,6 +76,15 @@ type Options struct {
 	// evaluation the engine had before them, for comparisons and for the
 	// tests that hold the search to an older engine's results.
 	HandSet bool
+	// Selective searches with late-move reductions (the later plain moves
+	// of a node searched shallower first) and aspiration windows (an
+	// iteration's root searched first with a narrow window around the
+	// score of the one before): a search on a clock (MoveTime)
+	// always is. A fixed depth without it searches every move to that
+	// depth, which is what a stored evaluation's depth means (analyze), and
+	// keeps a game's positions searched in order close to their
+	// independent searches; with it the search stays deterministic.
+	Selective bool
 }
 
 // Result is the outcome of a search or of one completed iteration.
@@ -212,7 +221,12 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 				break
 			}
 		}
-		score := s.alphaBeta(d, 0, -Infinity, Infinity, 0)
+		var score int
+		if s.reduce && d > first && d >= aspirationDepth && res.Depth > 0 && !res.Mate {
+			score = s.aspirate(d, res.Score)
+		} else {
+			score = s.alphaBeta(d, 0, -Infinity, Infinity, 0)
+		}
 		if s.stop {
 			break
 		}
@@ -237,6 +251,42 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 	return res
 }
 
+// Aspiration windows (selective search): from depth aspirationDepth an
+// iteration first searches a window of aspirationMargin either side of
+// the score of the iteration before, widened on the side that failed to
+// twice its width until it reaches aspirationMax; then, or for a win or
+// loss score, the full window. Scan's figures, in the same unit.
+const (
+	aspirationDepth  = 4
+	aspirationMargin = 10
+	aspirationMax    = 500
+)
+
+// aspirate is the root search of an iteration at depth with aspiration
+// windows around last, the previous iteration's score.
+func (s *searcher) aspirate(depth, last int) int {
+	lo, hi := aspirationMargin, aspirationMargin
+	for max(lo, hi) < aspirationMax {
+		alpha, beta := last-lo, last+hi
+		sc := s.alphaBeta(depth, 0, alpha, beta, 0)
+		switch {
+		case s.stop:
+			return 0
+		case sc >= MateThreshold || sc <= -MateThreshold:
+			// A bound on a win or a loss: only the full window gives
+			// its distance.
+			return s.alphaBeta(depth, 0, -Infinity, Infinity, 0)
+		case sc <= alpha:
+			lo *= 2
+		case sc >= beta:
+			hi *= 2
+		default:
+			return sc
+		}
+	}
+	return s.alphaBeta(depth, 0, -Infinity, Infinity, 0)
+}
+
 type searcher struct {
 	ttMB    int
 	variant *rules.Variant // of the last search
@@ -250,6 +300,7 @@ type searcher struct {
 	deadline      time.Time
 	now           func() time.Time
 	done          <-chan struct{}
+	reduce        bool // late-move reductions and aspiration windows (Options.Selective)
 
 	moves   [maxPly][]rules.Move
 	pos     [maxPly + 1]rules.Position        // the current path: pos[ply] is the node at ply, once ready
@@ -296,6 +347,7 @@ func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, no
 	}
 	s.nodes = 0
 	s.stop = false
+	s.reduce = opts.Selective || opts.MoveTime > 0
 	s.timed = opts.MoveTime > 0
 	s.deadline = start.Add(opts.MoveTime)
 	s.now = now
@@ -634,7 +686,19 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 		if i == 0 {
 			sc = -s.alphaBeta(newDepth, ply+1, -beta, -alpha, ext)
 		} else {
-			sc = -s.alphaBeta(newDepth, ply+1, -alpha-1, -alpha, ext)
+			red := 0
+			if s.reduce && !capture && depth >= 2 && i >= lmrFirst(pvNode) && !m.Promotes() && !s.mustCapture(ply+1) {
+				red = 1
+				if !pvNode && i >= 4 {
+					red = 2
+				}
+			}
+			sc = -s.alphaBeta(newDepth-red, ply+1, -alpha-1, -alpha, ext)
+			if red > 0 && sc > alpha {
+				// The reduced search says the move may be good: it
+				// gets its full depth before it can count.
+				sc = -s.alphaBeta(newDepth, ply+1, -alpha-1, -alpha, ext)
+			}
 			if sc > alpha && sc < beta {
 				sc = -s.alphaBeta(newDepth, ply+1, -beta, -alpha, ext)
 			}
@@ -666,6 +730,30 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 	}
 	s.tt.store(key, depth, toTT(best, ply), bound, bestIdx)
 	return best
+}
+
+// mustCapture reports whether the side to move at ply, a node play made
+// in full, has a capture: the move that led there offered material (a
+// sacrifice or an exchange), the tactics a reduction would cut short.
+func (s *searcher) mustCapture(ply int) bool {
+	if s.fast != nil {
+		return s.fast.hasCapture(&s.fb[ply], s.side[ply])
+	}
+	s.threat = s.pos[ply].LegalMoves(s.threat[:0])
+	return len(s.threat) > 0 && s.threat[0].IsCapture()
+}
+
+// lmrFirst is the index in the move order of the first plain move that
+// late-move reductions shorten (plain moves that offer no capture): the
+// moves ordered first (the table move, killers, the best by history) are
+// searched to the full depth, more of them where the window is open. The thresholds and the reductions (one
+// ply, two for the later moves of a null-window node) are Scan's, whose
+// search is the strongest open one in International draughts.
+func lmrFirst(pvNode bool) int {
+	if pvNode {
+		return 3
+	}
+	return 1
 }
 
 func (s *searcher) updatePV(ply int, m *rules.Move) {

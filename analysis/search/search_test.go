@@ -98,14 +98,18 @@ func TestShots(t *testing.T) {
 					t.Errorf("reference already finds %s at depth %d; the stated depth %d is not minimal", sh.key, sh.depth-2, sh.depth)
 				}
 			}
-			r := Search(pos, Options{Depth: sh.depth}, nil)
-			if got := moveText(&r.Best); got != sh.key {
-				t.Errorf("engine at depth %d plays %s (score %d), want %s", sh.depth, got, r.Score, sh.key)
+			// Full width (analyze at a fixed depth) and selective (the
+			// engine on a clock) must both find the shot at its depth.
+			for _, sel := range []bool{false, true} {
+				r := Search(pos, Options{Depth: sh.depth, Selective: sel}, nil)
+				if got := moveText(&r.Best); got != sh.key {
+					t.Errorf("engine (selective %v) at depth %d plays %s (score %d), want %s", sel, sh.depth, got, r.Score, sh.key)
+				}
+				if r.Score < 100*sh.gain-100 {
+					t.Errorf("engine (selective %v) score %d, want about %d or more", sel, r.Score, 100*sh.gain)
+				}
+				t.Logf("%s %s: reference %d nodes; engine (selective %v) score %d, %d nodes", sh.fen, sh.key, nodes, sel, r.Score, r.Nodes)
 			}
-			if r.Score < 100*sh.gain-100 {
-				t.Errorf("engine score %d, want about %d or more", r.Score, 100*sh.gain)
-			}
-			t.Logf("%s %s: reference %d nodes; engine score %d, %d nodes", sh.fen, sh.key, nodes, r.Score, r.Nodes)
 		})
 	}
 	var intl, rus int
@@ -154,20 +158,22 @@ func TestMateScores(t *testing.T) {
 				t.Errorf("%s: reference: %s also wins", c.fen, moveText(&moves[i]))
 			}
 		}
-		r := Search(pos, Options{Depth: c.plies}, nil)
-		if !r.Mate || r.Score != Win-c.plies || r.PliesToEnd() != c.plies || moveText(&r.Best) != c.key {
-			t.Errorf("%s: engine %s score %d mate %v plies %d, want %s, %d (win in %d)", c.fen,
-				moveText(&r.Best), r.Score, r.Mate, r.PliesToEnd(), c.key, Win-c.plies, c.plies)
-		}
-		// The loser's view: after the key move the score is a loss.
-		q := pos
-		for i := range moves {
-			if moveText(&moves[i]) == c.key {
-				q.Play(&moves[i])
+		for _, sel := range []bool{false, true} {
+			r := Search(pos, Options{Depth: c.plies, Selective: sel}, nil)
+			if !r.Mate || r.Score != Win-c.plies || r.PliesToEnd() != c.plies || moveText(&r.Best) != c.key {
+				t.Errorf("%s (selective %v): engine %s score %d mate %v plies %d, want %s, %d (win in %d)", c.fen, sel,
+					moveText(&r.Best), r.Score, r.Mate, r.PliesToEnd(), c.key, Win-c.plies, c.plies)
 			}
-		}
-		if r := Search(q, Options{Depth: c.plies}, nil); r.Score != -(Win - (c.plies - 1)) {
-			t.Errorf("%s after %s: score %d, want %d", c.fen, c.key, r.Score, -(Win - (c.plies - 1)))
+			// The loser's view: after the key move the score is a loss.
+			q := pos
+			for i := range moves {
+				if moveText(&moves[i]) == c.key {
+					q.Play(&moves[i])
+				}
+			}
+			if r := Search(q, Options{Depth: c.plies, Selective: sel}, nil); r.Score != -(Win - (c.plies - 1)) {
+				t.Errorf("%s after %s (selective %v): score %d, want %d", c.fen, c.key, sel, r.Score, -(Win - (c.plies - 1)))
+			}
 		}
 	}
 }
@@ -181,6 +187,19 @@ func TestNoLegalMove(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
+	for _, sel := range []bool{false, true} {
+		testDeterministic(t, sel)
+	}
+	// The selective search is another search: were Selective ignored at a
+	// fixed depth, the two would search the same nodes.
+	mid, _ := rules.ParseFEN(rules.International, middlegameFEN)
+	full, sel := Search(mid, Options{Depth: 8}, nil), Search(mid, Options{Depth: 8, Selective: true}, nil)
+	if sel.Nodes >= full.Nodes {
+		t.Errorf("depth 8: selective %d nodes, full width %d", sel.Nodes, full.Nodes)
+	}
+}
+
+func testDeterministic(t *testing.T, selective bool) {
 	mid, _ := rules.ParseFEN(rules.International, middlegameFEN)
 	for _, pos := range []rules.Position{rules.International.StartPosition(), mid, rules.Russian.StartPosition()} {
 		var iters [2][]Result
@@ -189,17 +208,17 @@ func TestDeterministic(t *testing.T) {
 		for i := 0; i < 2; i++ {
 			// The second run reuses the engine: its table is cleared, so
 			// nothing carries over.
-			res[i] = e.Search(context.Background(), pos, Options{Depth: 7}, func(r Result) {
+			res[i] = e.Search(context.Background(), pos, Options{Depth: 7, Selective: selective}, func(r Result) {
 				r.Time = 0
 				iters[i] = append(iters[i], r)
 			})
 			res[i].Time = 0
 		}
 		if !reflect.DeepEqual(res[0], res[1]) || !reflect.DeepEqual(iters[0], iters[1]) {
-			t.Errorf("%s: two searches differ: %+v vs %+v", pos.FEN(), res[0], res[1])
+			t.Errorf("%s (selective %v): two searches differ: %+v vs %+v", pos.FEN(), selective, res[0], res[1])
 		}
-		if fresh := Search(pos, Options{Depth: 7, TTSizeMB: 4}, nil); fresh.Nodes != res[0].Nodes || fresh.Score != res[0].Score {
-			t.Errorf("fresh engine differs")
+		if fresh := Search(pos, Options{Depth: 7, TTSizeMB: 4, Selective: selective}, nil); fresh.Nodes != res[0].Nodes || fresh.Score != res[0].Score || fresh.Best != res[0].Best {
+			t.Errorf("selective %v: fresh engine differs", selective)
 		}
 		if len(iters[0]) != 7 || res[0].Depth != 7 {
 			t.Errorf("want 7 iterations, got %d (depth %d)", len(iters[0]), res[0].Depth)
