@@ -28,19 +28,22 @@ var notYetMoved = map[string]int{
 	"ingest/hashfilter.go":   1,
 	"ingest/evalcomments.go": 1,
 	// Evaluation leases and the analysis's game selection.
-	"analysis/annotate/annotate.go": 5,
-	"analysis/annotate/worker.go":   8,
+	"analysis/annotate/annotate.go": 6,
+	"analysis/annotate/status.go":   2,
+	"analysis/annotate/worker.go":   11,
 	// The opening statistics and names.
 	"analysis/openings/coverage.go":  1,
+	"analysis/openings/filtered.go":  1,
 	"analysis/openings/firstmove.go": 1,
 	"analysis/openings/names.go":     4,
 	"analysis/openings/rebuild.go":   4,
 	"analysis/openings/tree.go":      3,
 	// The explorer.
-	"queries/explorer/games.go":    4,
-	"queries/explorer/players.go":  1,
-	"queries/explorer/position.go": 1,
-	"queries/explorer/select.go":   3,
+	"queries/explorer/games.go":      4,
+	"queries/explorer/playerpage.go": 3,
+	"queries/explorer/players.go":    1,
+	"queries/explorer/position.go":   1,
+	"queries/explorer/select.go":     3,
 	// Export.
 	"queries/export/distinct.go":    3,
 	"queries/export/evals.go":       2,
