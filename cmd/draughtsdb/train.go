@@ -72,14 +72,22 @@ func newTrainFitCommand() *cobra.Command {
 			}
 			o.Variant, o.Dirs = v, dirs
 			bar := newProgress(quiet, "fit "+v.Name, "positions", 0)
+			current := 0 // the epoch under way: those before it are in the checkpoint
 			data, rep, err := train.Fit(cmd.Context(), o, func(epoch, n, total int) {
+				current = epoch
 				bar.describe(fmt.Sprintf("fit %s, epoch %d/%d", v.Name, epoch, o.Epochs))
 				bar.setTotal(int64(total))
 				bar.set(int64(n))
 			})
 			bar.finish()
 			if err != nil {
-				return interrupted(cmd.Context(), err, "train fit", "the checkpoint of the last finished epoch is kept; run it again to go on")
+				kept := "the checkpoint of the last finished epoch, if any, is kept; run it again to go on"
+				if current == 1 {
+					kept = "no epoch had finished; run it again to start over"
+				} else if current > 1 {
+					kept = fmt.Sprintf("%d of %d epochs finished and are kept in the checkpoint; run it again to go on", current-1, o.Epochs)
+				}
+				return interrupted(cmd.Context(), err, "train fit", kept)
 			}
 			if err := os.WriteFile(out, data, 0o644); err != nil {
 				return err
@@ -144,7 +152,16 @@ func newTrainGenCommand() *cobra.Command {
 			})
 			bar.finish()
 			if err != nil {
-				return interrupted(cmd.Context(), err, "train gen", "the chunks written so far are kept; run it again to go on")
+				// Only whole chunks are kept: the games of the chunk under
+				// way are played again (the same ones: the seed decides).
+				chunks := 0
+				for i := 0; i < (o.Games+99)/100+1; i++ {
+					if _, serr := os.Stat(train.ChunkPath(o.Dir, i)); serr == nil {
+						chunks++
+					}
+				}
+				return interrupted(cmd.Context(), err, "train gen",
+					fmt.Sprintf("%d chunks of games are kept in %s; run it again to go on", chunks, o.Dir))
 			}
 			return nil
 		},
