@@ -594,7 +594,14 @@ func (w *worker) evaluate(ctx context.Context, batch []claimed, line *bool) (eva
 		pvs[i], nodes[i], times[i] = e.PV, e.Nodes, int32(e.TimeMs)
 	}
 	bvs, bhs := keys(bad)
-	err = w.pool.QueryRow(ctx, `
+	// The evaluations are done: they are stored even when the run is being
+	// interrupted. On the cancelled context the statement could commit on
+	// the server while the client saw only the cancellation, and the
+	// run's summary would leave them out. The timeout bounds a server that
+	// no longer answers.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	err = w.pool.QueryRow(sctx, `
 		WITH ins AS (
 		      INSERT INTO evaluations (variant, hash, engine, setting, score, mate, depth, best_move, pv, nodes, time_ms, engine_version)
 		      SELECT v, h, $3, $4, s, m, d, b, p, n, t, $12
