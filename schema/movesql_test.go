@@ -3,8 +3,6 @@ package schema_test
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -115,23 +113,6 @@ func moveRulesSQL() string {
 // TestMoveRulesUpToDate: migration 0019's rule tables are package rules'
 // boards and traits (-update-move-rules rewrites them).
 func TestMoveRulesUpToDate(t *testing.T) {
-	b, err := os.ReadFile(filepath.FromSlash(moveRulesFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(b)
-	i, j := strings.Index(text, moveRulesBegin), strings.Index(text, moveRulesEnd)
-	if i < 0 || j < i {
-		t.Fatalf("%s: no generated block between %q and %q", moveRulesFile, moveRulesBegin, moveRulesEnd)
-	}
-	want := moveRulesSQL()
-	if got := text[i+len(moveRulesBegin) : j]; got != want {
-		if *updateMoveRules {
-			if err := os.WriteFile(filepath.FromSlash(moveRulesFile), []byte(text[:i+len(moveRulesBegin)]+want+text[j:]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		t.Fatalf("%s: the move rules differ from package rules'; go test ./schema -run TestMoveRulesUpToDate -update-move-rules rewrites them", moveRulesFile)
-	}
+	checkGeneratedBlock(t, moveRulesFile, moveRulesBegin, moveRulesEnd, moveRulesSQL(), *updateMoveRules,
+		"the move rules differ from package rules'; go test ./schema -run TestMoveRulesUpToDate -update-move-rules rewrites them")
 }

@@ -81,24 +81,34 @@ func zobristSQL() string {
 // keys (-update-zobrist rewrites them).
 func TestZobristKeysUpToDate(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile(filepath.FromSlash(zobristFile))
+	checkGeneratedBlock(t, zobristFile, zobristBegin, zobristEnd, zobristSQL(), *updateZobrist,
+		"the Zobrist keys differ from package rules'; go test ./schema -run TestZobristKeysUpToDate -update-zobrist rewrites them")
+}
+
+// checkGeneratedBlock fails unless the text of file between the lines
+// begin and end is want; with update it writes want there instead. A
+// migration holds such a block where its SQL is generated from package
+// rules: the test keeps the two from drifting apart, and the flag is how a
+// change to rules reaches a new migration's copy.
+func checkGeneratedBlock(t *testing.T, file, begin, end, want string, update bool, differ string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.FromSlash(file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(b)
-	i, j := strings.Index(text, zobristBegin), strings.Index(text, zobristEnd)
+	i, j := strings.Index(text, begin), strings.Index(text, end)
 	if i < 0 || j < i {
-		t.Fatalf("%s: no generated block between %q and %q", zobristFile, zobristBegin, zobristEnd)
+		t.Fatalf("%s: no generated block between %q and %q", file, begin, end)
 	}
-	want := zobristSQL()
-	if got := text[i+len(zobristBegin) : j]; got != want {
-		if *updateZobrist {
-			if err := os.WriteFile(filepath.FromSlash(zobristFile), []byte(text[:i+len(zobristBegin)]+want+text[j:]), 0o644); err != nil {
+	if got := text[i+len(begin) : j]; got != want {
+		if update {
+			if err := os.WriteFile(filepath.FromSlash(file), []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return
 		}
-		t.Fatalf("%s: the Zobrist keys differ from package rules'; go test ./schema -run TestZobristKeysUpToDate -update-zobrist rewrites them", zobristFile)
+		t.Fatalf("%s: %s", file, differ)
 	}
 }
 
