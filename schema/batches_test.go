@@ -51,6 +51,102 @@ func TestGameCopyColumnsAreTheTable(t *testing.T) {
 	}
 }
 
+// TestImportSourceLifecycle: a source is registered, found by its
+// identity, finished, replaced (its duplicates following it to the new
+// id), and a source that broke off is listed with its parsed identity
+// (a malformed one left out) until it is taken over and finished.
+func TestImportSourceLifecycle(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgtest.NewDB(t)
+	if _, ok, err := schema.FindImportSource(ctx, pool, "nothing"); ok || err != nil {
+		t.Fatalf("find of nothing: %v, %v", ok, err)
+	}
+	size := int64(123)
+	a, err := schema.InsertImportSource(ctx, pool, schema.NewImportSource{Name: "a.pdn", Size: &size, SHA: "sha-a", OpeningDepth: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ok, err := schema.FindImportSource(ctx, pool, "sha-a")
+	if !ok || err != nil || s.ID != a || s.Status != "importing" || s.FinishedAt != nil || s.OpeningDepth == nil || *s.OpeningDepth != 12 {
+		t.Fatalf("found %+v, %v, %v", s, ok, err)
+	}
+	if err := schema.AddBatchTotals(ctx, pool, a, 7, 4, 2, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.FinishImportSource(ctx, pool, a, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err = schema.FindImportSource(ctx, pool, "sha-a")
+	if err != nil || s.Status != "done" || s.FinishedAt == nil || s.GamesRead != 7 || s.GamesImported != 4 || s.Duplicates != 2 || s.Rejected != 1 {
+		t.Fatalf("after a batch and the end: %+v, %v", s, err)
+	}
+
+	// Another source's game recorded as a duplicate of a's follows a to
+	// its new id when a is replaced.
+	b, err := schema.InsertImportSource(ctx, pool, schema.NewImportSource{Name: "b.pdn", SHA: "sha-b", OpeningDepth: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = schema.WithTx(ctx, pool, func(tx pgx.Tx) error {
+		return schema.CopyDuplicates(ctx, tx, []schema.Duplicate{{SourceID: b, Ordinal: 1, Offset: 0, OfSourceID: a, OfOrdinal: 3}})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2, err := schema.ReplaceImportSource(ctx, pool, a, schema.NewImportSource{Name: "a.pdn", SHA: "sha-a", OpeningDepth: 12})
+	if err != nil || a2 == a {
+		t.Fatalf("replace: %d, %v", a2, err)
+	}
+	var of int64
+	if err := pool.QueryRow(ctx, `SELECT of_source_id FROM duplicates WHERE source_id = $1`, b).Scan(&of); err != nil || of != a2 {
+		t.Fatalf("duplicate of %d after the replace, want %d (%v)", of, a2, err)
+	}
+	if s, ok, err := schema.FindImportSource(ctx, pool, "sha-a"); !ok || err != nil || s.ID != a2 || s.Status != "importing" || s.GamesRead != 0 {
+		t.Fatalf("replaced: %+v, %v, %v", s, ok, err)
+	}
+
+	// Sources that broke off.
+	c, err := schema.InsertImportSource(ctx, pool, schema.NewImportSource{Name: "c.pdn.gz", SHA: schema.BrokenPrefix + "500:abc", OpeningDepth: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := schema.InsertImportSource(ctx, pool, schema.NewImportSource{Name: "bad", SHA: schema.BrokenPrefix + "x:abc", OpeningDepth: 8}); err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.AddBatchTotals(ctx, pool, c, 5, 5, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	broken, err := schema.BrokenSources(ctx, pool)
+	if err != nil || len(broken) != 1 || broken[0] != (schema.BrokenSource{ID: c, Name: "c.pdn.gz", Length: 500, SHA: "abc"}) {
+		t.Fatalf("broken sources %+v, %v", broken, err)
+	}
+	read, depth, err := schema.TakeOverSource(ctx, pool, c, "sha-c", &size)
+	if err != nil || read != 5 || depth == nil || *depth != 8 {
+		t.Fatalf("take over: %d %v %v", read, depth, err)
+	}
+	if err := schema.ResumeImportSource(ctx, pool, c, "c.pdn"); err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.SetOpeningDepth(ctx, pool, c, 10); err != nil {
+		t.Fatal(err)
+	}
+	failure := "it broke"
+	if err := schema.FinishImportSource(ctx, pool, c, &failure); err != nil {
+		t.Fatal(err)
+	}
+	var name, status, text string
+	var sz int64
+	var d int16
+	if err := pool.QueryRow(ctx, `SELECT name, status, error, size, opening_depth FROM sources WHERE sha256 = 'sha-c'`).Scan(&name, &status, &text, &sz, &d); err != nil ||
+		name != "c.pdn" || status != "failed" || text != failure || sz != size || d != 10 {
+		t.Fatalf("taken over: %q %q %q %d %d, %v", name, status, text, sz, d, err)
+	}
+	if broken, err := schema.BrokenSources(ctx, pool); err != nil || len(broken) != 0 {
+		t.Fatalf("broken sources after the take-over: %+v, %v", broken, err)
+	}
+}
+
 // TestBatchStatements: players are created once and found again; game ids
 // come in consecutive blocks; stored games are found by moves hash with
 // what duplicate detection compares; an evaluation already stored is kept.
@@ -77,8 +173,8 @@ func TestBatchStatements(t *testing.T) {
 	if err != nil || next != first+5 {
 		t.Fatalf("ids from %d, then %d (%v): want %d", first, next, err, first+5)
 	}
-	var src int64
-	if err := pool.QueryRow(ctx, `INSERT INTO sources (name, sha256) VALUES ('t', 't') RETURNING id`).Scan(&src); err != nil {
+	src, err := schema.InsertImportSource(ctx, pool, schema.NewImportSource{Name: "t", SHA: "t", OpeningDepth: 8})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := pool.Exec(ctx, `INSERT INTO games (id, variant, variant_basis, source_id, ordinal, byte_offset, event, date, white_id, result, ply_count, moves, final_hash, moves_hash)

@@ -34,7 +34,9 @@
 // duplicate candidates, game ids, the COPY of games and their position
 // index with the column lists ingest encodes to, rejected games,
 // duplicates, evaluation comments and the source's running totals, in the
-// batch's transaction).
+// batch's transaction), and its sources batches_sources.go and
+// batches_sources.sql (registered by the hash of their text, resumed,
+// replaced on --force, taken over after a break, ended).
 //
 // Writers go through WithTx and WithLock, so the transaction and lock
 // idioms are written once: WithTx commits when fn succeeds and otherwise
