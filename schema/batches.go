@@ -33,9 +33,9 @@ var (
 )
 
 // GameCopyColumns are the columns of CopyGames' stream, in order: ingest
-// encodes the games rows itself (binary COPY, on its replay workers), and
-// takes their number and order from here rather than from a list of its
-// own that could drift from the statement.
+// encodes the games rows itself (binary COPY, on its replay workers) in
+// this order, and takes their number from here rather than from a count
+// of its own that could drift from the statement.
 func GameCopyColumns() []string { return append([]string(nil), gameCopyColumnsParsed...) }
 
 // PositionIndexColumns are the columns of CopyPositionIndex's stream.
