@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
@@ -153,15 +154,11 @@ func arrayHeader(b rowBuf, n int, elem uint32) rowBuf {
 	return b
 }
 
-// gameCopyColumns is the column order of the games COPY: the columns the
-// writer fills first (gameRowPrefix), then those prepare encodes
-// (stored.row).
-const gameCopyColumns = "id, source_id, ordinal, byte_offset, white_id, black_id, " +
-	"variant, variant_basis, event, site, date, round, result, ply_count, start_fen, moves, final_hash, moves_hash, tags, warnings, " +
-	"result_proven, annotations, white_rating, black_rating, white_fmjd_id, black_fmjd_id"
-
-// gameRowFields is the number of columns of a games row.
-const gameRowFields = 26
+// gameRowFields is the number of columns of a games row: those of the
+// store's games COPY (schema.GameCopyColumns), whose order the encoders
+// follow: the columns the writer fills first (gameRowPrefix), then those
+// prepare encodes (stored.row).
+var gameRowFields = len(schema.GameCopyColumns())
 
 // gameRowPrefix starts a games row: its field count and the columns known
 // only to the writer.
@@ -175,6 +172,9 @@ func gameRowPrefix(b rowBuf, id, sourceID int64, ordinal int32, offset int64, wh
 	return b.nullInt4(black)
 }
 
+// positionRowFields is the number of columns of a position index row.
+var positionRowFields = len(schema.PositionIndexColumns())
+
 // positionRows encodes the position index rows of the writer's buckets
 // (one per non-empty bucket, codec.AppendPositionEntries) as a binary COPY
 // stream into b.
@@ -185,7 +185,7 @@ func (w *writer) positionRows(b rowBuf, sourceID int64) rowBuf {
 		if len(groups[0])+len(groups[1])+len(groups[2])+len(groups[3]) == 0 {
 			continue
 		}
-		b = b.fields(4)
+		b = b.fields(positionRowFields)
 		b = b.int8(sourceID)
 		b = b.int8(w.first)
 		b = b.int2(int16(i - codec.PositionBuckets/2))

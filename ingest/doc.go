@@ -27,4 +27,11 @@
 // *SourceError naming it and the game, and the run goes on with the others.
 // Every text stored goes through cleanText (sanitize.go) first, so input
 // bytes can never make PostgreSQL refuse a batch.
+//
+// The import holds no SQL: it decides (duplicates, resume points, what
+// fails) and encodes the rows, and stores them through the store layer
+// (schema's batches.go and batches_sources.go), which holds the statements
+// and the COPY column lists the encoders follow. Import itself only
+// orchestrates: register the sources, start the writer, feed it batches,
+// finish the summary.
 package ingest

@@ -3,11 +3,11 @@ package ingest
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 )
@@ -67,16 +67,7 @@ func gameEvaluations(g *replay.Game) []Evaluation {
 // games (duplicates included: an evaluation belongs to a position, not to
 // a game) in the batch's transaction; a key already present is kept.
 func writeEvaluations(ctx context.Context, tx pgx.Tx, items []Item) error {
-	var (
-		vs                 []int16
-		hs, nodes          []int64
-		engines, settings  []string
-		scores, depths, ts []int32
-		mates              []bool
-		bests              []*string
-		pvs, versions      []string
-		ats                []*time.Time
-	)
+	var rows schema.EvaluationRows
 	for i := range items {
 		if !items[i].Accepted {
 			continue
@@ -87,31 +78,14 @@ func writeEvaluations(ctx context.Context, tx pgx.Tx, items []Item) error {
 		}
 		for j := range st.evals {
 			e := &st.evals[j]
-			vs, hs = append(vs, e.Variant), append(hs, e.Hash)
-			engines, settings = append(engines, e.Engine), append(settings, e.Setting)
-			scores, mates, depths = append(scores, e.Score), append(mates, e.Mate), append(depths, e.Depth)
-			bests, pvs = append(bests, e.BestMove), append(pvs, e.PV)
-			nodes, ts, versions = append(nodes, e.Nodes), append(ts, e.TimeMS), append(versions, e.EngineVersion)
-			var at *time.Time
-			if !e.EvaluatedAt.IsZero() {
-				t := e.EvaluatedAt
-				at = &t
-			}
-			ats = append(ats, at)
+			rows.Add(&schema.EvaluationRow{
+				Variant: e.Variant, Hash: e.Hash, Engine: e.Engine, Setting: e.Setting,
+				Score: e.Score, Mate: e.Mate, Depth: e.Depth, BestMove: e.BestMove, PV: e.PV,
+				Nodes: e.Nodes, TimeMS: e.TimeMS, EngineVersion: e.EngineVersion, EvaluatedAt: e.EvaluatedAt,
+			})
 		}
 	}
-	if len(vs) == 0 {
-		return nil
-	}
-	_, err := tx.Exec(ctx, `
-		INSERT INTO evaluations (variant, hash, engine, setting, score, mate, depth, best_move, pv, nodes, time_ms, engine_version, evaluated_at)
-		SELECT v, h, e, s, sc, m, d, b, p, n, t, ver, coalesce(at, now())
-		FROM unnest($1::smallint[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::bool[], $7::int[],
-		            $8::text[], $9::text[], $10::bigint[], $11::int[], $12::text[], $13::timestamptz[])
-		     AS x(v, h, e, s, sc, m, d, b, p, n, t, ver, at)
-		ON CONFLICT (variant, hash, engine, setting) DO NOTHING`,
-		vs, hs, engines, settings, scores, mates, depths, bests, pvs, nodes, ts, versions, ats)
-	if err != nil {
+	if err := schema.InsertEvaluations(ctx, tx, &rows); err != nil {
 		return fmt.Errorf("evaluations from comments: %w", err)
 	}
 	return nil

@@ -3,6 +3,8 @@ package ingest
 import (
 	"context"
 	"math/bits"
+
+	"github.com/draughtsdb/draughtsdb/schema"
 )
 
 // hashFilter is a Bloom filter of 64-bit moves hashes: may it hold h?
@@ -69,8 +71,8 @@ func (b *bloom) each(h uint64, fn func(w int, bit uint64) bool) bool {
 // the database holds no game yet (see hashFilter). The caller holds the
 // import lock, so no other writer adds games meanwhile.
 func (w *writer) useFilter(ctx context.Context) error {
-	var empty bool
-	if err := w.conn.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM games)`).Scan(&empty); err != nil {
+	empty, err := schema.NoGames(ctx, w.conn)
+	if err != nil {
 		return err
 	}
 	if empty {

@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -157,15 +156,78 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
-	sum = &Summary{RejectedByReason: map[string]int{}}
-	notice := opts.Notice
-	batchSize := opts.BatchSize
-	depth := opts.OpeningDepth
-	fail := func(e *SourceError) {
-		sum.SourcesFailed++
-		sum.Failures = append(sum.Failures, Failure{Source: e.Source, Game: e.Game, Error: e.Error()})
-		notice("failed: " + e.Error())
+	r := &importRun{opts: opts, sum: &Summary{RejectedByReason: map[string]int{}},
+		states: map[*source.Source]*sourceState{}, ended: map[*sourceState]bool{}, maxDepth: opts.OpeningDepth}
+	srcs := r.expand(paths)
+	defer lendProcessor()()
+	srcs, cleanup, err := r.spool(srcs)
+	defer cleanup()
+	if err != nil {
+		return r.sum, err
 	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return r.sum, err
+	}
+	defer conn.Release()
+	unlock, err := lockImports(ctx, conn, opts.Notice)
+	if err != nil {
+		return r.sum, err
+	}
+	defer unlock()
+	// A run stopped by the database (its disk, its server) fails every
+	// source it had not finished, with the cause named, so that the
+	// summary's counts agree with the exit status; a re-run resumes them.
+	defer func() {
+		if err != nil && ctx.Err() == nil {
+			r.failUnfinished(err)
+		}
+	}()
+	if err := r.register(ctx, conn.Conn(), srcs); err != nil {
+		return r.sum, err
+	}
+	err = r.store(ctx, conn.Conn())
+	r.finish(start, err)
+	return r.sum, err
+}
+
+// importRun is one Import under way: its summary and the sources it
+// stores.
+type importRun struct {
+	opts     Options
+	sum      *Summary
+	states   map[*source.Source]*sourceState
+	todo     []*source.Source // the sources to read, in order
+	total    int64            // their bytes
+	maxDepth int              // the deepest opening depth of their statistics
+	// ended holds the sources the writer marked done or failed; it and
+	// committed (the games in committed batches) are the writer's, read
+	// after it is done.
+	ended     map[*sourceState]bool
+	committed int
+}
+
+// message is a batch of a source's games for the writer; the last batch of
+// a source (maybe empty) carries its end, SourceEnd, after which the
+// writer marks the source done or failed.
+type message struct {
+	st    *sourceState
+	items []Item
+	end   *Event
+	done  int64 // bytes of the sources up to the last item (Committed)
+}
+
+// fail records a failed source.
+func (r *importRun) fail(e *SourceError) {
+	r.sum.SourcesFailed++
+	r.sum.Failures = append(r.sum.Failures, Failure{Source: e.Source, Game: e.Game, Error: e.Error()})
+	r.opts.Notice("failed: " + e.Error())
+}
+
+// expand lists the sources of paths. A path that cannot be opened
+// (missing, an unreadable zip) is a source that failed: Sources counts it
+// with the others.
+func (r *importRun) expand(paths []string) []*source.Source {
 	srcs, errs := source.Expand(paths)
 	for _, e := range errs {
 		name := "?"
@@ -173,212 +235,155 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 		if errors.As(e, &se) {
 			name = se.Name
 		}
-		// A path that cannot be opened (missing, an unreadable zip) is a
-		// source that failed: Sources counts it with the others.
-		sum.Sources++
-		fail(sourceError(name, 0, e))
+		r.sum.Sources++
+		r.fail(sourceError(name, 0, e))
 	}
-	// One Go processor more than the CPUs while the import runs. The
-	// replay worker keeps a processor busy, and the writer's side of the
-	// COPY (pgx's goroutine that sends a batch as the socket drains, and the
-	// writer waiting for PostgreSQL's answers) is woken by the network
-	// poller, which a busy processor only consults when it runs out of
-	// work or sysmon does (up to 10 ms): meanwhile PostgreSQL waited for
-	// the next bytes. With a processor more, one is idle in the poller.
-	// On 2 CPUs, 250,000 generated games (BenchmarkImport, PostgreSQL's
-	// backend schedstat, 3 alternating runs on a loaded machine):
-	// PostgreSQL slept 0.13-0.23 s waiting for the games' COPY data,
-	// against 0.32-0.67 s. Left alone when GOMAXPROCS was set, or already
-	// raised (by another Import in this process, which then restores it
-	// first: harmless, the other import merely loses the extra processor).
-	if p := runtime.GOMAXPROCS(0); p == runtime.NumCPU() && os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(p + 1)
-		defer runtime.GOMAXPROCS(p)
-	}
-	spoolDir := opts.SpoolDir
-	if spoolDir == "" {
-		spoolDir = defaultSpoolDir()
-	}
-	removeStaleSpools(spoolDir, notice)
-	srcs, cleanup, err := spoolStdin(srcs, spoolDir)
-	defer cleanup()
-	if err != nil {
-		return sum, err
-	}
+	return srcs
+}
 
-	conn, err := pool.Acquire(ctx)
-	if err != nil {
-		return sum, err
+// lendProcessor gives the Go runtime one processor more than the CPUs
+// while the import runs, and returns what gives it back. The replay worker
+// keeps a processor busy, and the writer's side of the COPY (pgx's
+// goroutine that sends a batch as the socket drains, and the writer
+// waiting for PostgreSQL's answers) is woken by the network poller, which
+// a busy processor only consults when it runs out of work or sysmon does
+// (up to 10 ms): meanwhile PostgreSQL waited for the next bytes. With a
+// processor more, one is idle in the poller. On 2 CPUs, 250,000 generated
+// games (BenchmarkImport, PostgreSQL's backend schedstat, 3 alternating
+// runs on a loaded machine): PostgreSQL slept 0.13-0.23 s waiting for the
+// games' COPY data, against 0.32-0.67 s. Left alone when GOMAXPROCS was
+// set, or already raised (by another Import in this process, which then
+// restores it first: harmless, the other import merely loses the extra
+// processor).
+func lendProcessor() (restore func()) {
+	p := runtime.GOMAXPROCS(0)
+	if p != runtime.NumCPU() || os.Getenv("GOMAXPROCS") != "" {
+		return func() {}
 	}
-	defer conn.Release()
-	var got bool
-	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", schema.ImportLock).Scan(&got); err != nil {
-		return sum, err
-	}
-	if !got {
-		notice("waiting for another import into this database to finish")
-		if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", schema.ImportLock); err != nil {
-			return sum, err
-		}
-	}
-	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", schema.ImportLock) //nolint:errcheck
+	runtime.GOMAXPROCS(p + 1)
+	return func() { runtime.GOMAXPROCS(p) }
+}
 
-	// Decide per source: new, resumed, already imported (skipped) or failed.
-	states := map[*source.Source]*sourceState{}
+// spool removes the spool files of imports that died and copies standard
+// input, when a source is "-", to a new one (see spoolStdin).
+func (r *importRun) spool(srcs []*source.Source) ([]*source.Source, func(), error) {
+	dir := r.opts.SpoolDir
+	if dir == "" {
+		dir = defaultSpoolDir()
+	}
+	removeStaleSpools(dir, r.opts.Notice)
+	return spoolStdin(srcs, dir)
+}
+
+// lockImports takes schema.ImportLock on conn, saying so when it must
+// wait for another import to finish first.
+func lockImports(ctx context.Context, conn *pgxpool.Conn, notice func(string)) (unlock func(), err error) {
+	unlock, ok, err := schema.TryLock(ctx, conn, schema.ImportLock)
+	if err != nil || ok {
+		return unlock, err
+	}
+	notice("waiting for another import into this database to finish")
+	return schema.Lock(ctx, conn, schema.ImportLock)
+}
+
+// register decides per source: new, resumed, already imported (skipped)
+// or failed, and registers the sources to read in the database and in r.
+// Its error is the database's, or ctx's.
+func (r *importRun) register(ctx context.Context, conn *pgx.Conn, srcs []*source.Source) error {
 	seen := map[int64]string{} // source ids registered in this run
-	var todo []*source.Source
-	// A run stopped by the database (its disk, its server) fails every
-	// source it had not finished, with the cause named, so that the
-	// summary's counts agree with the exit status; a re-run resumes them.
-	ended := map[*sourceState]bool{} // by the writer, read after it is done
-	defer func() {
-		if err == nil || ctx.Err() != nil {
-			return
-		}
-		for _, s := range todo {
-			if st := states[s]; st != nil && !ended[st] {
-				fail(sourceError(st.name, 0, schema.DescribeError(err)))
-			}
-		}
-	}()
-	var total int64
-	maxDepth := depth
 	for _, s := range srcs {
-		sum.Sources++
-		st, msg, err := prepareSource(ctx, conn.Conn(), s, opts.Force, depth, seen)
+		r.sum.Sources++
+		st, msg, err := prepareSource(ctx, conn, s, r.opts.Force, r.opts.OpeningDepth, seen)
 		if err != nil {
 			if ctx.Err() != nil {
-				return sum, ctx.Err()
+				return ctx.Err()
 			}
 			var dbErr *dbError
 			if errors.As(err, &dbErr) {
-				return sum, dbErr.err
+				return dbErr.err
 			}
-			fail(sourceError(s.Name, 0, err))
+			r.fail(sourceError(s.Name, 0, err))
 			continue
 		}
 		if msg != "" {
-			notice(msg)
-		}
-		if st != nil {
-			st.name = s.Name
+			r.opts.Notice(msg)
 		}
 		if st == nil {
-			sum.SourcesSkipped++
+			r.sum.SourcesSkipped++
 			continue
 		}
+		st.name = s.Name
 		if first, dup := seen[st.id]; dup {
-			sum.SourcesSkipped++
-			notice(fmt.Sprintf("skipped: %s: the same text as %s in this run", s.Name, first))
+			r.sum.SourcesSkipped++
+			r.opts.Notice(fmt.Sprintf("skipped: %s: the same text as %s in this run", s.Name, first))
 			continue
 		}
 		seen[st.id] = s.Name
-		sum.SourceIDs = append(sum.SourceIDs, st.id)
+		r.sum.SourceIDs = append(r.sum.SourceIDs, st.id)
 		if st.skip > 0 {
-			sum.SourcesResumed++
+			r.sum.SourcesResumed++
 		}
-		states[s] = st
-		maxDepth = max(maxDepth, st.openingDepth)
-		todo = append(todo, s)
-		total += max(s.Size, 0)
+		r.states[s] = st
+		r.maxDepth = max(r.maxDepth, st.openingDepth)
+		r.todo = append(r.todo, s)
+		r.total += max(s.Size, 0)
 	}
+	return nil
+}
 
-	// The writer runs on its own goroutine, so that reading and replay go
-	// on while PostgreSQL takes a batch: the import then costs little more
-	// than the COPY itself. Batches are written strictly in order.
-	widenSendBuffer(conn.Conn().PgConn().Conn())
-	w := &writer{conn: conn.Conn(), players: map[string]int32{}}
+// store reads, replays and stores the sources registered. The writer runs
+// on its own goroutine, so that reading and replay go on while PostgreSQL
+// takes a batch: the import then costs little more than the COPY itself.
+// Batches are written strictly in order.
+func (r *importRun) store(ctx context.Context, conn *pgx.Conn) error {
+	widenSendBuffer(conn.PgConn().Conn())
+	w := &writer{conn: conn, players: map[string]int32{}}
 	if err := w.useFilter(ctx); err != nil {
-		return sum, err
+		return err
 	}
-	type message struct {
-		st    *sourceState
-		items []Item
-		end   *Event // SourceEnd: mark the source done or failed after its last batch
-		done  int64  // bytes of the sources up to the last item (Committed)
-	}
-	committed := 0 // games in committed batches
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	writes := make(chan message, 2)
 	writeDone := make(chan error, 1)
-	go func() {
-		var werr error
-		for m := range writes {
-			if werr != nil {
-				continue // drain
-			}
-			if len(m.items) > 0 && m.st.failed.Load() == nil {
-				c, err := w.writeBatch(runCtx, m.st, m.items)
-				if err != nil {
-					// Data the database refuses fails this source alone;
-					// anything else (the connection, the disk) stops the
-					// run, which a re-run resumes.
-					se := storeFailure(m.st.name, m.items, err)
-					if se == nil || runCtx.Err() != nil || w.conn.IsClosed() {
-						werr = err
-						cancel()
-						continue
-					}
-					m.st.failed.Store(se)
-				} else {
-					committed += len(m.items)
-					sum.Imported += c.imported
-					sum.Duplicates += c.duplicates
-					sum.Rejected += c.rejected
-					for r, n := range c.byReason {
-						sum.RejectedByReason[r] += n
-					}
-				}
-			}
-			if ev := m.end; ev != nil {
-				status, errText := "done", (*string)(nil)
-				fe := m.st.failed.Load()
-				if fe == nil && ev.Err != nil {
-					fe = sourceError(m.st.name, 0, ev.Err)
-					if fe.Note == breakNote {
-						fe.Note = breakNoteImport
-					}
-				}
-				if fe != nil {
-					status = "failed"
-					e := capText(dbText(fe.Error()), maxMessage)
-					errText = &e
-					fail(fe)
-					ended[m.st] = true
-				}
-				if _, err := w.conn.Exec(runCtx, `UPDATE sources SET status = $2, error = $3, finished_at = now() WHERE id = $1`,
-					m.st.id, status, errText); err != nil {
-					werr = err
-					cancel()
-				} else {
-					ended[m.st] = true
-				}
-			}
-			if opts.Committed != nil && werr == nil {
-				opts.Committed(m.done, total, committed)
-			}
-		}
-		writeDone <- werr
-	}()
+	go func() { writeDone <- r.write(runCtx, cancel, w, writes) }()
+	err := r.read(runCtx, writes)
+	close(writes)
+	if werr := <-writeDone; werr != nil {
+		err = werr
+	} else if err != nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// read runs the pipeline over the sources registered and sends their
+// games to the writer in batches of opts.BatchSize; a source's last batch
+// carries its end.
+func (r *importRun) read(ctx context.Context, writes chan<- message) error {
+	batchSize := r.opts.BatchSize
 	var pending []Item
-	var done int64
+	var done int64 // bytes of the sources read to their end
 	send := func(m message) error {
 		select {
 		case writes <- m:
 			return nil
-		case <-runCtx.Done():
-			return runCtx.Err()
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
-	cfg := Config{Workers: opts.Workers, Replay: replay.Options{Variant: opts.Variant, NoSetups: true}, Prepare: preparer(maxDepth),
-		Skip: func(s *source.Source) int { return states[s].skip },
-		Stop: func(s *source.Source) bool { return states[s].failed.Load() != nil }}
-	err = Run(runCtx, todo, cfg, inferSources(cfg, func(ev *Event) error {
-		st := states[ev.Source]
+	progress := func(n int64) {
+		if r.opts.Progress != nil {
+			r.opts.Progress(n, r.total, r.sum.GamesRead)
+		}
+	}
+	cfg := Config{Workers: r.opts.Workers, Replay: replay.Options{Variant: r.opts.Variant, NoSetups: true}, Prepare: preparer(r.maxDepth),
+		Skip: func(s *source.Source) int { return r.states[s].skip },
+		Stop: func(s *source.Source) bool { return r.states[s].failed.Load() != nil }}
+	return Run(ctx, r.todo, cfg, inferSources(cfg, func(ev *Event) error {
+		st := r.states[ev.Source]
 		switch ev.Kind {
 		case Games:
-			sum.GamesRead += len(ev.Items)
+			r.sum.GamesRead += len(ev.Items)
 			pending = append(pending, ev.Items...)
 			if len(pending) >= batchSize {
 				if err := send(message{st: st, items: pending, done: done + ev.Consumed}); err != nil {
@@ -386,38 +391,115 @@ func Import(ctx context.Context, pool *pgxpool.Pool, paths []string, opts Option
 				}
 				pending = make([]Item, 0, batchSize+256)
 			}
-			if opts.Progress != nil {
-				opts.Progress(done+ev.Consumed, total, sum.GamesRead)
-			}
+			progress(done + ev.Consumed)
 		case SourceEnd:
 			if err := send(message{st: st, items: pending, end: ev, done: done + max(ev.Source.Size, 0)}); err != nil {
 				return err
 			}
 			pending = make([]Item, 0, batchSize+256)
 			done += max(ev.Source.Size, 0)
-			if opts.Progress != nil {
-				opts.Progress(done, total, sum.GamesRead)
-			}
+			progress(done)
 		}
 		return nil
 	}))
-	close(writes)
-	if werr := <-writeDone; werr != nil {
-		err = werr
-	} else if err != nil && ctx.Err() != nil {
-		err = ctx.Err()
+}
+
+// write is the writer's loop over the messages of read. An error that
+// stops the run cancels it (read then stops) and is returned after the
+// messages still sent are drained.
+func (r *importRun) write(ctx context.Context, cancel func(), w *writer, writes <-chan message) error {
+	var werr error
+	for m := range writes {
+		if werr != nil {
+			continue // drain
+		}
+		if werr = r.writeMessage(ctx, w, m); werr != nil {
+			cancel()
+			continue
+		}
+		if r.opts.Committed != nil {
+			r.opts.Committed(m.done, r.total, r.committed)
+		}
 	}
+	return werr
+}
+
+// writeMessage stores m's batch unless its source failed already, then
+// ends the source when m carries its end. Data the database refuses fails
+// this source alone; anything else (the connection, the disk) stops the
+// run, which a re-run resumes: that is the error returned.
+func (r *importRun) writeMessage(ctx context.Context, w *writer, m message) error {
+	if len(m.items) > 0 && m.st.failed.Load() == nil {
+		c, err := w.writeBatch(ctx, m.st, m.items)
+		if err != nil {
+			se := storeFailure(m.st.name, m.items, err)
+			if se == nil || ctx.Err() != nil || w.conn.IsClosed() {
+				return err
+			}
+			m.st.failed.Store(se)
+		} else {
+			r.committed += len(m.items)
+			r.sum.Imported += c.imported
+			r.sum.Duplicates += c.duplicates
+			r.sum.Rejected += c.rejected
+			for reason, n := range c.byReason {
+				r.sum.RejectedByReason[reason] += n
+			}
+		}
+	}
+	if m.end != nil {
+		return r.endSource(ctx, w, m.st, m.end)
+	}
+	return nil
+}
+
+// endSource marks st done after its last batch, or failed: a batch the
+// database refused, or the source's own error (ev.Err: it could not be
+// read to its end).
+func (r *importRun) endSource(ctx context.Context, w *writer, st *sourceState, ev *Event) error {
+	fe := st.failed.Load()
+	if fe == nil && ev.Err != nil {
+		fe = sourceError(st.name, 0, ev.Err)
+		if fe.Note == breakNote {
+			fe.Note = breakNoteImport
+		}
+	}
+	var errText *string
+	if fe != nil {
+		e := capText(dbText(fe.Error()), maxMessage)
+		errText = &e
+		r.fail(fe)
+		r.ended[st] = true
+	}
+	if err := schema.FinishImportSource(ctx, w.conn, st.id, errText); err != nil {
+		return err
+	}
+	r.ended[st] = true
+	return nil
+}
+
+// failUnfinished fails the sources registered that the writer did not
+// end, with err (the database's) named.
+func (r *importRun) failUnfinished(err error) {
+	for _, s := range r.todo {
+		if st := r.states[s]; st != nil && !r.ended[st] {
+			r.fail(sourceError(st.name, 0, schema.DescribeError(err)))
+		}
+	}
+}
+
+// finish completes the summary of a run that ended with err.
+func (r *importRun) finish(start time.Time, err error) {
 	if err != nil {
 		// Stopped: the games read beyond the last committed batch are
 		// not kept, and the next run reads them again; the summary counts
 		// what this run did, not what its reader had run ahead to.
-		sum.GamesRead = committed
+		r.sum.GamesRead = r.committed
 	}
-	sum.Seconds = time.Since(start).Seconds()
-	if sum.Seconds > 0 {
-		sum.GamesPerSecond = float64(sum.GamesRead) / sum.Seconds
+	r.sum.Seconds = time.Since(start).Seconds()
+	if r.sum.Seconds > 0 {
+		r.sum.GamesPerSecond = float64(r.sum.GamesRead) / r.sum.Seconds
 	}
-	return sum, err
 }
 
 // dbError marks a database failure during preparation (fatal for the run,
@@ -436,83 +518,70 @@ func prepareSource(ctx context.Context, conn *pgx.Conn, s *source.Source, force 
 	}
 	lengths := make([]int64, len(cands))
 	for i, c := range cands {
-		lengths[i] = c.length
+		lengths[i] = c.Length
 	}
 	h := hashSource(s, lengths)
 	if h.err != nil && h.n == 0 {
 		return nil, "", h.err // nothing read: nothing to identify or keep
 	}
 	sha := h.identity()
-	var id int64
-	var status string
-	var read, stored, dups, rejected int
-	var finished *time.Time
-	var oldDepth *int16
-	err = conn.QueryRow(ctx, `SELECT id, status, games_read, games_imported, duplicates, rejected, finished_at, opening_depth FROM sources WHERE sha256 = $1`, sha).Scan(&id, &status, &read, &stored, &dups, &rejected, &finished, &oldDepth)
+	reg := schema.NewImportSource{Name: dbText(s.Name), Size: sizeOf(s), SHA: sha, OpeningDepth: int16(depth)}
+	old, found, err := schema.FindImportSource(ctx, conn, sha)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows):
 	case err != nil:
 		return nil, "", &dbError{err}
-	case status == "done" && !force:
+	case !found:
+	case old.Status == "done" && !force:
 		when := ""
-		if finished != nil {
-			when = " on " + finished.Format("2006-01-02 15:04")
+		if old.FinishedAt != nil {
+			when = " on " + old.FinishedAt.Format("2006-01-02 15:04")
 		}
-		return nil, fmt.Sprintf("skipped: %s: already imported%s (source %d, same SHA-256); --force re-imports it", s.Name, when, id), nil
-	case status == "done" && force:
-		// One transaction: the games of other sources recorded as
-		// duplicates of this one's follow it to its new id (the same text:
-		// its ordinals hold the same games), and a crash leaves either the
-		// old source or the new one, never links to neither.
-		tx, err := conn.Begin(ctx)
+		return nil, fmt.Sprintf("skipped: %s: already imported%s (source %d, same SHA-256); --force re-imports it", s.Name, when, old.ID), nil
+	case old.Status == "done" && force:
+		id, err := schema.ReplaceImportSource(ctx, conn, old.ID, reg)
 		if err != nil {
 			return nil, "", &dbError{err}
 		}
-		defer tx.Rollback(ctx)
-		if _, err := tx.Exec(ctx, `DELETE FROM sources WHERE id = $1`, id); err != nil {
-			return nil, "", &dbError{err}
-		}
-		old := id
-		if id, err = insertSource(ctx, tx, s, sha, depth); err != nil {
-			return nil, "", err
-		}
-		if _, err := tx.Exec(ctx, `UPDATE duplicates SET of_source_id = $1 WHERE of_source_id = $2`, id, old); err != nil {
-			return nil, "", &dbError{err}
-		}
-		if err := tx.Commit(ctx); err != nil {
-			return nil, "", &dbError{err}
-		}
-		msg := fmt.Sprintf("re-importing %s (--force): removed the %d games it had stored (of %d read: %d duplicates, %d rejected)", s.Name, stored, read, dups, rejected)
+		msg := fmt.Sprintf("re-importing %s (--force): removed the %d games it had stored (of %d read: %d duplicates, %d rejected)",
+			s.Name, old.GamesImported, old.GamesRead, old.Duplicates, old.Rejected)
 		return &sourceState{id: id, openingDepth: depth}, msg, nil
 	default: // interrupted or failed before: go on after what was committed
-		return resumeSource(ctx, conn, s, id, read, oldDepth, depth, "")
+		return resumeSource(ctx, conn, s, old.ID, old.GamesRead, old.OpeningDepth, depth, "")
 	}
-	// A text that begins with the whole readable text of a source that
-	// broke off continues it (a repaired file): the longest such source
-	// takes the new text and resumes after its last stored game.
-	var best *brokenSource
+	if best := h.continues(cands); best != nil {
+		read, oldDepth, err := schema.TakeOverSource(ctx, conn, best.ID, sha, sizeOf(s))
+		if err != nil {
+			return nil, "", &dbError{err}
+		}
+		return resumeSource(ctx, conn, s, best.ID, read, oldDepth, depth,
+			fmt.Sprintf("resuming %s after game %d: its text continues that of source %d (%s), which broke off", s.Name, read, best.ID, best.Name))
+	}
+	id, err := schema.InsertImportSource(ctx, conn, reg)
+	if err != nil {
+		return nil, "", &dbError{err}
+	}
+	return &sourceState{id: id, openingDepth: depth}, "", nil
+}
+
+// continues returns the source of cands whose text the hashed text
+// continues, or nil. A text that begins with the whole readable text of a
+// source that broke off continues it (a repaired file): the longest such
+// source takes the new text and resumes after its last stored game.
+func (h *sourceHash) continues(cands []schema.BrokenSource) *schema.BrokenSource {
+	var best *schema.BrokenSource
 	for i := range cands {
 		c := &cands[i]
-		if h.at[c.length] == c.sha && (best == nil || c.length > best.length) {
+		if h.at[c.Length] == c.SHA && (best == nil || c.Length > best.Length) {
 			best = c
 		}
 	}
-	if best != nil {
-		if err := conn.QueryRow(ctx, `UPDATE sources SET sha256 = $2, size = $3 WHERE id = $1 RETURNING games_read, opening_depth`,
-			best.id, sha, sizeOf(s)).Scan(&read, &oldDepth); err != nil {
-			return nil, "", &dbError{err}
-		}
-		return resumeSource(ctx, conn, s, best.id, read, oldDepth, depth,
-			fmt.Sprintf("resuming %s after game %d: its text continues that of source %d (%s), which broke off", s.Name, read, best.id, best.name))
-	}
-	id, err = insertSource(ctx, conn, s, sha, depth)
-	return &sourceState{id: id, openingDepth: depth}, "", err
+	return best
 }
 
 // resumeSource marks a source that did not finish as importing again and
 // returns the state that skips the games it committed.
 func resumeSource(ctx context.Context, conn *pgx.Conn, s *source.Source, id int64, read int, oldDepth *int16, depth int, msg string) (*sourceState, string, error) {
-	if _, err := conn.Exec(ctx, `UPDATE sources SET status = 'importing', name = $2, error = NULL, finished_at = NULL WHERE id = $1`, id, dbText(s.Name)); err != nil {
+	if err := schema.ResumeImportSource(ctx, conn, id, dbText(s.Name)); err != nil {
 		return nil, "", &dbError{err}
 	}
 	if msg == "" && read > 0 {
@@ -520,7 +589,7 @@ func resumeSource(ctx context.Context, conn *pgx.Conn, s *source.Source, id int6
 	}
 	if oldDepth != nil {
 		depth = int(*oldDepth)
-	} else if _, err := conn.Exec(ctx, `UPDATE sources SET opening_depth = $2 WHERE id = $1`, id, depth); err != nil {
+	} else if err := schema.SetOpeningDepth(ctx, conn, id, int16(depth)); err != nil {
 		return nil, "", &dbError{err}
 	}
 	return &sourceState{id: id, skip: read, openingDepth: depth}, msg, nil
@@ -534,55 +603,20 @@ func sizeOf(s *source.Source) *int64 {
 	return &size
 }
 
-func insertSource(ctx context.Context, conn interface {
-	QueryRow(context.Context, string, ...any) pgx.Row
-}, s *source.Source, sha string, depth int) (int64, error) {
-	var id int64
-	err := conn.QueryRow(ctx, `INSERT INTO sources (name, size, sha256, opening_depth) VALUES ($1, $2, $3, $4) RETURNING id`, dbText(s.Name), sizeOf(s), sha, int16(depth)).Scan(&id)
-	if err != nil {
-		return 0, &dbError{err}
-	}
-	return id, nil
-}
-
-// brokenPrefix marks the identity of a source whose text broke off: its
-// sha256 column holds "prefix:<bytes>:<sha256 of those bytes>", the text it
-// could read, instead of the hash of a whole text. (A column of its own
-// would be cleaner; this one needs no migration.)
-const brokenPrefix = "prefix:"
-
-// brokenSource is a source whose text broke off, as recorded.
-type brokenSource struct {
-	id     int64
-	name   string
-	length int64  // bytes of text read before the break
-	sha    string // their SHA-256, hex
-}
-
 // brokenSources lists the unfinished sources whose text broke off, except
 // those claimed by this run.
-func brokenSources(ctx context.Context, conn *pgx.Conn, claimed map[int64]string) ([]brokenSource, error) {
-	rows, err := conn.Query(ctx, `SELECT id, name, sha256 FROM sources WHERE sha256 LIKE 'prefix:%' AND status <> 'done'`)
+func brokenSources(ctx context.Context, conn *pgx.Conn, claimed map[int64]string) ([]schema.BrokenSource, error) {
+	all, err := schema.BrokenSources(ctx, conn)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []brokenSource
-	for rows.Next() {
-		var b brokenSource
-		var ident string
-		if err := rows.Scan(&b.id, &b.name, &ident); err != nil {
-			return nil, err
+	out := all[:0]
+	for _, b := range all {
+		if _, taken := claimed[b.ID]; !taken {
+			out = append(out, b)
 		}
-		n, sha, ok := strings.Cut(strings.TrimPrefix(ident, brokenPrefix), ":")
-		length, perr := strconv.ParseInt(n, 10, 64)
-		if _, taken := claimed[b.id]; !ok || perr != nil || length <= 0 || taken {
-			continue
-		}
-		b.length, b.sha = length, sha
-		out = append(out, b)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // sourceHash is what hashSource found.
@@ -599,7 +633,7 @@ func (h *sourceHash) identity() string {
 	if h.err == nil {
 		return h.sha
 	}
-	return brokenPrefix + strconv.FormatInt(h.n, 10) + ":" + h.sha
+	return schema.BrokenPrefix + strconv.FormatInt(h.n, 10) + ":" + h.sha
 }
 
 // hashSource reads a source once to compute the SHA-256 of its PDN text,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/replay"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -98,7 +99,7 @@ func prepare(g *replay.Game) *stored {
 	st.hashes = append(st.hashes, g.Start.Hash())
 	st.hashes = append(st.hashes, g.Hashes...)
 
-	// The row after gameRowPrefix's columns, in gameCopyColumns' order.
+	// The row after gameRowPrefix's columns, in schema.GameCopyColumns' order.
 	b := make(rowBuf, 0, 168+len(moves)+len(tags)+len(annotations))
 	b = b.int2(st.variant).text(basis).textPtr(event).textPtr(site).text(st.date).textPtr(round)
 	b = b.int2(st.result).int2(int16(len(g.Moves))).textPtr(startFEN).bytea(moves)
@@ -242,133 +243,78 @@ func (w *writer) index(id int64, hashes []uint64) {
 	}
 }
 
+// batch is one batch of a source's games on its way into the database.
+type batch struct {
+	src      *sourceState
+	items    []Item
+	players  map[string]int32 // the batch's players not in the writer's cache
+	games    []candidate      // its accepted games, in order
+	ids      []int64          // reserved for the new games, ascending
+	news     []*stored        // the new games, in id order from ids[0]
+	rows     *gameRows        // their games rows
+	ordinals []int32          // their ordinals, likewise
+	dups     []schema.Duplicate
+	rejected []schema.RejectedGame
+	c        batchCounts
+}
+
+// candidate is an accepted game of a batch with its duplicate key.
+type candidate struct {
+	it  *Item
+	st  *stored
+	key dupKey
+}
+
 // writeBatch stores one batch of a source's games in one transaction,
 // together with the source's resume point, so a batch is either wholly in
 // the database or not at all.
 func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item) (batchCounts, error) {
-	sourceID := src.id
-	c := batchCounts{byReason: map[string]int{}}
+	b := &batch{src: src, items: items, c: batchCounts{byReason: map[string]int{}}}
 	if len(items) == 0 {
-		return c, nil
+		return b.c, nil
 	}
-	tx, err := w.conn.Begin(ctx)
+	if err := schema.WithTx(ctx, w.conn, func(tx pgx.Tx) error { return w.store(ctx, tx, b) }); err != nil {
+		return b.c, err
+	}
+	// The caches hold committed rows only: a batch rolled back leaves them.
+	for name, id := range b.players {
+		w.players[name] = id
+	}
+	if w.filter != nil {
+		for _, st := range b.news {
+			w.filter.add(st.movesHash)
+		}
+	}
+	return b.c, nil
+}
+
+// store writes b in tx: its players, its new games with their position
+// index, opening statistics and pattern rows, its rejected games and
+// duplicates, the evaluation comments and the source's totals.
+func (w *writer) store(ctx context.Context, tx pgx.Tx, b *batch) error {
+	var err error
+	if b.players, err = w.resolvePlayers(ctx, tx, b.items); err != nil {
+		return err
+	}
+	dupOf, fresh, err := findDuplicates(ctx, tx, b, w.candidates(b))
 	if err != nil {
-		return c, err
+		return err
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck
-
-	newPlayers, err := w.resolvePlayers(ctx, tx, items)
-	if err != nil {
-		return c, err
-	}
-
-	// Find which accepted games are duplicates.
-	type candidate struct {
-		it  *Item
-		st  *stored
-		key dupKey
-	}
-	var games []candidate
-	var hashes []int64
-	for i := range items {
-		it := &items[i]
-		if !it.Accepted {
-			continue
-		}
-		st := it.Prepared.(*stored)
-		games = append(games, candidate{it: it, st: st, key: dupKey{
-			variant: st.variant, movesHash: st.movesHash,
-			white: w.playerID(st.white, newPlayers), black: w.playerID(st.black, newPlayers), date: st.date,
-		}})
-		if w.filter == nil || w.filter.mayHold(st.movesHash) {
-			hashes = append(hashes, st.movesHash)
-		}
-	}
-	existing := dupGames{first: map[dupKey]int32{}}
-	if len(hashes) > 0 {
-		rows, err := tx.Query(ctx, `SELECT source_id, ordinal, variant, moves_hash, coalesce(white_id, 0), coalesce(black_id, 0), date,
-			result, coalesce(event, ''), coalesce(site, ''), coalesce(round, '')
-			FROM games WHERE moves_hash = ANY($1)`, hashes)
-		if err != nil {
-			return c, err
-		}
-		for rows.Next() {
-			var g dupGame
-			var k dupKey
-			var event, site, round string
-			if err := rows.Scan(&g.ref.sourceID, &g.ref.ordinal, &k.variant, &k.movesHash, &k.white, &k.black, &k.date,
-				&g.result, &event, &site, &round); err != nil {
-				rows.Close()
-				return c, err
-			}
-			g.header = newDupHeader(event, site, round)
-			existing.add(k, g)
-		}
-		if err := rows.Err(); err != nil {
-			return c, err
-		}
-	}
-
-	// Decide each game in order (a game may be the same as one earlier in
-	// the batch), then reserve ids for the new ones: the position index
-	// refers to them.
-	dupOf := make([]gameRef, len(games)) // sourceID 0 (no source has it): not a duplicate
-	fresh := 0
-	for i, p := range games {
-		if ref, ok := existing.find(p.key, p.st.result, p.st.header); ok {
-			dupOf[i] = ref
-			continue
-		}
-		existing.add(p.key, dupGame{ref: gameRef{sourceID, int32(p.it.Ordinal)}, result: p.st.result, header: p.st.header})
-		fresh++
-	}
-	var ids []int64
+	// Ids are reserved for the new games before they are written: the
+	// position index refers to them.
 	if fresh > 0 {
-		// One round trip for the whole block: the import lock keeps other
-		// importers from drawing ids in between.
-		var last int64
-		if err := tx.QueryRow(ctx, `SELECT setval(s, nextval(s) + $1 - 1) FROM pg_get_serial_sequence('games', 'id') AS s`, fresh).Scan(&last); err != nil {
-			return c, err
+		first, err := schema.ReserveGameIDs(ctx, tx, fresh)
+		if err != nil {
+			return err
 		}
-		ids = make([]int64, fresh)
-		for i := range ids {
-			ids[i] = last - int64(fresh) + 1 + int64(i)
+		b.ids = make([]int64, fresh)
+		for i := range b.ids {
+			b.ids[i] = first + int64(i)
 		}
 	}
-	var dupRows, rejRows [][]any
-	var news []*stored // the new games, in id order from ids[0]
-	var ordinals []int32
-	rows := &gameRows{buf: w.games[:0], sourceID: sourceID, ids: ids}
-	for i, p := range games {
-		it, st := p.it, p.st
-		if ref := dupOf[i]; ref.sourceID != 0 {
-			dupRows = append(dupRows, []any{sourceID, int32(it.Ordinal), it.Offset, ref.sourceID, ref.ordinal})
-			c.duplicates++
-			continue
-		}
-		rows.games = append(rows.games, newGame{it: it, st: st, white: p.key.white, black: p.key.black})
-		news = append(news, st)
-		ordinals = append(ordinals, int32(it.Ordinal))
-		c.imported++
-	}
-	defer func() { w.games = rows.buf }() // reused by the next batch
-	// The position index and the opening statistics of the new games are
-	// sorted out while PostgreSQL takes the games: the connection would
-	// otherwise wait for this, and PostgreSQL for the connection.
-	side := make(chan []openings.Row, 1)
-	go func() {
-		w.resetIndex()
-		w.opening.Reset()
-		if len(ids) > 0 {
-			w.first = ids[0]
-		}
-		for i, st := range news {
-			w.index(ids[i], st.hashes)
-			w.opening.Add(st.variant, st.result, st.opening, src.openingDepth)
-		}
-		w.pos = w.positionRows(w.pos, sourceID)
-		side <- w.opening.Rows()
-	}()
+	b.split(w, dupOf)
+	defer func() { w.games = b.rows.buf }() // reused by the next batch
+	side := w.indexAside(b)
 	var openingRows []openings.Row
 	waited := false
 	wait := func() {
@@ -377,75 +323,163 @@ func (w *writer) writeBatch(ctx context.Context, src *sourceState, items []Item)
 		}
 	}
 	defer wait() // the buckets are the writer's: the next batch reuses them
-	for i := range items {
-		it := &items[i]
+	b.rejectedRows()
+	if len(b.news) > 0 {
+		if err := schema.CopyGames(ctx, tx, b.rows); err != nil {
+			return &copyError{table: "games", ordinals: b.ordinals, err: err}
+		}
+	}
+	wait()
+	return w.storeRest(ctx, tx, b, openingRows)
+}
+
+// storeRest writes what follows b's games in tx, in this order.
+func (w *writer) storeRest(ctx context.Context, tx pgx.Tx, b *batch, openingRows []openings.Row) error {
+	sourceID := b.src.id
+	if len(b.news) > 0 {
+		if err := schema.CopyPositionIndex(ctx, tx, bytes.NewReader(w.pos)); err != nil {
+			return fmt.Errorf("copy position index: %w", err)
+		}
+	}
+	if err := openings.WriteRows(ctx, tx, sourceID, openingRows); err != nil {
+		return err
+	}
+	if err := writePatternRows(ctx, tx, sourceID, b.ids, b.news); err != nil {
+		return err
+	}
+	if len(b.rejected) > 0 {
+		if err := schema.CopyRejectedGames(ctx, tx, b.rejected); err != nil {
+			ords := make([]int32, len(b.rejected))
+			for i, r := range b.rejected {
+				ords[i] = r.Ordinal
+			}
+			return &copyError{table: "rejected_games", ordinals: ords, err: err}
+		}
+	}
+	if len(b.dups) > 0 {
+		if err := schema.CopyDuplicates(ctx, tx, b.dups); err != nil {
+			return fmt.Errorf("copy duplicates: %w", err)
+		}
+	}
+	if err := writeEvaluations(ctx, tx, b.items); err != nil {
+		return err
+	}
+	last := b.items[len(b.items)-1].Ordinal
+	return schema.AddBatchTotals(ctx, tx, sourceID, last, b.c.imported, b.c.duplicates, b.c.rejected)
+}
+
+// candidates fills b.games with the batch's accepted games and their
+// duplicate keys, and returns the moves hashes whose stored games may be
+// duplicates of them (with a filter, only those it may hold).
+func (w *writer) candidates(b *batch) []int64 {
+	var hashes []int64
+	for i := range b.items {
+		it := &b.items[i]
+		if !it.Accepted {
+			continue
+		}
+		st := it.Prepared.(*stored)
+		b.games = append(b.games, candidate{it: it, st: st, key: dupKey{
+			variant: st.variant, movesHash: st.movesHash,
+			white: w.playerID(st.white, b.players), black: w.playerID(st.black, b.players), date: st.date,
+		}})
+		if w.filter == nil || w.filter.mayHold(st.movesHash) {
+			hashes = append(hashes, st.movesHash)
+		}
+	}
+	return hashes
+}
+
+// findDuplicates decides which of b's games are duplicates, in order (a
+// game may be the same as one earlier in the batch), of the stored games
+// with one of hashes: dupOf[i] is the game b.games[i] repeats, sourceID 0
+// (no source has it) for a new game; fresh counts the new games.
+func findDuplicates(ctx context.Context, q schema.Querier, b *batch, hashes []int64) (dupOf []gameRef, fresh int, err error) {
+	existing := dupGames{first: map[dupKey]int32{}}
+	if len(hashes) > 0 {
+		err := schema.ForEachDuplicateCandidate(ctx, q, hashes, func(g *schema.DuplicateCandidate) {
+			k := dupKey{variant: g.Variant, movesHash: g.MovesHash, white: g.White, black: g.Black, date: g.Date}
+			existing.add(k, dupGame{ref: gameRef{g.SourceID, g.Ordinal}, result: g.Result, header: newDupHeader(g.Event, g.Site, g.Round)})
+		})
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	dupOf = make([]gameRef, len(b.games))
+	for i, p := range b.games {
+		if ref, ok := existing.find(p.key, p.st.result, p.st.header); ok {
+			dupOf[i] = ref
+			continue
+		}
+		existing.add(p.key, dupGame{ref: gameRef{b.src.id, int32(p.it.Ordinal)}, result: p.st.result, header: p.st.header})
+		fresh++
+	}
+	return dupOf, fresh, nil
+}
+
+// split sorts b's games into duplicates and new games, the new ones with
+// their ids (b.ids, in order) and games rows.
+func (b *batch) split(w *writer, dupOf []gameRef) {
+	sourceID := b.src.id
+	b.rows = &gameRows{buf: w.games[:0], sourceID: sourceID, ids: b.ids}
+	for i, p := range b.games {
+		it, st := p.it, p.st
+		if ref := dupOf[i]; ref.sourceID != 0 {
+			b.dups = append(b.dups, schema.Duplicate{SourceID: sourceID, Ordinal: int32(it.Ordinal), Offset: it.Offset,
+				OfSourceID: ref.sourceID, OfOrdinal: ref.ordinal})
+			b.c.duplicates++
+			continue
+		}
+		b.rows.games = append(b.rows.games, newGame{it: it, st: st, white: p.key.white, black: p.key.black})
+		b.news = append(b.news, st)
+		b.ordinals = append(b.ordinals, int32(it.Ordinal))
+		b.c.imported++
+	}
+}
+
+// indexAside sorts out the position index (into w.pos) and the opening
+// statistics of b's new games while PostgreSQL takes the games: the
+// connection would otherwise wait for this, and PostgreSQL for the
+// connection. The channel gives the opening rows when both are done; the
+// buckets are the writer's, so it must be received from before the next
+// batch.
+func (w *writer) indexAside(b *batch) <-chan []openings.Row {
+	side := make(chan []openings.Row, 1)
+	go func() {
+		w.resetIndex()
+		w.opening.Reset()
+		if len(b.ids) > 0 {
+			w.first = b.ids[0]
+		}
+		for i, st := range b.news {
+			w.index(b.ids[i], st.hashes)
+			w.opening.Add(st.variant, st.result, st.opening, b.src.openingDepth)
+		}
+		w.pos = w.positionRows(w.pos, b.src.id)
+		side <- w.opening.Rows()
+	}()
+	return side
+}
+
+// rejectedRows fills b.rejected with the batch's rejected games, counting
+// them by reason.
+func (b *batch) rejectedRows() {
+	for i := range b.items {
+		it := &b.items[i]
 		if it.Accepted {
 			continue
 		}
 		reason := replay.Reason(it.Reject)
-		c.rejected++
-		c.byReason[reason]++
+		b.c.rejected++
+		b.c.byReason[reason]++
 		raw := it.PDN.Raw
 		if raw == nil {
 			raw = []byte{}
 		}
 		r := rejectedTexts(it.Reject)
-		rejRows = append(rejRows, []any{sourceID, int32(it.Ordinal), it.Offset, int32(it.Line), raw, dbText(reason), r.ply, r.move, r.fen, r.message})
+		b.rejected = append(b.rejected, schema.RejectedGame{SourceID: b.src.id, Ordinal: int32(it.Ordinal), Offset: it.Offset,
+			Line: int32(it.Line), Raw: raw, Reason: dbText(reason), Ply: r.ply, Move: r.move, FEN: r.fen, Message: r.message})
 	}
-
-	pg := tx.Conn().PgConn()
-	if len(news) > 0 {
-		if _, err := pg.CopyFrom(ctx, rows, "COPY games ("+gameCopyColumns+") FROM STDIN (FORMAT binary)"); err != nil {
-			return c, &copyError{table: "games", ordinals: ordinals, err: err}
-		}
-	}
-	wait()
-	if len(news) > 0 {
-		if _, err := pg.CopyFrom(ctx, bytes.NewReader(w.pos), "COPY position_index (source_id, first_game, bucket, entries) FROM STDIN (FORMAT binary)"); err != nil {
-			return c, fmt.Errorf("copy position index: %w", err)
-		}
-	}
-	if err := openings.WriteRows(ctx, tx, sourceID, openingRows); err != nil {
-		return c, err
-	}
-	if err := writePatternRows(ctx, tx, sourceID, ids, news); err != nil {
-		return c, err
-	}
-	if len(rejRows) > 0 {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"rejected_games"}, rejectedColumns, pgx.CopyFromRows(rejRows)); err != nil {
-			ords := make([]int32, len(rejRows))
-			for i, r := range rejRows {
-				ords[i] = r[1].(int32)
-			}
-			return c, &copyError{table: "rejected_games", ordinals: ords, err: err}
-		}
-	}
-	if len(dupRows) > 0 {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"duplicates"}, duplicateColumns, pgx.CopyFromRows(dupRows)); err != nil {
-			return c, fmt.Errorf("copy duplicates: %w", err)
-		}
-	}
-	if err := writeEvaluations(ctx, tx, items); err != nil {
-		return c, err
-	}
-	last := items[len(items)-1].Ordinal
-	if _, err := tx.Exec(ctx, `UPDATE sources SET games_read = $2, games_imported = games_imported + $3,
-		duplicates = duplicates + $4, rejected = rejected + $5 WHERE id = $1`,
-		sourceID, last, c.imported, c.duplicates, c.rejected); err != nil {
-		return c, err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return c, err
-	}
-	for name, id := range newPlayers {
-		w.players[name] = id
-	}
-	if w.filter != nil {
-		for _, st := range news {
-			w.filter.add(st.movesHash)
-		}
-	}
-	return c, nil
 }
 
 // copyError is a COPY of games or rejected games that PostgreSQL refused;
@@ -532,11 +566,6 @@ func rejectedTexts(reject error) rejectedText {
 	return out
 }
 
-var (
-	rejectedColumns  = []string{"source_id", "ordinal", "byte_offset", "line", "raw", "reason", "ply", "move", "fen", "message"}
-	duplicateColumns = []string{"source_id", "ordinal", "byte_offset", "of_source_id", "of_ordinal"}
-)
-
 // resolvePlayers returns the ids of the players of this batch that are not
 // in the committed cache, creating them as needed.
 func (w *writer) resolvePlayers(ctx context.Context, tx pgx.Tx, items []Item) (map[string]int32, error) {
@@ -557,26 +586,7 @@ func (w *writer) resolvePlayers(ctx context.Context, tx pgx.Tx, items []Item) (m
 			}
 		}
 	}
-	found := map[string]int32{}
-	if len(names) == 0 {
-		return found, nil
-	}
-	rows, err := tx.Query(ctx, `WITH new AS (
-			INSERT INTO players (name) SELECT unnest($1::text[]) ORDER BY 1 ON CONFLICT (name) DO NOTHING RETURNING id, name)
-		SELECT id, name FROM new UNION ALL SELECT id, name FROM players WHERE name = ANY($1)`, names)
-	if err != nil {
-		return nil, fmt.Errorf("players: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int32
-		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			return nil, err
-		}
-		found[name] = id
-	}
-	return found, rows.Err()
+	return schema.BatchPlayers(ctx, tx, names)
 }
 
 func (w *writer) playerID(name string, batch map[string]int32) int32 {

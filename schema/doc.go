@@ -30,6 +30,14 @@
 // a test fails on a statement nobody asks for, and another on SQL string
 // literals outside schema but in the files not moved yet, which it lists.
 //
+// The import's game batches are batches.go and batches.sql (players,
+// duplicate candidates, game ids, the COPY of games and their position
+// index with the column lists ingest encodes to, rejected games,
+// duplicates, evaluation comments and the source's running totals, in the
+// batch's transaction), and its sources batches_sources.go and
+// batches_sources.sql (registered by the hash of their text, resumed,
+// replaced on --force, taken over after a break, ended).
+//
 // Writers go through WithTx and WithLock, so the transaction and lock
 // idioms are written once: WithTx commits when fn succeeds and otherwise
 // rolls back on a context that outlives ctx's cancellation (a rollback on

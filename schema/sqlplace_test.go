@@ -22,11 +22,6 @@ import (
 // goes, or its count drops. Nothing may be added: new SQL belongs in the
 // store.
 var notYetMoved = map[string]int{
-	// Game batches and COPY: the import's writer.
-	"ingest/importer.go":     12,
-	"ingest/store.go":        7,
-	"ingest/hashfilter.go":   1,
-	"ingest/evalcomments.go": 1,
 	// Evaluation leases and the analysis's game selection.
 	"analysis/annotate/annotate.go": 6,
 	"analysis/annotate/status.go":   2,
