@@ -30,6 +30,10 @@
 // a test fails on a statement nobody asks for, and another on SQL string
 // literals outside schema but in the files not moved yet, which it lists.
 //
+// leases.go is analyze's evaluation queue: the game selection (the user's
+// --where set into its statement), the queue's claims, leases and status,
+// the evaluations stored and the moves annotated.
+//
 // Writers go through WithTx and WithLock, so the transaction and lock
 // idioms are written once: WithTx commits when fn succeeds and otherwise
 // rolls back on a context that outlives ctx's cancellation (a rollback on

@@ -27,10 +27,6 @@ var notYetMoved = map[string]int{
 	"ingest/store.go":        7,
 	"ingest/hashfilter.go":   1,
 	"ingest/evalcomments.go": 1,
-	// Evaluation leases and the analysis's game selection.
-	"analysis/annotate/annotate.go": 6,
-	"analysis/annotate/status.go":   2,
-	"analysis/annotate/worker.go":   11,
 	// The opening statistics and names.
 	"analysis/openings/coverage.go":  1,
 	"analysis/openings/filtered.go":  1,
