@@ -27,13 +27,6 @@ var notYetMoved = map[string]int{
 	"ingest/store.go":        7,
 	"ingest/hashfilter.go":   1,
 	"ingest/evalcomments.go": 1,
-	// The opening statistics and names.
-	"analysis/openings/coverage.go":  1,
-	"analysis/openings/filtered.go":  1,
-	"analysis/openings/firstmove.go": 1,
-	"analysis/openings/names.go":     4,
-	"analysis/openings/rebuild.go":   4,
-	"analysis/openings/tree.go":      3,
 	// The explorer.
 	"queries/explorer/games.go":      4,
 	"queries/explorer/playerpage.go": 3,
