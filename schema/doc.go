@@ -37,6 +37,12 @@
 // batch's transaction), and its sources batches_sources.go and
 // batches_sources.sql (registered by the hash of their text, resumed,
 // replaced on --force, taken over after a break, ended).
+// leases.go is analyze's evaluation queue: the game selection (the user's
+// --where set into its statement), the queue's claims, leases and status,
+// the evaluations stored and the moves annotated. openings.go holds the
+// opening statistics' reads (trees, names, mean evaluations, coverage,
+// the filtered trees' games, the first moves), their recount and COPY, and
+// the INSERT the named openings' migrations end with.
 //
 // Writers go through WithTx and WithLock, so the transaction and lock
 // idioms are written once: WithTx commits when fn succeeds and otherwise

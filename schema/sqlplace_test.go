@@ -22,17 +22,6 @@ import (
 // goes, or its count drops. Nothing may be added: new SQL belongs in the
 // store.
 var notYetMoved = map[string]int{
-	// Evaluation leases and the analysis's game selection.
-	"analysis/annotate/annotate.go": 6,
-	"analysis/annotate/status.go":   2,
-	"analysis/annotate/worker.go":   11,
-	// The opening statistics and names.
-	"analysis/openings/coverage.go":  1,
-	"analysis/openings/filtered.go":  1,
-	"analysis/openings/firstmove.go": 1,
-	"analysis/openings/names.go":     4,
-	"analysis/openings/rebuild.go":   4,
-	"analysis/openings/tree.go":      3,
 	// The explorer.
 	"queries/explorer/games.go":      4,
 	"queries/explorer/playerpage.go": 3,

@@ -13,7 +13,6 @@ import (
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -171,13 +170,9 @@ type Options struct {
 	Notice func(string)
 }
 
-// current is the version an evaluation must have to count as done: nil
-// (any) unless Reevaluate.
-func (o *Options) current() *string {
-	if !o.Reevaluate {
-		return nil
-	}
-	return &o.EngineVersion
+// queue is the evaluation queue of o's engine and setting on pool.
+func (o *Options) queue(pool *pgxpool.Pool) *schema.EvalQueue {
+	return &schema.EvalQueue{Pool: pool, Engine: o.Engine, Setting: o.Setting, Version: o.EngineVersion, Reevaluate: o.Reevaluate}
 }
 
 func (o *Options) preparing(step string, done, total int) {
@@ -406,7 +401,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Summary, error
 				}
 			}
 			defer ev.Close()
-			wk := &worker{pool: pool, opts: &opts, ev: ev, owner: fmt.Sprintf("%s:%d", opts.Owner, w), runs: rq}
+			wk := &worker{queue: opts.queue(pool), opts: &opts, ev: ev, owner: fmt.Sprintf("%s:%d", opts.Owner, w), runs: rq}
 			if le, ok := ev.(LineEvaluator); ok && line {
 				wk.line = le
 			}
@@ -460,35 +455,13 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 	if opts.Limit > 0 {
 		limit = int64(opts.Limit)
 	}
-	// The filter sits on lines of its own so that a trailing "--" comment
-	// cannot swallow the rest; the extended protocol refuses a second
-	// statement.
-	q := "SELECT id, variant, coalesce(start_fen, ''), moves FROM games\nWHERE (\n" + opts.Where +
-		"\n) AND ($1::int < 0 OR variant = $1::int)\nORDER BY id\nLIMIT CASE WHEN $2::bigint < 0 THEN NULL ELSE $2::bigint END"
-	type raw struct {
-		id       int64
-		variant  int16
-		startFEN string
-		moves    []byte
-	}
-	var games []raw
-	err := schema.ReadOnlyTimeout(ctx, pool, opts.WhereTimeout, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, q, variant, limit)
-		if err != nil {
-			return err
+	var games []schema.StoredGame
+	err := schema.SelectGames(ctx, pool, opts.Where, opts.WhereTimeout, variant, limit, func(g *schema.StoredGame) error {
+		games = append(games, *g)
+		if len(games)%1000 == 0 {
+			opts.preparing("selecting games", len(games), 0)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var r raw
-			if err := rows.Scan(&r.id, &r.variant, &r.startFEN, &r.moves); err != nil {
-				return err
-			}
-			games = append(games, r)
-			if len(games)%1000 == 0 {
-				opts.preparing("selecting games", len(games), 0)
-			}
-		}
-		return rows.Err()
+		return nil
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("selecting games (--where %q): %w", pdn.Clip(opts.Where, 80), err)
@@ -501,29 +474,29 @@ func selectGames(ctx context.Context, pool *pgxpool.Pool, opts Options, sum *Sum
 		if i%1000 == 0 {
 			opts.preparing("replaying games", i, len(games))
 		}
-		v, err := codec.VariantByID(g.variant)
+		v, err := codec.VariantByID(g.Variant)
 		if err != nil {
 			sum.GamesUndecodable++
-			opts.Notice(fmt.Sprintf("game %d: %v", g.id, err))
+			opts.Notice(fmt.Sprintf("game %d: %v", g.ID, err))
 			continue
 		}
 		// A start FEN that does not parse says "start FEN: ".
-		d, err := codec.Decode(v, g.startFEN, g.moves)
+		d, err := codec.Decode(v, g.StartFEN, g.Moves)
 		if err != nil {
 			sum.GamesUndecodable++
-			opts.Notice(fmt.Sprintf("game %d: %v", g.id, err))
+			opts.Notice(fmt.Sprintf("game %d: %v", g.ID, err))
 			continue
 		}
 		plies := d.Positions
 		if opts.MaxPly > 0 && len(plies) > opts.MaxPly+1 {
 			plies = plies[:opts.MaxPly+1]
 		}
-		gl := gameLine{id: g.id, variant: g.variant, hashes: make([]int64, 0, len(plies)), lo: len(positions)}
+		gl := gameLine{id: g.ID, variant: g.Variant, hashes: make([]int64, 0, len(plies)), lo: len(positions)}
 		for i := range plies {
 			pos := &plies[i]
 			h := int64(pos.Hash())
 			gl.hashes = append(gl.hashes, h)
-			k := posKey{g.variant, h}
+			k := posKey{g.Variant, h}
 			if !seen[k] {
 				seen[k] = true
 				positions = append(positions, position{posKey: k, fen: pos.FEN()})
@@ -552,36 +525,14 @@ const chunk = 5000
 // enqueue inserts the positions not yet evaluated into analysis_queue (a
 // failed row is made claimable again) and counts the skipped ones.
 func enqueue(ctx context.Context, pool *pgxpool.Pool, opts Options, positions []position, sum *Summary) error {
+	q := opts.queue(pool)
 	for lo := 0; lo < len(positions); lo += chunk {
 		hi := min(lo+chunk, len(positions))
 		vs, hs, fens := make([]int16, 0, hi-lo), make([]int64, 0, hi-lo), make([]string, 0, hi-lo)
 		for _, p := range positions[lo:hi] {
 			vs, hs, fens = append(vs, p.variant), append(hs, p.hash), append(fens, p.fen)
 		}
-		var skipped, enqueued int
-		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-			if err := tx.QueryRow(ctx, `
-				SELECT count(*) FROM unnest($1::smallint[], $2::bigint[]) AS c(variant, hash)
-				WHERE EXISTS (SELECT 1 FROM evaluations e
-				              WHERE e.variant = c.variant AND e.hash = c.hash AND e.engine = $3 AND e.setting = $4
-				                AND ($5::text IS NULL OR e.engine_version = $5))`,
-				vs, hs, opts.Engine, opts.Setting, opts.current()).Scan(&skipped); err != nil {
-				return err
-			}
-			tag, err := tx.Exec(ctx, `
-				INSERT INTO analysis_queue (variant, hash, engine, setting, fen)
-				SELECT c.variant, c.hash, $4, $5, c.fen
-				FROM unnest($1::smallint[], $2::bigint[], $3::text[]) AS c(variant, hash, fen)
-				WHERE NOT EXISTS (SELECT 1 FROM evaluations e
-				                  WHERE e.variant = c.variant AND e.hash = c.hash AND e.engine = $4 AND e.setting = $5
-				                    AND ($6::text IS NULL OR e.engine_version = $6))
-				ON CONFLICT (variant, hash, engine, setting) DO UPDATE
-				    SET failed = false, attempts = 0, error = NULL, lease_owner = NULL, lease_until = NULL
-				    WHERE analysis_queue.failed`,
-				vs, hs, fens, opts.Engine, opts.Setting, opts.current())
-			enqueued = int(tag.RowsAffected())
-			return err
-		})
+		skipped, enqueued, err := q.Enqueue(ctx, vs, hs, fens)
 		if err != nil {
 			return fmt.Errorf("enqueue: %w", err)
 		}
@@ -595,9 +546,7 @@ func enqueue(ctx context.Context, pool *pgxpool.Pool, opts Options, positions []
 // queuedRows counts the rows of this engine and setting in the queue that
 // are not failed.
 func queuedRows(ctx context.Context, pool *pgxpool.Pool, opts Options) (int, error) {
-	var n int
-	err := pool.QueryRow(ctx, `SELECT count(*) FROM analysis_queue WHERE engine = $1 AND setting = $2 AND NOT failed`,
-		opts.Engine, opts.Setting).Scan(&n)
+	n, err := opts.queue(pool).Queued(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("counting the queue: %w", err)
 	}
@@ -607,6 +556,7 @@ func queuedRows(ctx context.Context, pool *pgxpool.Pool, opts Options) (int, err
 // annotate writes move_annotations for the selected games: every ply whose
 // positions before and after are both evaluated by this engine and setting.
 func annotate(ctx context.Context, pool *pgxpool.Pool, opts Options, lines []gameLine, sum *Summary) error {
+	q := opts.queue(pool)
 	var (
 		gs, hb, ha []int64
 		ps         []int32
@@ -617,40 +567,17 @@ func annotate(ctx context.Context, pool *pgxpool.Pool, opts Options, lines []gam
 			return nil
 		}
 		t := opts.Thresholds
-		rows, err := pool.Query(ctx, `
-			INSERT INTO move_annotations AS m (game_id, ply, engine, setting, loss, class)
-			SELECT t.g, t.p, $6, $7, l.loss,
-			       CASE WHEN l.loss >= $10 THEN 'blunder' WHEN l.loss >= $9 THEN 'mistake'
-			            WHEN l.loss >= $8 THEN 'inaccuracy' ELSE 'ok' END
-			FROM unnest($1::bigint[], $2::int[], $3::smallint[], $4::bigint[], $5::bigint[]) AS t(g, p, v, hb, ha)
-			JOIN evaluations b ON b.variant = t.v AND b.hash = t.hb AND b.engine = $6 AND b.setting = $7
-			JOIN evaluations a ON a.variant = t.v AND a.hash = t.ha AND a.engine = $6 AND a.setting = $7
-			CROSS JOIN LATERAL (SELECT greatest(0, least(greatest(b.score, -$11::int), $11::int)
-			                                     + least(greatest(a.score, -$11::int), $11::int)) AS loss) l
-			ON CONFLICT (game_id, ply, engine, setting) DO UPDATE SET loss = EXCLUDED.loss, class = EXCLUDED.class
-			RETURNING class`,
-			gs, ps, vs, hb, ha, opts.Engine, opts.Setting, t.Inaccuracy, t.Mistake, t.Blunder, ScoreCap)
+		c, err := q.Annotate(ctx, schema.AnnotatedPlies{Games: gs, Plies: ps, Variants: vs, Before: hb, After: ha},
+			t.Inaccuracy, t.Mistake, t.Blunder, ScoreCap)
+		sum.MovesAnnotated += c.Moves
+		sum.Inaccuracies += c.Inaccuracies
+		sum.Mistakes += c.Mistakes
+		sum.Blunders += c.Blunders
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var class string
-			if err := rows.Scan(&class); err != nil {
-				rows.Close()
-				return err
-			}
-			sum.MovesAnnotated++
-			switch class {
-			case "inaccuracy":
-				sum.Inaccuracies++
-			case "mistake":
-				sum.Mistakes++
-			case "blunder":
-				sum.Blunders++
-			}
-		}
 		gs, hb, ha, ps, vs = gs[:0], hb[:0], ha[:0], ps[:0], vs[:0]
-		return rows.Err()
+		return nil
 	}
 	for _, g := range lines {
 		for i := 1; i < len(g.hashes); i++ {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -34,44 +35,23 @@ type Lease struct {
 // Status reads the queue per engine and setting and the leases held in
 // it, in the order of engine, setting and owner.
 func Status(ctx context.Context, pool *pgxpool.Pool) ([]QueueStatus, []Lease, error) {
-	var qs []QueueStatus
-	rows, err := pool.Query(ctx, `
-		SELECT engine, setting, count(*) FILTER (WHERE NOT failed),
-		       count(*) FILTER (WHERE NOT failed AND lease_until > now()), count(*) FILTER (WHERE failed)
-		FROM analysis_queue GROUP BY engine, setting ORDER BY engine, setting`)
+	counts, err := schema.EvalQueueCounts(ctx, pool)
 	if err != nil {
 		return nil, nil, fmt.Errorf("analysis queue: %w", err)
 	}
-	for rows.Next() {
-		var q QueueStatus
-		if err := rows.Scan(&q.Engine, &q.Setting, &q.Queued, &q.Leased, &q.Failed); err != nil {
-			rows.Close()
-			return nil, nil, err
-		}
-		qs = append(qs, q)
+	var qs []QueueStatus
+	for _, c := range counts {
+		qs = append(qs, QueueStatus{Engine: c.Engine, Setting: c.Setting, Queued: c.Queued, Leased: c.Leased, Failed: c.Failed})
 	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("analysis queue: %w", err)
+	holds, err := schema.EvalLeaseHolds(ctx, pool)
+	if err != nil {
+		return nil, nil, fmt.Errorf("analysis queue leases: %w", err)
 	}
 	var ls []Lease
-	rows, err = pool.Query(ctx, `
-		SELECT lease_owner, engine, setting, count(*), max(lease_until), max(lease_until) < now()
-		FROM analysis_queue WHERE lease_owner IS NOT NULL AND NOT failed
-		GROUP BY lease_owner, engine, setting ORDER BY engine, setting, lease_owner`)
-	if err != nil {
-		return nil, nil, fmt.Errorf("analysis queue leases: %w", err)
-	}
-	for rows.Next() {
-		var l Lease
-		if err := rows.Scan(&l.Owner, &l.Engine, &l.Setting, &l.Positions, &l.Until, &l.Expired); err != nil {
-			rows.Close()
-			return nil, nil, err
-		}
+	for _, h := range holds {
+		l := Lease{Owner: h.Owner, Engine: h.Engine, Setting: h.Setting, Positions: h.Positions, Until: h.Until, Expired: h.Expired}
 		l.Process, l.Worker, l.Since = splitOwner(l.Owner)
 		ls = append(ls, l)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("analysis queue leases: %w", err)
 	}
 	return qs, ls, nil
 }

@@ -9,9 +9,8 @@ import (
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // MaxAttempts is how many times a position may be claimed: a position
@@ -20,7 +19,7 @@ import (
 const MaxAttempts = 3
 
 type worker struct {
-	pool  *pgxpool.Pool
+	queue *schema.EvalQueue
 	opts  *Options
 	ev    Evaluator
 	line  LineEvaluator // ev, if it is one and Options.Independent is not set
@@ -249,47 +248,18 @@ func (w *worker) stillQueued(ctx context.Context, ps []position) (still []positi
 		for i, p := range part {
 			vs[i], hs[i] = p.variant, p.hash
 		}
-		err = pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, `
-				UPDATE analysis_queue q SET failed = true, error = 'claimed '||attempts||' times without a result', lease_owner = NULL, lease_until = NULL
-				FROM unnest($3::smallint[], $4::bigint[]) AS k(variant, hash)
-				WHERE q.variant = k.variant AND q.hash = k.hash AND q.engine = $1 AND q.setting = $2
-				  AND NOT q.failed AND q.attempts >= $5 AND q.lease_until < now()`,
-				o.Engine, o.Setting, vs, hs, MaxAttempts); err != nil {
-				return err
-			}
-			rows, err := tx.Query(ctx, `
-				SELECT k.ord, coalesce(left(q.lease_owner, length($5) + 1) = $5 || ':', false),
-				       coalesce(extract(epoch FROM q.lease_until - now()) * 1000, 0)
-				FROM analysis_queue q
-				JOIN unnest($3::smallint[], $4::bigint[]) WITH ORDINALITY AS k(variant, hash, ord)
-				  ON q.variant = k.variant AND q.hash = k.hash
-				WHERE q.engine = $1 AND q.setting = $2 AND NOT q.failed
-				ORDER BY k.ord`,
-				o.Engine, o.Setting, vs, hs, o.Owner)
-			if err != nil {
-				return err
-			}
-			defer rows.Close()
-			for rows.Next() {
-				var ord int
-				var mine bool
-				var ms float64
-				if err := rows.Scan(&ord, &mine, &ms); err != nil {
-					return err
-				}
-				still = append(still, part[ord-1])
-				if mine {
-					own++
-				}
-				if d := time.Duration(ms) * time.Millisecond; first < 0 || d < first {
-					first = d
-				}
-			}
-			return rows.Err()
-		})
+		queued, err := w.queue.StillQueued(ctx, o.Owner, MaxAttempts, vs, hs)
 		if err != nil {
 			return nil, 0, 0, fmt.Errorf("checking the selection's queue: %w", err)
+		}
+		for _, q := range queued {
+			still = append(still, part[q.Ord-1])
+			if q.Mine {
+				own++
+			}
+			if first < 0 || q.LeaseLeft < first {
+				first = q.LeaseLeft
+			}
 		}
 	}
 	return still, own, max(first, 0), nil
@@ -302,8 +272,7 @@ func (w *worker) stillQueued(ctx context.Context, ps []position) (still []positi
 func (w *worker) release() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, _ = w.pool.Exec(ctx, `UPDATE analysis_queue SET lease_owner = NULL, lease_until = NULL, attempts = greatest(attempts - 1, 0)
-		WHERE lease_owner = $1`, w.owner)
+	_ = schema.ReleaseLeases(ctx, w.queue.Pool, w.owner)
 }
 
 // evaluateRun evaluates the positions of run (one game's, in the order of
@@ -362,79 +331,26 @@ func (w *worker) claimRunAll(ctx context.Context, run []position) ([]claimed, in
 	for i, p := range run {
 		vs[i], hs[i] = p.variant, p.hash
 	}
-	var out []claimed
-	var missed []position
-	next := 0
-	// No transaction around it: the UPDATE leases the rows on its own
-	// (one round trip where BEGIN and COMMIT made three), and the rows it
-	// finds evaluated already are this worker's until it deletes them
-	// (if it dies first, their lease expires and a claim deletes them).
-	err := func() error {
-		rows, err := w.pool.Query(ctx, `
-			WITH c AS MATERIALIZED (
-			      SELECT q.variant, q.hash, r.ord FROM analysis_queue q
-			      JOIN unnest($3::smallint[], $4::bigint[]) WITH ORDINALITY AS r(variant, hash, ord)
-			        ON q.variant = r.variant AND q.hash = r.hash
-			      WHERE q.engine = $1 AND q.setting = $2 AND NOT q.failed AND q.attempts < $8
-			        AND (q.lease_until IS NULL OR q.lease_until < now())
-			      ORDER BY r.ord
-			      LIMIT $7
-			      FOR UPDATE OF q SKIP LOCKED)
-			UPDATE analysis_queue q
-			SET lease_owner = $5, lease_until = now() + $6 * interval '1 millisecond', attempts = q.attempts + 1
-			FROM c
-			WHERE q.variant = c.variant AND q.hash = c.hash AND q.engine = $1 AND q.setting = $2
-			RETURNING c.ord, q.variant, q.hash, q.fen,
-			          EXISTS (SELECT 1 FROM evaluations e WHERE e.variant = q.variant AND e.hash = q.hash
-			                  AND e.engine = $1 AND e.setting = $2 AND ($9::text IS NULL OR e.engine_version = $9))`,
-			o.Engine, o.Setting, vs, hs, w.owner, o.Lease.Milliseconds(), len(run), MaxAttempts, o.current())
-		if err != nil {
-			return err
-		}
-		type row struct {
-			claimed
-			ord       int
-			evaluated bool
-		}
-		var got []row
-		for rows.Next() {
-			var r row
-			if err := rows.Scan(&r.ord, &r.variant, &r.hash, &r.fen, &r.evaluated); err != nil {
-				rows.Close()
-				return err
-			}
-			got = append(got, r)
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		slices.SortFunc(got, func(a, b row) int { return a.ord - b.ord })
-		var done []claimed
-		prev := 0
-		for _, r := range got {
-			if r.evaluated {
-				done = append(done, r.claimed)
-			} else {
-				out = append(out, r.claimed)
-			}
-			missed = append(missed, run[prev:r.ord-1]...)
-			prev = r.ord
-			next = max(next, r.ord) // ord counts from 1
-		}
-		if next == 0 {
-			missed = run
-		}
-		if len(done) > 0 {
-			vs, hs := keys(done)
-			_, err := w.pool.Exec(ctx, `DELETE FROM analysis_queue q USING unnest($1::smallint[], $2::bigint[]) AS d(variant, hash)
-				WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4`,
-				vs, hs, o.Engine, o.Setting)
-			return err
-		}
-		return nil
-	}()
+	got, err := w.queue.ClaimRun(ctx, w.owner, o.Lease, MaxAttempts, vs, hs)
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("claim: %w", err)
+	}
+	// The claim's rows come back in no order: ordered by their ordinals,
+	// the positions of run between them are those passed over.
+	slices.SortFunc(got, func(a, b schema.EvalClaim) int { return a.Ord - b.Ord })
+	var out []claimed
+	var missed []position
+	next, prev := 0, 0
+	for _, r := range got {
+		if !r.Evaluated {
+			out = append(out, claimed{posKey{r.Variant, r.Hash}, r.FEN})
+		}
+		missed = append(missed, run[prev:r.Ord-1]...)
+		prev = r.Ord
+		next = max(next, r.Ord) // Ord counts from 1
+	}
+	if next == 0 {
+		missed = run
 	}
 	return out, next, missed, nil
 }
@@ -445,64 +361,15 @@ func (w *worker) claimRunAll(ctx context.Context, run []position) ([]claimed, in
 // (enqueued again by a run that raced with the evaluation) are dropped.
 func (w *worker) claim(ctx context.Context) ([]claimed, error) {
 	o := w.opts
-	var out []claimed
-	err := pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
-		// Rows claimed too often by workers that died: failed.
-		if _, err := tx.Exec(ctx, `
-			UPDATE analysis_queue SET failed = true, error = 'claimed '||attempts||' times without a result', lease_owner = NULL, lease_until = NULL
-			WHERE engine = $1 AND setting = $2 AND NOT failed AND attempts >= $3 AND lease_until < now()`,
-			o.Engine, o.Setting, MaxAttempts); err != nil {
-			return err
-		}
-		// The candidates are a MATERIALIZED CTE: as a plain subquery in
-		// UPDATE ... FROM the planner may rescan it (a nested loop), and
-		// each rescan with SKIP LOCKED and LIMIT returns other rows.
-		rows, err := tx.Query(ctx, `
-			WITH c AS MATERIALIZED (
-			      SELECT variant, hash FROM analysis_queue
-			      WHERE engine = $1 AND setting = $2 AND NOT failed
-			        AND (lease_until IS NULL OR lease_until < now())
-			      LIMIT $5
-			      FOR UPDATE SKIP LOCKED)
-			UPDATE analysis_queue q
-			SET lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond', attempts = q.attempts + 1
-			FROM c
-			WHERE q.variant = c.variant AND q.hash = c.hash AND q.engine = $1 AND q.setting = $2
-			RETURNING q.variant, q.hash, q.fen,
-			          EXISTS (SELECT 1 FROM evaluations e WHERE e.variant = q.variant AND e.hash = q.hash
-			                  AND e.engine = $1 AND e.setting = $2 AND ($6::text IS NULL OR e.engine_version = $6))`,
-			o.Engine, o.Setting, w.owner, o.Lease.Milliseconds(), o.Batch, o.current())
-		if err != nil {
-			return err
-		}
-		var done []claimed
-		for rows.Next() {
-			var c claimed
-			var evaluated bool
-			if err := rows.Scan(&c.variant, &c.hash, &c.fen, &evaluated); err != nil {
-				rows.Close()
-				return err
-			}
-			if evaluated {
-				done = append(done, c)
-			} else {
-				out = append(out, c)
-			}
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if len(done) > 0 {
-			vs, hs := keys(done)
-			_, err := tx.Exec(ctx, `DELETE FROM analysis_queue q USING unnest($1::smallint[], $2::bigint[]) AS d(variant, hash)
-				WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4`,
-				vs, hs, o.Engine, o.Setting)
-			return err
-		}
-		return nil
-	})
+	got, err := w.queue.Claim(ctx, w.owner, o.Lease, MaxAttempts, o.Batch)
 	if err != nil {
 		return nil, fmt.Errorf("claim: %w", err)
+	}
+	var out []claimed
+	for _, r := range got {
+		if !r.Evaluated {
+			out = append(out, claimed{posKey{r.Variant, r.Hash}, r.FEN})
+		}
 	}
 	return out, nil
 }
@@ -512,13 +379,7 @@ func (w *worker) claim(ctx context.Context) ([]claimed, error) {
 // workers hold (owners opts.Owner:N), and how long until the first lease
 // expires.
 func (w *worker) others(ctx context.Context) (remaining, own int, next time.Duration, err error) {
-	var ms float64
-	err = w.pool.QueryRow(ctx, `
-		SELECT count(*), count(*) FILTER (WHERE left(lease_owner, length($3) + 1) = $3 || ':'),
-		       coalesce(extract(epoch FROM min(lease_until) - now()) * 1000, 0)
-		FROM analysis_queue WHERE engine = $1 AND setting = $2 AND NOT failed`,
-		w.opts.Engine, w.opts.Setting, w.opts.Owner).Scan(&remaining, &own, &ms)
-	return remaining, own, time.Duration(ms) * time.Millisecond, err
+	return w.queue.Others(ctx, w.opts.Owner)
 }
 
 // evaluate runs the engine on each claimed position, renewing the lease
@@ -568,32 +429,24 @@ func (w *worker) evaluate(ctx context.Context, batch []claimed, line *bool) (eva
 			ok, evs = append(ok, c), append(evs, e)
 		}
 		if time.Since(renew) > params {
-			if _, err := w.pool.Exec(ctx, `UPDATE analysis_queue SET lease_until = now() + $2 * interval '1 millisecond'
-				WHERE lease_owner = $1`, w.owner, o.Lease.Milliseconds()); err != nil {
+			if err := schema.RenewLeases(ctx, w.queue.Pool, w.owner, o.Lease); err != nil {
 				return 0, 0, fmt.Errorf("renew lease: %w", err)
 			}
 			renew = time.Now()
 		}
 	}
-	// One statement, so one round trip and its own transaction (it was
-	// four: BEGIN, INSERT, DELETE, COMMIT, and another UPDATE for failed
-	// positions): the evaluations stored, the rows of the queue they
-	// answer deleted, the positions the engine failed on marked failed.
-	// Its parts see one snapshot and touch different rows.
-	vs, hs := keys(ok)
-	n := len(ok)
-	scores, mates, depths := make([]int32, n), make([]bool, n), make([]int32, n)
-	bests, pvs := make([]*string, n), make([]string, n)
-	nodes, times := make([]int64, n), make([]int32, n)
+	// One statement (see EvalQueue.Store): the evaluations stored, the
+	// rows of the queue they answer deleted, the positions the engine
+	// failed on marked failed.
+	stored := make([]schema.Evaluation, len(ok))
 	for i, e := range evs {
-		scores[i], mates[i], depths[i] = int32(e.Score), e.Mate, int32(e.Depth)
-		if e.Best != "" {
-			b := e.Best
-			bests[i] = &b
-		}
-		pvs[i], nodes[i], times[i] = e.PV, e.Nodes, int32(e.TimeMs)
+		stored[i] = schema.Evaluation{Variant: ok[i].variant, Hash: ok[i].hash, Score: int32(e.Score), Mate: e.Mate,
+			Depth: int32(e.Depth), Best: e.Best, PV: e.PV, Nodes: e.Nodes, TimeMs: int32(e.TimeMs)}
 	}
-	bvs, bhs := keys(bad)
+	failures := make([]schema.EvalFailure, len(bad))
+	for i, c := range bad {
+		failures[i] = schema.EvalFailure{Variant: c.variant, Hash: c.hash, Error: errs[i]}
+	}
 	// The evaluations are done: they are stored even when the run is being
 	// interrupted. On the cancelled context the statement could commit on
 	// the server while the client saw only the cancellation, and the
@@ -601,38 +454,9 @@ func (w *worker) evaluate(ctx context.Context, batch []claimed, line *bool) (eva
 	// no longer answers.
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
-	err = w.pool.QueryRow(sctx, `
-		WITH ins AS (
-		      INSERT INTO evaluations (variant, hash, engine, setting, score, mate, depth, best_move, pv, nodes, time_ms, engine_version)
-		      SELECT v, h, $3, $4, s, m, d, b, p, n, t, $12
-		      FROM unnest($1::smallint[], $2::bigint[], $5::int[], $6::bool[], $7::int[], $8::text[], $9::text[], $10::bigint[], $11::int[])
-		           AS x(v, h, s, m, d, b, p, n, t)
-		      ON CONFLICT (variant, hash, engine, setting) DO UPDATE
-		          SET score = EXCLUDED.score, mate = EXCLUDED.mate, depth = EXCLUDED.depth, best_move = EXCLUDED.best_move,
-		              pv = EXCLUDED.pv, nodes = EXCLUDED.nodes, time_ms = EXCLUDED.time_ms,
-		              engine_version = EXCLUDED.engine_version, evaluated_at = now()
-		          WHERE $17 AND evaluations.engine_version <> EXCLUDED.engine_version
-		      RETURNING 1),
-		     answered AS (
-		      DELETE FROM analysis_queue q USING unnest($1::smallint[], $2::bigint[]) AS d(variant, hash)
-		      WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4),
-		     failed AS (
-		      UPDATE analysis_queue q SET failed = true, error = d.err, lease_owner = NULL, lease_until = NULL
-		      FROM unnest($13::smallint[], $14::bigint[], $15::text[]) AS d(variant, hash, err)
-		      WHERE q.variant = d.variant AND q.hash = d.hash AND q.engine = $3 AND q.setting = $4 AND q.lease_owner = $16)
-		SELECT count(*) FROM ins`,
-		vs, hs, o.Engine, o.Setting, scores, mates, depths, bests, pvs, nodes, times, o.EngineVersion,
-		bvs, bhs, errs, w.owner, o.Reevaluate).Scan(&evaluated)
+	evaluated, err = w.queue.Store(sctx, w.owner, stored, failures)
 	if err != nil {
 		return 0, 0, fmt.Errorf("store evaluations: %w", err)
 	}
 	return evaluated, len(bad), nil
-}
-
-func keys(cs []claimed) ([]int16, []int64) {
-	vs, hs := make([]int16, len(cs)), make([]int64, len(cs))
-	for i, c := range cs {
-		vs[i], hs[i] = c.variant, c.hash
-	}
-	return vs, hs
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 )
@@ -43,15 +44,10 @@ type RowQuerier interface {
 // its games say (there are few such sources, imported before draughtsdb
 // kept statistics or marked for a recount).
 func ReadCoverage(ctx context.Context, q RowQuerier, v *rules.Variant) (Coverage, error) {
-	var depth *int16
 	var c Coverage
 	start := v.StartPosition()
-	err := q.QueryRow(ctx, `SELECT min(s.opening_depth), count(*) FILTER (WHERE s.opening_depth IS NULL)::int
-		FROM sources s
-		WHERE CASE WHEN s.opening_depth IS NULL
-		           THEN EXISTS (SELECT 1 FROM games g WHERE g.source_id = s.id AND g.variant = $1)
-		           ELSE EXISTS (SELECT 1 FROM opening_index o WHERE o.variant = $1 AND o.bucket = $2 AND o.source_id = s.id)
-		      END`, codec.VariantID(v), codec.PositionBucket(start.Hash())).Scan(&depth, &c.Uncounted)
+	depth, uncounted, err := schema.OpeningCoverage(ctx, q, codec.VariantID(v), start.Hash())
+	c.Uncounted = uncounted
 	if err != nil {
 		return c, err
 	}

@@ -31,18 +31,6 @@ func (f Filter) Check() error {
 	return nil
 }
 
-// filteredGamesSQL lists the games of a variant and of the selected
-// sources that reach a position (the position index: 44 bits of the hash;
-// FilteredTreeFrom decodes each game to check the rest) and pass the
-// filter. Parameters: hash, variant, sources, minimum rating.
-const filteredGamesSQL = `
-SELECT g.start_fen, g.moves, g.result
-FROM games g
-WHERE g.id IN (SELECT draughtsdb_games_at($1::bigint))
-  AND g.variant = $2::smallint
-  AND g.source_id = ANY ((SELECT draughtsdb_source_ids($3::text))::bigint[])
-  AND g.white_rating >= $4::int AND g.black_rating >= $4::int`
-
 // FilteredTreeFrom is TreeFrom over the games of the sources that pass f.
 // With a zero filter it is TreeFrom (the statistics). Otherwise it reads
 // and decodes every game of the sources that reaches pos and passes f,
@@ -61,32 +49,20 @@ func FilteredTreeFrom(ctx context.Context, q Querier, pos *rules.Position, sourc
 	}
 	v := pos.Variant()
 	h := pos.Hash()
-	rows, err := q.Query(ctx, filteredGamesSQL, int64(h), codec.VariantID(v), sources, int32(f.MinRating))
-	if err != nil {
-		return nil, err
-	}
 	var vis codec.Visitor
 	byCode := map[codec.MoveCode]int{}
 	var found []counted
-	for rows.Next() {
-		var startFEN *string
-		var moves []byte
-		var result int16
-		if err := rows.Scan(&startFEN, &moves, &result); err != nil {
-			rows.Close()
-			return nil, err
-		}
+	err := schema.ForEachGameAt(ctx, q, int64(h), codec.VariantID(v), sources, int32(f.MinRating), func(startFEN *string, moves []byte, result int16) error {
 		fen := ""
 		if startFEN != nil {
 			fen = *startFEN
 		}
 		_, next, hasNext, ok, err := vis.FirstVisit(v, fen, moves, h)
 		if err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("stored moves do not decode: %w", err)
+			return fmt.Errorf("stored moves do not decode: %w", err)
 		}
 		if !ok || !hasNext {
-			continue // another position with the same 44 bits, or the game ended here
+			return nil // another position with the same 44 bits, or the game ended here
 		}
 		code := codec.MoveCodeOf(&next)
 		i, seen := byCode[code]
@@ -107,8 +83,9 @@ func FilteredTreeFrom(ctx context.Context, q Querier, pos *rules.Position, sourc
 		default:
 			b.Unfinished++
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	nodes, err := buildNodes(ctx, q, []rules.Position{*pos}, sources, [][]counted{found})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -32,26 +33,15 @@ func (f *FirstMove) Score() float64 {
 // MostPlayedFirstMoves returns, per variant, the most played first move of
 // the games from the variant's initial position in the given sources.
 func MostPlayedFirstMoves(ctx context.Context, pool *pgxpool.Pool, sourceIDs []int64) ([]FirstMove, error) {
-	rows, err := pool.Query(ctx, `
-		SELECT DISTINCT ON (variant) variant, get_byte(moves, 0), get_byte(moves, 1), count(*),
-		       count(*) FILTER (WHERE result = 1), count(*) FILTER (WHERE result = 2),
-		       count(*) FILTER (WHERE result = 3), count(*) FILTER (WHERE result IN (0, 4))
-		FROM games
-		WHERE source_id = ANY($1) AND start_fen IS NULL AND ply_count > 0
-		GROUP BY 1, 2, 3
-		ORDER BY variant, 4 DESC, 2, 3`, sourceIDs)
+	counts, err := schema.MostPlayedFirstMoves(ctx, pool, sourceIDs)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	var out []FirstMove
-	for rows.Next() {
-		var gt, from, to int
-		var f FirstMove
-		if err := rows.Scan(&gt, &from, &to, &f.Games, &f.WhiteWins, &f.Draws, &f.BlackWins, &f.Unfinished); err != nil {
-			return nil, err
-		}
-		v, err := codec.VariantByID(int16(gt))
+	for _, c := range counts {
+		from, to := c.From, c.To
+		f := FirstMove{Games: c.Games, WhiteWins: c.WhiteWins, Draws: c.Draws, BlackWins: c.BlackWins, Unfinished: c.Unfinished}
+		v, err := codec.VariantByID(c.Variant)
 		if err != nil {
 			continue
 		}
@@ -65,5 +55,5 @@ func MostPlayedFirstMoves(ctx context.Context, pool *pgxpool.Pool, sourceIDs []i
 		}
 		out = append(out, f)
 	}
-	return out, rows.Err()
+	return out, nil
 }

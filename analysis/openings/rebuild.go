@@ -58,40 +58,31 @@ func Rebuild(ctx context.Context, pool *pgxpool.Pool, opts RebuildOptions) (*Reb
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
-	depth := opts.Depth
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Release()
-	unlock, err := schema.Lock(ctx, conn, schema.ImportLock)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
+	var sum *RebuildSummary
+	err = schema.WithLock(ctx, conn, schema.ImportLock, func() error {
+		var err error
+		sum, err = rebuildLocked(ctx, pool, conn, opts)
+		return err
+	})
+	return sum, err
+}
 
-	type src struct {
-		id    int64
-		games int
-	}
-	var srcs []src
-	total := 0
-	rows, err := conn.Query(ctx, `SELECT s.id, (SELECT count(*) FROM games g WHERE g.source_id = s.id)::int
-		FROM sources s WHERE $1 OR s.opening_depth IS DISTINCT FROM $2 ORDER BY s.id`, opts.All, int16(depth))
+// rebuildLocked is Rebuild once conn holds the import lock; the summary
+// it returns with an error counts the sources rebuilt before it.
+func rebuildLocked(ctx context.Context, pool *pgxpool.Pool, conn *pgxpool.Conn, opts RebuildOptions) (*RebuildSummary, error) {
+	depth := opts.Depth
+	srcs, err := schema.OpeningSourcesToCount(ctx, conn, opts.All, int16(depth))
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var s src
-		if err := rows.Scan(&s.id, &s.games); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		srcs = append(srcs, s)
-		total += s.games
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+	total := 0
+	for _, s := range srcs {
+		total += s.Games
 	}
 
 	// The games are read on a second connection while the first writes,
@@ -103,13 +94,13 @@ func Rebuild(ctx context.Context, pool *pgxpool.Pool, opts RebuildOptions) (*Reb
 	defer reader.Release()
 	sum := &RebuildSummary{}
 	for _, s := range srcs {
-		n, bad, err := rebuildSource(ctx, reader.Conn(), conn.Conn(), s.id, depth, func(n int) {
+		n, bad, err := rebuildSource(ctx, reader.Conn(), conn.Conn(), s.ID, depth, func(n int) {
 			if opts.Progress != nil {
 				opts.Progress(sum.Games+n, total)
 			}
 		})
 		if err != nil {
-			return sum, fmt.Errorf("source %d: %w", s.id, err)
+			return sum, fmt.Errorf("source %d: %w", s.ID, err)
 		}
 		sum.Sources++
 		sum.Games += n
@@ -120,15 +111,14 @@ func Rebuild(ctx context.Context, pool *pgxpool.Pool, opts RebuildOptions) (*Reb
 
 // rebuildSource recounts one source in one transaction on conn.
 func rebuildSource(ctx context.Context, reader, conn *pgx.Conn, sourceID int64, depth int, progress func(int)) (games, undecodable int, err error) {
-	tx, err := conn.Begin(ctx)
+	err = schema.WithTx(ctx, conn, func(tx pgx.Tx) error {
+		games, undecodable, err = CountSource(ctx, reader, tx, sourceID, depth, progress)
+		return err
+	})
 	if err != nil {
 		return 0, 0, err
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck
-	if games, undecodable, err = CountSource(ctx, reader, tx, sourceID, depth, progress); err != nil {
-		return 0, 0, err
-	}
-	return games, undecodable, tx.Commit(ctx)
+	return games, undecodable, nil
 }
 
 // CountSource replaces the opening statistics of one source, in tx, with a
@@ -144,15 +134,10 @@ func CountSource(ctx context.Context, reader *pgx.Conn, tx pgx.Tx, sourceID int6
 	if progress == nil {
 		progress = func(int) {}
 	}
-	if _, err := tx.Exec(ctx, `DELETE FROM opening_index WHERE source_id = $1`, sourceID); err != nil {
+	if err := schema.DeleteOpeningRows(ctx, tx, sourceID); err != nil {
 		return 0, 0, err
 	}
 	// Write a batch of rows per 5,000 games, as the import does.
-	rows, err := reader.Query(ctx, `SELECT variant, coalesce(start_fen, ''), moves, result FROM games WHERE source_id = $1 ORDER BY id`, sourceID)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer rows.Close()
 	var (
 		batch   Batch
 		entries []Entry
@@ -165,57 +150,47 @@ func CountSource(ctx context.Context, reader *pgx.Conn, tx pgx.Tx, sourceID int6
 		inBatch = 0
 		return err
 	}
-	for rows.Next() {
-		var (
-			gt, result int16
-			fen        string
-			moves      []byte
-		)
-		if err := rows.Scan(&gt, &fen, &moves, &result); err != nil {
-			return 0, 0, err
-		}
-		v, err := codec.VariantByID(gt)
+	err = schema.ForEachSourceGameResult(ctx, reader, sourceID, func(sg *schema.StoredGame, result int16) error {
+		v, err := codec.VariantByID(sg.Variant)
 		if err != nil {
-			return 0, 0, err
+			return err
 		}
-		g, err := codec.Decode(v, fen, moves)
+		g, err := codec.Decode(v, sg.StartFEN, sg.Moves)
 		if err != nil {
 			var bad *codec.DecodeError
 			if errors.As(err, &bad) {
 				undecodable++
-				continue
+				return nil
 			}
-			return 0, 0, err
+			return err
 		}
 		hashes = hashes[:0]
 		for i := 0; i <= len(g.Moves) && i <= depth; i++ {
 			hashes = append(hashes, g.Positions[i].Hash())
 		}
 		entries = GameEntries(entries[:0], hashes, g.Moves, depth)
-		batch.Add(gt, result, entries, depth)
+		batch.Add(sg.Variant, result, entries, depth)
 		games++
 		if inBatch++; inBatch == 5000 {
 			if err := flush(); err != nil {
-				return 0, 0, err
+				return err
 			}
 			progress(games)
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return 0, 0, err
 	}
 	if err := flush(); err != nil {
 		return 0, 0, err
 	}
-	if _, err := tx.Exec(ctx, `UPDATE sources SET opening_depth = $2 WHERE id = $1`, sourceID, int16(depth)); err != nil {
+	if err := schema.SetOpeningDepth(ctx, tx, sourceID, int16(depth)); err != nil {
 		return 0, 0, err
 	}
 	progress(games)
 	return games, undecodable, nil
 }
-
-// rowColumns are the columns of opening_index that WriteRows fills.
-var rowColumns = []string{"source_id", "variant", "bucket", "entries"}
 
 // WriteRows writes the rows of a Batch (Batch.Rows) as opening_index rows
 // of the source, in tx, with COPY. The import calls it for every batch it
@@ -225,11 +200,11 @@ func WriteRows(ctx context.Context, tx pgx.Tx, sourceID int64, rows []Row) error
 	if len(rows) == 0 {
 		return nil
 	}
-	copyRows := make([][]any, len(rows))
+	copyRows := make([]schema.OpeningRow, len(rows))
 	for i, r := range rows {
-		copyRows[i] = []any{sourceID, r.Variant, r.Bucket, r.Entries}
+		copyRows[i] = schema.OpeningRow{SourceID: sourceID, Variant: r.Variant, Bucket: r.Bucket, Entries: r.Entries}
 	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"opening_index"}, rowColumns, pgx.CopyFromRows(copyRows)); err != nil {
+	if err := schema.CopyOpeningRows(ctx, tx, copyRows); err != nil {
 		return fmt.Errorf("copy opening statistics: %w", err)
 	}
 	return nil

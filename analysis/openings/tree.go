@@ -114,26 +114,15 @@ func TreesFrom(ctx context.Context, q Querier, positions []rules.Position, sourc
 		}
 		hashes[i] = int64(positions[i].Hash())
 	}
-	rows, err := q.Query(ctx, `SELECT t.i, tr.move_code, tr.games, tr.white_wins, tr.draws, tr.black_wins, tr.unfinished
-		FROM (SELECT draughtsdb_source_ids($3) AS ids) s, unnest($2::bigint[]) WITH ORDINALITY AS t(h, i),
-		LATERAL draughtsdb_opening_tree($1, t.h, s.ids) AS tr`, gt, hashes, sources)
+	moves, err := schema.OpeningTree(ctx, q, gt, hashes, sources)
 	if err != nil {
 		return nil, err
 	}
 	found := make([][]counted, len(positions))
-	for rows.Next() {
-		var i int64
-		var code int32
-		var c counted
-		if err := rows.Scan(&i, &code, &c.b.Games, &c.b.WhiteWins, &c.b.Draws, &c.b.BlackWins, &c.b.Unfinished); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		c.code = codec.MoveCode(code)
-		found[i-1] = append(found[i-1], c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+	for _, m := range moves {
+		c := counted{code: codec.MoveCode(m.Code), b: Branch{Games: m.Games, WhiteWins: m.WhiteWins, Draws: m.Draws,
+			BlackWins: m.BlackWins, Unfinished: m.Unfinished}}
+		found[m.Position] = append(found[m.Position], c)
 	}
 	return buildNodes(ctx, q, positions, sources, found)
 }
@@ -241,46 +230,13 @@ func annotate(ctx context.Context, q Querier, gt int16, nodes []*Node) error {
 			}
 		}
 	}
-	names := map[int64]string{}
-	rows, err := q.Query(ctx, `SELECT n.hash, string_agg(n.name, ' / ' ORDER BY n.list, n.name)
-		FROM opening_names n WHERE n.variant = $1 AND n.hash = ANY($2) GROUP BY n.hash`, gt, hashes)
+	names, err := schema.OpeningNames(ctx, q, gt, hashes)
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var h int64
-		var name string
-		if err := rows.Scan(&h, &name); err != nil {
-			rows.Close()
-			return err
-		}
-		names[h] = name
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-
-	type eval struct {
-		mean float64 // from the child's side to move's view
-		n    int
-	}
-	evals := map[int64]eval{}
+	evals := map[int64]schema.MeanEvaluation{}
 	if len(children) > 0 {
-		rows, err = q.Query(ctx, `SELECT hash, avg(score)::float8, count(*) FROM evaluations
-			WHERE variant = $1 AND hash = ANY($2) GROUP BY hash`, gt, children)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var h int64
-			var e eval
-			if err := rows.Scan(&h, &e.mean, &e.n); err != nil {
-				rows.Close()
-				return err
-			}
-			evals[h] = e
-		}
-		if err := rows.Err(); err != nil {
+		if evals, err = schema.MeanEvaluations(ctx, q, gt, children); err != nil {
 			return err
 		}
 	}
@@ -292,11 +248,11 @@ func annotate(ctx context.Context, q Querier, gt int16, nodes []*Node) error {
 			// Scores are stored from the side to move's view; after the
 			// move the mover's opponent is to move.
 			if e, ok := evals[int64(b.Child)]; ok && b.Child != 0 {
-				s := e.mean / 100
+				s := e.Mean / 100
 				if node.Side == rules.White {
 					s = -s
 				}
-				b.Eval, b.EvalCount = &s, e.n
+				b.Eval, b.EvalCount = &s, e.Count
 			}
 		}
 	}
