@@ -23,18 +23,20 @@
 // selections), append.go (the appended sources that ingest.Append grows),
 // matches.go (an engine match's lock, results and removal), patterns.go
 // (the pattern index's rebuild, COPY and scan), repair.go (the repairs a
-// migration marks), locks.go (advisory locks), migrate.go (the runner's
-// bookkeeping), exports.go (export's streamed reads: games through an
-// ExportFilter, which renders its WHERE clause into the statement's
-// "/* filter */" mark so the caller passes values, never SQL; positions'
-// evaluations; rejected games; distinct positions aggregated from a
-// temporary table) and snapshot.go (WithReadSnapshot: a REPEATABLE READ
-// snapshot shared by two transactions, for a reader that looks things up
-// while it streams). SQL in .sql files reads and runs as SQL (psql, review), and
+// migration marks), locks.go (advisory locks) and migrate.go (the runner's
+// bookkeeping). SQL in .sql files reads and runs as SQL (psql, review), and
 // a statement lives in one place however many callers it has. A name a Go
 // variable asks for that its file lacks panics at package initialisation;
 // a test fails on a statement nobody asks for, and another on SQL string
 // literals outside schema but in the files not moved yet, which it lists.
+//
+// exports.go and exports.sql are export's streamed reads: games through
+// an ExportFilter, which writes its WHERE clause in place of the
+// statement's "/* filter */" mark, so that the caller passes values, never
+// SQL; the evaluations chosen for positions; rejected games; distinct
+// positions aggregated from a temporary table. snapshot.go's
+// WithReadSnapshot shares one REPEATABLE READ snapshot between two
+// transactions, for a reader that looks things up while it streams.
 //
 // Writers go through WithTx and WithLock, so the transaction and lock
 // idioms are written once: WithTx commits when fn succeeds and otherwise
