@@ -30,14 +30,6 @@
 // a test fails on a statement nobody asks for, and another on SQL string
 // literals outside schema but in the files not moved yet, which it lists.
 //
-// exports.go and exports.sql are export's streamed reads: games through
-// an ExportFilter, which writes its WHERE clause in place of the
-// statement's "/* filter */" mark, so that the caller passes values, never
-// SQL; the evaluations chosen for positions; rejected games; distinct
-// positions aggregated from a temporary table. snapshot.go's
-// WithReadSnapshot shares one REPEATABLE READ snapshot between two
-// transactions, for a reader that looks things up while it streams.
-//
 // Writers go through WithTx and WithLock, so the transaction and lock
 // idioms are written once: WithTx commits when fn succeeds and otherwise
 // rolls back on a context that outlives ctx's cancellation (a rollback on
@@ -45,6 +37,14 @@
 // or the transaction open); WithLock holds a session advisory lock around
 // fn and gives it back the same way. LockTx takes a lock that ends with
 // its transaction, TryLock one that does not wait.
+//
+// exports.go and exports.sql are export's streamed reads: games through
+// an ExportFilter, which writes its WHERE clause in place of the
+// statement's "/* filter */" mark, so that the caller passes values, never
+// SQL; the evaluations chosen for positions; rejected games; distinct
+// positions aggregated from a temporary table. snapshot.go's
+// WithReadSnapshot shares one REPEATABLE READ snapshot between two
+// transactions, for a reader that looks things up while it streams.
 //
 // The store sits below ingest and the queries and above schema/codec and
 // replay: it returns stored values typed (replay.Result, codec's formats)
