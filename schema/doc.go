@@ -52,6 +52,14 @@
 // fn and gives it back the same way. LockTx takes a lock that ends with
 // its transaction, TryLock one that does not wait.
 //
+// exports.go and exports.sql are export's streamed reads: games through
+// an ExportFilter, which writes its WHERE clause in place of the
+// statement's "/* filter */" mark, so that the caller passes values, never
+// SQL; the evaluations chosen for positions; rejected games; distinct
+// positions aggregated from a temporary table. snapshot.go's
+// WithReadSnapshot shares one REPEATABLE READ snapshot between two
+// transactions, for a reader that looks things up while it streams.
+//
 // The store sits below ingest and the queries and above schema/codec and
 // replay: it returns stored values typed (replay.Result, codec's formats)
 // but never replays games or parses PDN; ingest does, and calls it.

@@ -28,16 +28,6 @@ var notYetMoved = map[string]int{
 	"queries/explorer/players.go":    1,
 	"queries/explorer/position.go":   1,
 	"queries/explorer/select.go":     3,
-	// Export.
-	"queries/export/distinct.go":    3,
-	"queries/export/evals.go":       2,
-	"queries/export/evaluations.go": 4,
-	"queries/export/filter.go":      4,
-	"queries/export/games.go":       1,
-	"queries/export/gamestream.go":  2,
-	"queries/export/positions.go":   1,
-	"queries/export/rejected.go":    3,
-	"queries/export/session.go":     2,
 	// The players' statistics: an embedded .sql file of its own (each
 	// such file outside schema/, queries/sql and the migrations counts 1).
 	"queries/players/sql/players.sql": 1,

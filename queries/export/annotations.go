@@ -94,7 +94,7 @@ func noteJSON(strength string, n *pdn.Note) NoteJSON {
 // decodeAnnotations decodes the game's annotations (codec.
 // DecodeAnnotations) into r.ann; a value that does not decode is r.err.
 func decodeAnnotations(r *gameRec) bool {
-	a, err := codec.DecodeAnnotations(r.annotations, int(r.plies))
+	a, err := codec.DecodeAnnotations(r.Annotations, int(r.Plies))
 	if err != nil {
 		r.err = err
 		return false

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/draughtsdb/draughtsdb/schema"
 )
 
 // distinctSource: one row per distinct (variant, position) reached by the
@@ -40,11 +40,10 @@ func (d distinctSource) rows(ctx context.Context, s *session, emit func([]Value)
 	if err != nil {
 		return err
 	}
-	if _, err := aux.Exec(ctx, `CREATE TEMP TABLE export_positions (
-		variant smallint, hash bigint, fen text, result smallint, ply smallint)`); err != nil {
+	dist, err := schema.NewExportDistinct(ctx, aux)
+	if err != nil {
 		return err
 	}
-	cols := []string{"variant", "hash", "fen", "result", "ply"}
 	type entry struct {
 		g   *gameRec
 		ply int
@@ -67,77 +66,43 @@ func (d distinctSource) rows(ctx context.Context, s *session, emit func([]Value)
 				}
 			}
 		}
-		_, err := aux.CopyFrom(ctx, pgx.Identifier{"export_positions"}, cols, pgx.CopyFromSlice(len(batch), func(i int) ([]any, error) {
+		return dist.Add(ctx, len(batch), func(i int) schema.ExportDistinctPosition {
 			e := batch[i]
 			var res *int16
-			if v := sideResult(e.g.result, e.g.sides[e.ply]); !v.Null {
+			if v := sideResult(e.g.Result, e.g.sides[e.ply]); !v.Null {
 				r := int16(v.F * 2)
 				res = &r
 			}
-			return []any{e.g.variantID, int64(e.g.hashes[e.ply]), e.g.fens[e.ply], res, int16(e.ply)}, nil
-		}))
-		return err
+			return schema.ExportDistinctPosition{Variant: e.g.Variant, Hash: int64(e.g.hashes[e.ply]), FEN: e.g.fens[e.ply], Result: res, Ply: int16(e.ply)}
+		})
 	})
 	if err != nil {
 		return err
 	}
-	rows, err := aux.Query(ctx, `
-		SELECT p.variant, p.hash, p.fen, p.games, p.wins, p.draws, p.losses, p.unknown, p.min_ply,
-		       e.score, e.mate, e.depth, e.best_move, e.engine, e.setting
-		FROM (SELECT variant, hash, min(fen COLLATE "C") AS fen, count(*) AS games,
-		             count(*) FILTER (WHERE result = 2) AS wins, count(*) FILTER (WHERE result = 1) AS draws,
-		             count(*) FILTER (WHERE result = 0) AS losses, count(*) FILTER (WHERE result IS NULL) AS unknown,
-		             min(ply) AS min_ply
-		      FROM export_positions GROUP BY variant, hash) p
-		LEFT JOIN LATERAL (
-		      SELECT score, mate, depth, best_move, engine, setting FROM evaluations e
-		      WHERE e.variant = p.variant AND e.hash = p.hash
-		        AND ($1::text IS NULL OR e.engine = $1) AND ($2::text IS NULL OR e.setting = $2)
-		      ORDER BY `+pickSQL+` LIMIT 1) e ON true
-		ORDER BY p.games DESC, p.variant, p.hash`, s.engine, s.setting)
-	if err != nil {
-		return fmt.Errorf("distinct positions: %w", err)
-	}
-	defer rows.Close()
 	row := make([]Value, len(distinctColumns))
-	for rows.Next() {
-		var (
-			variant                             int16
-			hash                                int64
-			fen                                 string
-			games, wins, draws, losses, unknown int64
-			minPly                              int16
-			score, depth                        *int64
-			mate                                *bool
-			best, engine, setting               *string
-		)
-		if err := rows.Scan(&variant, &hash, &fen, &games, &wins, &draws, &losses, &unknown, &minPly,
-			&score, &mate, &depth, &best, &engine, &setting); err != nil {
-			return err
-		}
-		row[0] = str(variantName(variant))
-		row[1] = str(fen)
-		row[2] = str(hex64(uint64(hash)))
+	var emitErr error // the writer's, reported as it is
+	err = dist.Aggregate(ctx, s.evals, func(p *schema.ExportDistinctRow) error {
+		row[0] = str(variantName(p.Variant))
+		row[1] = str(p.FEN)
+		row[2] = str(hex64(uint64(p.Hash)))
 		side := "white"
-		if len(fen) > 0 && fen[0] == 'B' {
+		if len(p.FEN) > 0 && p.FEN[0] == 'B' {
 			side = "black"
 		}
 		row[3] = str(side)
-		row[4], row[5], row[6], row[7], row[8] = num(games), num(wins), num(draws), num(losses), num(unknown)
-		if decided := wins + draws + losses; decided > 0 {
-			row[9] = flt((float64(wins) + float64(draws)/2) / float64(decided))
+		row[4], row[5], row[6], row[7], row[8] = num(p.Games), num(p.Wins), num(p.Draws), num(p.Losses), num(p.Unknown)
+		if decided := p.Wins + p.Draws + p.Losses; decided > 0 {
+			row[9] = flt((float64(p.Wins) + float64(p.Draws)/2) / float64(decided))
 		} else {
 			row[9] = null()
 		}
-		row[10] = num(int64(minPly))
-		if score != nil {
-			setEval(row[11:], picked{score: *score, mate: *mate, depth: *depth, best: best, engine: *engine, setting: *setting}, true)
-		} else {
-			setEval(row[11:], picked{}, false)
-		}
-		if err := emit(row); err != nil {
-			return err
-		}
+		row[10] = num(int64(p.MinPly))
+		setEval(row[11:], pickedOf(&p.Eval), p.HasEval)
+		emitErr = emit(row)
+		return emitErr
+	})
+	if err != nil && emitErr == nil {
+		return fmt.Errorf("distinct positions: %w", err)
 	}
-	return rows.Err()
+	return err
 }

@@ -79,8 +79,11 @@
 //
 // Run opens a REPEATABLE READ READ ONLY transaction and exports its
 // snapshot; evaluation look-ups and the temporary table of distinct
-// positions run on a second connection in the same snapshot (session.go),
-// so an export is one consistent state of the database. Rows are streamed
+// positions run on a second connection in the same snapshot
+// (schema.WithReadSnapshot, session.go), so an export is one consistent
+// state of the database. The SQL is the store's (schema/exports.sql): the
+// package passes the filter's values (schema.ExportFilter) and reads typed
+// rows, one at a time, through callbacks. Rows are streamed
 // with pgx (never accumulated): games are fetched in id order, in batches
 // of 256, which worker goroutines decode and replay in parallel while the
 // writer writes the previous ones in order (gamestream.go); the

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/draughtsdb/draughtsdb/ingest/pdn"
+	"github.com/draughtsdb/draughtsdb/schema"
 )
 
 // posKey is a position as table evaluations keys it.
@@ -22,16 +23,13 @@ type picked struct {
 	engine, setting string
 }
 
-// pickSQL orders a position's evaluations best first (see picked).
-const pickSQL = `depth DESC, evaluated_at DESC, engine, setting`
-
 // batchKeys returns the distinct positions of games (replayed).
 func batchKeys(games []gameRec) []posKey {
 	var keys []posKey
 	seen := map[posKey]bool{}
 	for i := range games {
 		for _, h := range games[i].hashes {
-			k := posKey{games[i].variantID, int64(h)}
+			k := posKey{games[i].Variant, int64(h)}
 			if !seen[k] {
 				seen[k] = true
 				keys = append(keys, k)
@@ -62,27 +60,20 @@ func (s *session) pickEvals(ctx context.Context, keys []posKey) (map[posKey]pick
 		return nil, err
 	}
 	vs, hs := keyArrays(keys)
-	// One index probe per key (LATERAL): the plan stays a nested loop over
-	// the primary key whatever the table's size and statistics.
-	rows, err := tx.Query(ctx, `SELECT k.v, k.h, e.score, e.mate, e.depth, e.best_move, e.engine, e.setting
-		FROM unnest($1::smallint[], $2::bigint[]) AS k(v, h)
-		CROSS JOIN LATERAL (SELECT score, mate, depth, best_move, engine, setting FROM evaluations e
-			WHERE e.variant = k.v AND e.hash = k.h
-			  AND ($3::text IS NULL OR e.engine = $3) AND ($4::text IS NULL OR e.setting = $4)
-			ORDER BY `+pickSQL+` LIMIT 1) e`, vs, hs, s.engine, s.setting)
+	err = schema.PickExportEvaluations(ctx, tx, vs, hs, s.evals, func(e *schema.ExportPick) error {
+		out[posKey{e.Variant, e.Hash}] = pickedOf(e)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var k posKey
-		var p picked
-		if err := rows.Scan(&k.variant, &k.hash, &p.score, &p.mate, &p.depth, &p.best, &p.engine, &p.setting); err != nil {
-			return nil, err
-		}
-		out[k] = p
-	}
-	return out, rows.Err()
+	return out, nil
+}
+
+// pickedOf is the store's chosen evaluation as a row's eval columns take
+// it.
+func pickedOf(e *schema.ExportPick) picked {
+	return picked{score: e.Score, mate: e.Mate, depth: e.Depth, best: e.BestMove, engine: e.Engine, setting: e.Setting}
 }
 
 // allEvals returns every evaluation of each of keys (passing
@@ -99,23 +90,16 @@ func (s *session) allEvals(ctx context.Context, keys []posKey) (map[posKey][]pdn
 		return nil, err
 	}
 	vs, hs := keyArrays(keys)
-	rows, err := tx.Query(ctx, `SELECT k.v, k.h, e.engine, e.setting, e.score, e.mate, e.depth, e.best_move, e.pv, e.nodes, e.time_ms, e.engine_version, e.evaluated_at
-		FROM unnest($1::smallint[], $2::bigint[]) AS k(v, h)
-		CROSS JOIN LATERAL (SELECT * FROM evaluations e
-			WHERE e.variant = k.v AND e.hash = k.h
-			  AND ($3::text IS NULL OR e.engine = $3) AND ($4::text IS NULL OR e.setting = $4)
-			ORDER BY e.engine, e.setting) e`, vs, hs, s.engine, s.setting)
+	err = schema.AllExportEvaluations(ctx, tx, vs, hs, s.evals, func(e *schema.ExportEval) error {
+		k := posKey{e.Variant, e.Hash}
+		out[k] = append(out[k], pdn.Evaluation{
+			Engine: e.Engine, Setting: e.Setting, Score: e.Score, Mate: e.Mate, Depth: e.Depth, BestMove: e.BestMove,
+			PV: e.PV, Nodes: e.Nodes, TimeMS: e.TimeMS, EngineVersion: e.EngineVersion, EvaluatedAt: e.EvaluatedAt,
+		})
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var k posKey
-		var e pdn.Evaluation
-		if err := rows.Scan(&k.variant, &k.hash, &e.Engine, &e.Setting, &e.Score, &e.Mate, &e.Depth, &e.BestMove, &e.PV, &e.Nodes, &e.TimeMS, &e.EngineVersion, &e.EvaluatedAt); err != nil {
-			return nil, err
-		}
-		out[k] = append(out[k], e)
-	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -3,8 +3,8 @@ package export
 import (
 	"context"
 	"strconv"
-	"time"
 
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
@@ -30,57 +30,32 @@ var evaluationColumns = []Column{
 
 func (evaluationsSource) columns() []Column { return evaluationColumns }
 
-func (e evaluationsSource) where(s *session) (string, []any) {
-	var v *int16
+// filter is --variant, --engine and --setting in the store's terms.
+func (e evaluationsSource) filter(s *session) schema.ExportEvalFilter {
+	f := s.evals
 	if e.o.Filter.Variant != nil {
 		id := codec.VariantID(e.o.Filter.Variant)
-		v = &id
+		f.Variant = &id
 	}
-	return ` WHERE ($1::smallint IS NULL OR variant = $1) AND ($2::text IS NULL OR engine = $2) AND ($3::text IS NULL OR setting = $3)`,
-		[]any{v, s.engine, s.setting}
+	return f
 }
 
 func (e evaluationsSource) count(ctx context.Context, s *session) (int64, error) {
-	where, args := e.where(s)
-	var n int64
-	err := s.main.QueryRow(ctx, "SELECT count(*) FROM evaluations"+where, args...).Scan(&n)
-	return n, err
+	return schema.CountExportEvaluations(ctx, s.main, e.filter(s))
 }
 
 func (e evaluationsSource) rows(ctx context.Context, s *session, emit func([]Value) error) error {
-	where, args := e.where(s)
-	rows, err := s.main.Query(ctx, `SELECT variant, hash, engine, setting, score, mate, depth, best_move, pv, nodes, time_ms, engine_version, evaluated_at
-		FROM evaluations`+where+` ORDER BY variant, hash, engine, setting`, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
 	row := make([]Value, len(evaluationColumns))
-	for rows.Next() {
-		var (
-			variant                      int16
-			hash, nodes                  int64
-			engine, setting, pv, version string
-			score, depth, timeMS         int32
-			mate                         bool
-			best                         *string
-			at                           time.Time
-		)
-		if err := rows.Scan(&variant, &hash, &engine, &setting, &score, &mate, &depth, &best, &pv, &nodes, &timeMS, &version, &at); err != nil {
-			return err
-		}
-		row[0] = str(variantName(variant))
-		row[1] = str(hex64(uint64(hash)))
-		row[2], row[3] = str(engine), str(setting)
-		row[4], row[5], row[6] = num(int64(score)), boolean(mate), num(int64(depth))
-		row[7], row[8] = optStr(best), str(pv)
-		row[9], row[10], row[11] = num(nodes), num(int64(timeMS)), str(version)
-		row[12] = timestamp(at)
-		if err := emit(row); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return schema.ForEachExportEvaluation(ctx, s.main, e.filter(s), func(ev *schema.ExportEval) error {
+		row[0] = str(variantName(ev.Variant))
+		row[1] = str(hex64(uint64(ev.Hash)))
+		row[2], row[3] = str(ev.Engine), str(ev.Setting)
+		row[4], row[5], row[6] = num(int64(ev.Score)), boolean(ev.Mate), num(int64(ev.Depth))
+		row[7], row[8] = optStr(ev.BestMove), str(ev.PV)
+		row[9], row[10], row[11] = num(ev.Nodes), num(int64(ev.TimeMS)), str(ev.EngineVersion)
+		row[12] = timestamp(ev.EvaluatedAt)
+		return emit(row)
+	})
 }
 
 // variantName is the name of a GameType number, or the number itself.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -83,11 +84,30 @@ func Run(ctx context.Context, pool *pgxpool.Pool, w io.Writer, o Options) (*Summ
 		return nil, err
 	}
 	start := time.Now()
-	s, err := openSession(ctx, pool, &o)
+	var sum *Summary
+	err = schema.WithReadSnapshot(ctx, pool, func(snap *schema.ReadSnapshot) error {
+		s, err := newSession(ctx, snap, &o)
+		if err != nil {
+			return err
+		}
+		sum, err = write(ctx, s, src, w, &o)
+		if err != nil {
+			return err
+		}
+		sum.Seconds = time.Since(start).Seconds()
+		if sum.Seconds > 0 {
+			sum.RowsPerSecond = float64(sum.Rows) / sum.Seconds
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer s.close(ctx)
+	return sum, nil
+}
+
+// write writes src's rows to w in s, as o asks.
+func write(ctx context.Context, s *session, src rowSource, w io.Writer, o *Options) (*Summary, error) {
 	if o.Total != nil {
 		n, err := src.count(ctx, s)
 		if err != nil {
@@ -102,6 +122,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, w io.Writer, o Options) (*Summ
 			o.Progress(sum.Rows)
 		}
 	}
+	var err error
 	if o.Format == PDN {
 		ps, ok := src.(pdnSource)
 		if !ok {
@@ -110,7 +131,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, w io.Writer, o Options) (*Summ
 		err = ps.writePDN(ctx, s, w, tick)
 	} else {
 		var rw rowWriter
-		if rw, err = newRowWriter(o.Format, w, src.columns(), &o); err != nil {
+		if rw, err = newRowWriter(o.Format, w, src.columns(), o); err != nil {
 			return nil, err
 		}
 		err = src.rows(ctx, s, func(row []Value) error {
@@ -126,10 +147,6 @@ func Run(ctx context.Context, pool *pgxpool.Pool, w io.Writer, o Options) (*Summ
 	}
 	if o.Progress != nil {
 		o.Progress(sum.Rows)
-	}
-	sum.Seconds = time.Since(start).Seconds()
-	if sum.Seconds > 0 {
-		sum.RowsPerSecond = float64(sum.Rows) / sum.Seconds
 	}
 	return sum, nil
 }

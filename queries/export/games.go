@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
@@ -60,10 +61,7 @@ func variantList(keep func(*rules.Variant) bool, conj string) string {
 func (gamesSource) columns() []Column { return gameColumns }
 
 func (g gamesSource) count(ctx context.Context, s *session) (int64, error) {
-	var args []any
-	var n int64
-	err := s.main.QueryRow(ctx, "SELECT count(*) FROM "+gamesFrom+g.o.Filter.where(&args), args...).Scan(&n)
-	return n, err
+	return schema.CountExportGames(ctx, s.main, g.o.Filter.store())
 }
 
 func (g gamesSource) rows(ctx context.Context, s *session, emit func([]Value) error) error {
@@ -80,34 +78,34 @@ func (g gamesSource) rows(ctx context.Context, s *session, emit func([]Value) er
 			if r.err != nil {
 				return undecodable(r)
 			}
-			buf = appendMovesText(buf[:0], r.v, r.moves)
-			row[0] = num(r.id)
+			buf = appendMovesText(buf[:0], r.v, r.Moves)
+			row[0] = num(r.ID)
 			row[1] = str(r.v.Name)
-			row[2] = optStr(r.event)
-			row[3] = optStr(r.site)
-			row[4] = str(r.date)
-			row[5] = optStr(r.round)
-			row[6] = optStr(r.white)
-			row[7] = optStr(r.black)
-			row[8] = str(codec.ResultOf(r.result).Format(r.v))
-			row[9] = sideResult(r.result, rules.White)
-			row[10] = num(int64(r.plies))
+			row[2] = optStr(r.Event)
+			row[3] = optStr(r.Site)
+			row[4] = str(r.Date)
+			row[5] = optStr(r.Round)
+			row[6] = optStr(r.White)
+			row[7] = optStr(r.Black)
+			row[8] = str(codec.ResultOf(r.Result).Format(r.v))
+			row[9] = sideResult(r.Result, rules.White)
+			row[10] = num(int64(r.Plies))
 			row[11] = str(string(buf))
-			row[12] = optStr(r.startFEN)
-			row[13] = str(hex64(uint64(r.finalHash)))
-			row[14] = num(r.movesHash)
-			row[15] = optStr(r.tags)
+			row[12] = optStr(r.StartFEN)
+			row[13] = str(hex64(uint64(r.FinalHash)))
+			row[14] = num(r.MovesHash)
+			row[15] = optStr(r.Tags)
 			row[16] = null()
-			if len(r.warnings) > 0 {
-				b, _ := json.Marshal(r.warnings)
+			if len(r.Warnings) > 0 {
+				b, _ := json.Marshal(r.Warnings)
 				row[16] = str(string(b))
 			}
-			row[17] = str(r.source)
-			row[18] = num(int64(r.ordinal))
-			row[19] = str(r.basis)
+			row[17] = str(r.Source)
+			row[18] = num(int64(r.Ordinal))
+			row[19] = str(r.Basis)
 			row[20] = null()
-			if r.resultProven != nil {
-				row[20] = str(codec.ResultOf(*r.resultProven).Format(r.v))
+			if r.ResultProven != nil {
+				row[20] = str(codec.ResultOf(*r.ResultProven).Format(r.v))
 			}
 			row[21] = annotationsValue(r.ann)
 			if err := emit(row); err != nil {

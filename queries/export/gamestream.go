@@ -7,29 +7,14 @@ import (
 	"sync"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 )
 
 // gameRec is one stored game as streamed from the database, with what the
 // workers derive from it.
 type gameRec struct {
-	id                 int64
-	variantID          int16
-	basis, source      string
-	ordinal            int32
-	event, site, round *string
-	date               string
-	white, black       *string
-	result             int16 // games.result: 0 unknown, 1 white wins, 2 draw, 3 black wins, 4 double forfeit
-	plies              int16
-	startFEN           *string
-	moves              []byte
-	finalHash          int64
-	movesHash          int64
-	tags               *string
-	warnings           []string
-	resultProven       *int16 // games.result_proven: NULL for games imported before migration 0014
-	annotations        []byte // games.annotations (codec.AppendAnnotations), nil for none
+	schema.ExportGame
 
 	// Set by decodeAnnotations.
 	ann *codec.Annotations
@@ -47,11 +32,6 @@ type gameRec struct {
 	fens   []string
 	texts  []string
 }
-
-const gamesSelect = `SELECT g.id, g.variant, g.variant_basis, s.name, g.ordinal, g.event, g.site, g.date, g.round,
-	w.name, b.name, g.result, g.ply_count, g.start_fen, g.moves, g.final_hash, g.moves_hash, g.tags::text, g.warnings,
-	g.result_proven, g.annotations
-	FROM ` + gamesFrom
 
 // gameBatch is a run of consecutive games handled by one worker.
 type gameBatch struct {
@@ -76,8 +56,7 @@ func streamGames(ctx context.Context, s *session, f *Filter, workers int, prepar
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var args []any
-	sql := gamesSelect + f.where(&args) + " ORDER BY g.id"
+	sf := f.store()
 
 	jobs := make(chan *gameBatch, workers)
 	order := make(chan *gameBatch, workers+1)
@@ -85,7 +64,7 @@ func streamGames(ctx context.Context, s *session, f *Filter, workers int, prepar
 	go func() {
 		defer close(order)
 		defer close(jobs)
-		fetchErr <- fetch(ctx, s, sql, args, jobs, order)
+		fetchErr <- fetch(ctx, s, sf, jobs, order)
 	}()
 	var wg sync.WaitGroup
 	for range workers {
@@ -129,12 +108,7 @@ func streamGames(ctx context.Context, s *session, f *Filter, workers int, prepar
 	return err
 }
 
-func fetch(ctx context.Context, s *session, sql string, args []any, jobs, order chan<- *gameBatch) error {
-	rows, err := s.main.Query(ctx, sql, args...)
-	if err != nil {
-		return fmt.Errorf("games: %w", err)
-	}
-	defer rows.Close()
+func fetch(ctx context.Context, s *session, f *schema.ExportFilter, jobs, order chan<- *gameBatch) error {
 	b := &gameBatch{games: make([]gameRec, 0, gamesPerBatch), done: make(chan struct{})}
 	send := func() bool {
 		select {
@@ -151,19 +125,19 @@ func fetch(ctx context.Context, s *session, sql string, args []any, jobs, order 
 		b = &gameBatch{games: make([]gameRec, 0, gamesPerBatch), done: make(chan struct{})}
 		return true
 	}
-	for rows.Next() {
-		b.games = append(b.games, gameRec{})
-		g := &b.games[len(b.games)-1]
-		if err := rows.Scan(&g.id, &g.variantID, &g.basis, &g.source, &g.ordinal, &g.event, &g.site, &g.date, &g.round,
-			&g.white, &g.black, &g.result, &g.plies, &g.startFEN, &g.moves, &g.finalHash, &g.movesHash, &g.tags, &g.warnings,
-			&g.resultProven, &g.annotations); err != nil {
-			return fmt.Errorf("games: %w", err)
-		}
+	stopped := false // by the consumer: ctx's error, not the query's
+	err := schema.ForEachExportGame(ctx, s.main, f, func(g *schema.ExportGame) error {
+		b.games = append(b.games, gameRec{ExportGame: *g})
 		if len(b.games) == gamesPerBatch && !send() {
+			stopped = true
 			return ctx.Err()
 		}
+		return nil
+	})
+	if stopped {
+		return err
 	}
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return fmt.Errorf("games: %w", err)
 	}
 	if len(b.games) > 0 && !send() {
@@ -174,15 +148,15 @@ func fetch(ctx context.Context, s *session, sql string, args []any, jobs, order 
 
 // decode sets g.v and g.start, without decoding the moves.
 func decode(g *gameRec) bool {
-	v, err := codec.VariantByID(g.variantID)
+	v, err := codec.VariantByID(g.Variant)
 	if err != nil {
 		g.err = err
 		return false
 	}
 	g.v = v
 	g.start = v.StartPosition()
-	if g.startFEN != nil {
-		if g.start, err = rules.ParseFEN(v, *g.startFEN); err != nil {
+	if g.StartFEN != nil {
+		if g.start, err = rules.ParseFEN(v, *g.StartFEN); err != nil {
 			g.err = fmt.Errorf("start FEN: %w", err)
 			return false
 		}
@@ -193,17 +167,17 @@ func decode(g *gameRec) bool {
 // replayGame decodes g (codec.Decode: it sets g.v and g.start as decode
 // does) and fills hashes, sides, texts and, with fens, FENs.
 func replayGame(g *gameRec, fens bool) {
-	v, err := codec.VariantByID(g.variantID)
+	v, err := codec.VariantByID(g.Variant)
 	if err != nil {
 		g.err = err
 		return
 	}
 	g.v = v
 	fen := ""
-	if g.startFEN != nil {
-		fen = *g.startFEN
+	if g.StartFEN != nil {
+		fen = *g.StartFEN
 	}
-	d, err := codec.Decode(v, fen, g.moves)
+	d, err := codec.Decode(v, fen, g.Moves)
 	if err != nil {
 		g.err = err // a start FEN that does not parse says "start FEN: ", as in decode
 		return
@@ -232,5 +206,5 @@ func replayGame(g *gameRec, fens bool) {
 // undecodable is the error of an export that meets a game it cannot
 // decode (it should not happen: every stored game was verified).
 func undecodable(g *gameRec) error {
-	return fmt.Errorf("game %d (source %s, game %d): %w", g.id, g.source, g.ordinal, g.err)
+	return fmt.Errorf("game %d (source %s, game %d): %w", g.ID, g.Source, g.Ordinal, g.err)
 }

@@ -33,7 +33,7 @@ func (g gamesSource) writePDN(ctx context.Context, s *session, w io.Writer, prog
 		if withEvals {
 			replayGame(r, false)
 		} else if decode(r) {
-			r.texts = strings.Fields(string(appendMovesText(nil, r.v, r.moves)))
+			r.texts = strings.Fields(string(appendMovesText(nil, r.v, r.Moves)))
 		}
 		if r.err == nil {
 			decodeAnnotations(r)
@@ -76,7 +76,7 @@ func toPDN(r *gameRec, evals map[posKey][]pdn.Evaluation) *pdn.Game {
 			if ply >= len(r.hashes) {
 				return nil
 			}
-			es := evals[posKey{r.variantID, int64(r.hashes[ply])}]
+			es := evals[posKey{r.Variant, int64(r.hashes[ply])}]
 			if len(es) == 0 {
 				return nil
 			}
@@ -87,8 +87,8 @@ func toPDN(r *gameRec, evals map[posKey][]pdn.Evaluation) *pdn.Game {
 			return out
 		}
 	}
-	h := Header{Event: r.event, Site: r.site, Date: r.date, Round: r.round, White: r.white, Black: r.black,
-		Result: codec.ResultOf(r.result).Format(r.v), Tags: r.tags, StartFEN: r.startFEN}
+	h := Header{Event: r.Event, Site: r.Site, Date: r.Date, Round: r.Round, White: r.White, Black: r.Black,
+		Result: codec.ResultOf(r.Result).Format(r.v), Tags: r.Tags, StartFEN: r.StartFEN}
 	g := GamePDN(r.v, h, r.start.SideToMove(), r.texts, comments)
 	if pre := r.ann.Attach(g.Moves); len(pre) > 0 {
 		g.Comments = append(g.Comments, pre...)

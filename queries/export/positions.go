@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 )
 
 // positionsSource: one row per (game, ply), the start position being ply
@@ -35,10 +36,7 @@ var positionColumns = append([]Column{
 func (positionsSource) columns() []Column { return positionColumns }
 
 func (p positionsSource) count(ctx context.Context, s *session) (int64, error) {
-	var args []any
-	var n int64
-	err := s.main.QueryRow(ctx, "SELECT coalesce(sum(g.ply_count + 1), 0) FROM "+gamesFrom+p.o.Filter.where(&args), args...).Scan(&n)
-	return n, err
+	return schema.CountExportPositions(ctx, s.main, p.o.Filter.store())
 }
 
 func sideName(c rules.Color) string {
@@ -62,20 +60,20 @@ func (p positionsSource) rows(ctx context.Context, s *session, emit func([]Value
 			if g.err != nil {
 				return undecodable(g)
 			}
-			row[0] = num(g.id)
+			row[0] = num(g.ID)
 			row[2] = str(g.v.Name)
 			for ply, h := range g.hashes {
 				row[1] = num(int64(ply))
 				row[3] = str(g.fens[ply])
 				row[4] = str(hex64(h))
 				row[5] = str(sideName(g.sides[ply]))
-				row[6] = sideResult(g.result, g.sides[ply])
+				row[6] = sideResult(g.Result, g.sides[ply])
 				if ply < len(g.texts) {
 					row[7] = str(g.texts[ply])
 				} else {
 					row[7] = null()
 				}
-				e, ok := evals[posKey{g.variantID, int64(h)}]
+				e, ok := evals[posKey{g.Variant, int64(h)}]
 				setEval(row[8:], e, ok)
 				if err := emit(row); err != nil {
 					return err

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"unicode/utf8"
+
+	"github.com/draughtsdb/draughtsdb/schema"
 )
 
 // rejectedSource: table rejected_games, one row per rejected game.
@@ -25,59 +27,29 @@ var rejectedColumns = []Column{
 
 func (rejectedSource) columns() []Column { return rejectedColumns }
 
-const rejectedSelect = `SELECT r.id, s.name, r.ordinal, r.byte_offset, r.line, r.reason, r.ply, r.move, r.fen, r.message, r.raw
-	FROM rejected_games r JOIN sources s ON s.id = r.source_id ORDER BY r.id`
-
 func (rejectedSource) count(ctx context.Context, s *session) (int64, error) {
-	var n int64
-	err := s.main.QueryRow(ctx, "SELECT count(*) FROM rejected_games").Scan(&n)
-	return n, err
+	return schema.CountExportRejected(ctx, s.main)
 }
 
 func (rejectedSource) rows(ctx context.Context, s *session, emit func([]Value) error) error {
-	rows, err := s.main.Query(ctx, rejectedSelect)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
 	row := make([]Value, len(rejectedColumns))
-	for rows.Next() {
-		var (
-			id, offset          int64
-			source, reason, msg string
-			ordinal, line       int32
-			ply                 *int32
-			move, fen           *string
-			raw                 []byte
-		)
-		if err := rows.Scan(&id, &source, &ordinal, &offset, &line, &reason, &ply, &move, &fen, &msg, &raw); err != nil {
-			return err
-		}
-		row[0], row[1], row[2], row[3], row[4], row[5] = num(id), str(source), num(int64(ordinal)), num(offset), num(int64(line)), str(reason)
-		if ply != nil {
-			row[6] = num(int64(*ply))
+	return schema.ForEachExportRejected(ctx, s.main, func(r *schema.ExportRejected) error {
+		row[0], row[1], row[2], row[3], row[4], row[5] = num(r.ID), str(r.Source), num(int64(r.Ordinal)), num(r.ByteOffset), num(int64(r.Line)), str(r.Reason)
+		if r.Ply != nil {
+			row[6] = num(int64(*r.Ply))
 		} else {
 			row[6] = null()
 		}
-		row[7], row[8], row[9] = optStr(move), optStr(fen), str(msg)
-		row[10] = str(rawText(raw))
-		if err := emit(row); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+		row[7], row[8], row[9] = optStr(r.Move), optStr(r.FEN), str(r.Message)
+		row[10] = str(rawText(r.Raw))
+		return emit(row)
+	})
 }
 
 // writePDN writes every rejected game's bytes exactly as read, each
 // followed by a blank line (as validate --rejects does).
 func (rejectedSource) writePDN(ctx context.Context, s *session, w io.Writer, progress func()) error {
-	rows, err := s.main.Query(ctx, `SELECT raw FROM rejected_games ORDER BY id`)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		raw := rows.RawValues()[0]
+	return schema.ForEachExportRejectedRaw(ctx, s.main, func(raw []byte) error {
 		if _, err := w.Write(raw); err != nil {
 			return err
 		}
@@ -89,8 +61,8 @@ func (rejectedSource) writePDN(ctx context.Context, s *session, w io.Writer, pro
 			return err
 		}
 		progress()
-	}
-	return rows.Err()
+		return nil
+	})
 }
 
 // cp1252 maps the bytes 0x80-0x9F of Windows-1252 (0 where undefined: kept
