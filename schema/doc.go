@@ -24,7 +24,10 @@
 // matches.go (an engine match's lock, results and removal), patterns.go
 // (the pattern index's rebuild, COPY and scan), repair.go (the repairs a
 // migration marks), locks.go (advisory locks) and migrate.go (the runner's
-// bookkeeping). SQL in .sql files reads and runs as SQL (psql, review), and
+// bookkeeping). players.go reads what package queries/players joins into
+// players and their records (spellings, the user's links, pairings, a
+// player's games, latest ratings, the explorer's name completion) and
+// writes the links. SQL in .sql files reads and runs as SQL (psql, review), and
 // a statement lives in one place however many callers it has. A name a Go
 // variable asks for that its file lacks panics at package initialisation;
 // a test fails on a statement nobody asks for, and another on SQL string

@@ -54,9 +54,6 @@ var notYetMoved = map[string]int{
 	"queries/export/positions.go":   1,
 	"queries/export/rejected.go":    3,
 	"queries/export/session.go":     2,
-	// The players' statistics: an embedded .sql file of its own (each
-	// such file outside schema/, queries/sql and the migrations counts 1).
-	"queries/players/sql/players.sql": 1,
 }
 
 // sqlShape matches a string that is SQL, or a fragment of a statement
