@@ -27,7 +27,10 @@
 // bookkeeping). players.go reads what package queries/players joins into
 // players and their records (spellings, the user's links, pairings, a
 // player's games, latest ratings, the explorer's name completion) and
-// writes the links. SQL in .sql files reads and runs as SQL (psql, review), and
+// writes the links. explorer.go holds the explorer's reads: the filtered
+// selections of games (an ExplorerFilter of bound values, the SQL fixed),
+// a game for the viewer with its move classes, positions' names and mean
+// evaluations, and a player's variants, tree games and page of games. SQL in .sql files reads and runs as SQL (psql, review), and
 // a statement lives in one place however many callers it has. A name a Go
 // variable asks for that its file lacks panics at package initialisation;
 // a test fails on a statement nobody asks for, and another on SQL string

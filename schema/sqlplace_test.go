@@ -38,12 +38,6 @@ var notYetMoved = map[string]int{
 	"analysis/openings/names.go":     4,
 	"analysis/openings/rebuild.go":   4,
 	"analysis/openings/tree.go":      3,
-	// The explorer.
-	"queries/explorer/games.go":      4,
-	"queries/explorer/playerpage.go": 3,
-	"queries/explorer/players.go":    1,
-	"queries/explorer/position.go":   1,
-	"queries/explorer/select.go":     3,
 	// Export.
 	"queries/export/distinct.go":    3,
 	"queries/export/evals.go":       2,

@@ -10,9 +10,10 @@
 // record are the named queries games_at_position and player
 // (queries.RunTx). What the CLI has no code for — a tree over the games
 // that pass a filter, a game's evaluations and move classes, player-name
-// completion — is written here, from the position index and the games, as
-// fixed SQL whose every user value is a bound parameter: no SQL text is
-// ever built from a request.
+// completion — is written here, from the position index and the games,
+// read through the store's fixed statements (schema/explorer.sql and
+// players.sql) whose every user value is a bound parameter: no SQL text
+// is ever built from a request.
 //
 // # Read only, bounded
 //
