@@ -72,5 +72,8 @@
 // player is package players' (every spelling of a name), their record is
 // players.Show's, and their opening trees are counted from their games,
 // each decoded up to the position as a filtered tree is (countedNode
-// names the moves). Every player's name on the pages links to it.
+// names the moves). Every player's name on the pages links to it. What
+// both pages draw alike (a result bar, a player's link, a result with its
+// winner, a row of a games list) is web/common.js, which each loads before
+// its own script, so the two cannot drift apart.
 package explorer
