@@ -64,12 +64,11 @@ const noBelow = math.MaxInt64
 //     (schema.ForEachFilteredPlayerGame);
 //   - a popular position (the opening statistics count at least 1/8 of the
 //     stored games through it) without an event to look for (a narrow
-//     filter): the variant's games newest first, in
-//     windows of ids, each decoded (schema.ForEachFilteredGameIn), at most
-//     Options.MaxScanGames ids per request; the result says where it
-//     stopped;
-//   - otherwise the position index (schema.ForEachFilteredGameAt): every game at the
-//     position, filtered in SQL.
+//     filter): the variant's games newest first, in windows of ids, each
+//     decoded (schema.ForEachFilteredGameIn), at most Options.MaxScanGames
+//     ids per request; the result says where it stopped;
+//   - otherwise the position index (schema.ForEachFilteredGameAt): every
+//     game at the position, filtered in SQL.
 func (s *Server) selectGames(ctx context.Context, tx pgx.Tx, p *position, f *filter, below int64, limit int, withMoves bool,
 	fn func(*hit) bool) (selection, error) {
 	v, pos := p.v, &p.line.Final
