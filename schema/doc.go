@@ -24,11 +24,18 @@
 // matches.go (an engine match's lock, results and removal), patterns.go
 // (the pattern index's rebuild, COPY and scan), repair.go (the repairs a
 // migration marks), locks.go (advisory locks) and migrate.go (the runner's
-// bookkeeping). SQL in .sql files reads and runs as SQL (psql, review), and
-// a statement lives in one place however many callers it has. A name a Go
-// variable asks for that its file lacks panics at package initialisation;
-// a test fails on a statement nobody asks for, and another on SQL string
-// literals outside schema but in the files not moved yet, which it lists.
+// bookkeeping). players.go reads what package queries/players joins into
+// players and their records (spellings, the user's links, pairings, a
+// player's games, latest ratings, the explorer's name completion) and
+// writes the links. explorer.go holds the explorer's reads: the filtered
+// selections of games (an ExplorerFilter of bound values, the SQL fixed),
+// a game for the viewer with its move classes, positions' names and mean
+// evaluations, and a player's variants, tree games and page of games.
+// SQL in .sql files reads and runs as SQL (psql, review), and a statement
+// lives in one place however many callers it has. A name a Go variable
+// asks for that its file lacks panics at package initialisation; a test
+// fails on a statement nobody asks for, and another on any SQL string
+// literal or .sql file outside schema but the named queries of queries/sql.
 //
 // The import's game batches are batches.go and batches.sql (players,
 // duplicate candidates, game ids, the COPY of games and their position

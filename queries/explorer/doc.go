@@ -10,9 +10,10 @@
 // record are the named queries games_at_position and player
 // (queries.RunTx). What the CLI has no code for — a tree over the games
 // that pass a filter, a game's evaluations and move classes, player-name
-// completion — is written here, from the position index and the games, as
-// fixed SQL whose every user value is a bound parameter: no SQL text is
-// ever built from a request.
+// completion — is written here, from the position index and the games,
+// read through the store's fixed statements (schema/explorer.sql and
+// players.sql) whose every user value is a bound parameter: no SQL text
+// is ever built from a request.
 //
 // # Read only, bounded
 //
@@ -71,5 +72,8 @@
 // player is package players' (every spelling of a name), their record is
 // players.Show's, and their opening trees are counted from their games,
 // each decoded up to the position as a filtered tree is (countedNode
-// names the moves). Every player's name on the pages links to it.
+// names the moves). Every player's name on the pages links to it. What
+// both pages draw alike (a result bar, a player's link, a result with its
+// winner, a row of a games list) is web/common.js, which each loads before
+// its own script, so the two cannot drift apart.
 package explorer

@@ -3,7 +3,6 @@ package explorer
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/draughtsdb/draughtsdb/queries/export"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 )
@@ -136,56 +136,6 @@ type storedGame struct {
 	moves    []byte
 	result   int16
 }
-
-// filteredGamesSQL selects the games of a variant that reach a position
-// (the position index) and pass a filter, newest first, with ids below $9:
-// the ids first, sorted, then each game by its key until the page is full
-// (as the named query games_at_position reads them), so a page costs the
-// position's ids and the games up to it, not every game sorted. Every value is a parameter; an empty one turns its condition off. Dates
-// compare at the precision given, unknown years left out, as `draughtsdb
-// export` does; $11, when not 0, the minimum rating of both players.
-const filteredGamesSQL = `
-SELECT g.id, g.start_fen, CASE WHEN $10::bool THEN g.moves END, g.result, w.name, b.name, g.event, g.date, g.ply_count
-FROM (SELECT id FROM draughtsdb_games_at($1::bigint) AS f(id) WHERE id < $9::bigint ORDER BY id DESC) hits
-CROSS JOIN LATERAL (SELECT * FROM games g WHERE g.id = hits.id AND g.variant = $2::smallint OFFSET 0) g
-LEFT JOIN players w ON w.id = g.white_id
-LEFT JOIN players b ON b.id = g.black_id
-WHERE ($3::text = '' OR CASE $4::text WHEN 'white' THEN w.name = $3::text
-                                      WHEN 'black' THEN b.name = $3::text
-                                      ELSE w.name = $3::text OR b.name = $3::text END)
-  AND ($5::text = '' OR strpos(lower(g.event), lower($5::text)) > 0)
-  AND ($6::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($6::text)) >= $6::text))
-  AND ($7::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($7::text)) <= $7::text))
-  AND ($11::int = 0 OR (g.white_rating >= $11::int AND g.black_rating >= $11::int))
-ORDER BY hits.id DESC
-LIMIT $8::int`
-
-// playerGamesSQL selects the games of a player (as white, black or
-// either) that pass the other filters, newest first, through the indexes
-// on white_id and black_id: with a player, these are fewer than the
-// position index's entries at any popular position (draughtsdb_games_at
-// of the initial position lists every game), so selectGames decodes
-// them instead. The parameters are filteredGamesSQL's. A game the player
-// played against themself is in both halves; the black half leaves it to
-// the white one, unless the white half is off (color=black).
-const playerGamesSQL = `
-WITH p AS (SELECT id FROM players WHERE name = $3::text)
-SELECT g.id, g.start_fen, CASE WHEN $10::bool THEN g.moves END, g.result, w.name, b.name, g.event, g.date, g.ply_count
-FROM (
-    SELECT * FROM games WHERE white_id = (SELECT id FROM p) AND $4::text <> 'black'
-    UNION ALL
-    SELECT * FROM games WHERE black_id = (SELECT id FROM p) AND $4::text <> 'white'
-                          AND ($4::text = 'black' OR white_id IS DISTINCT FROM black_id)
-) g
-LEFT JOIN players w ON w.id = g.white_id
-LEFT JOIN players b ON b.id = g.black_id
-WHERE g.id < $9::bigint AND g.variant = $2::smallint AND $1::bigint = $1::bigint
-  AND ($5::text = '' OR strpos(lower(g.event), lower($5::text)) > 0)
-  AND ($6::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($6::text)) >= $6::text))
-  AND ($7::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($7::text)) <= $7::text))
-  AND ($11::int = 0 OR (g.white_rating >= $11::int AND g.black_rating >= $11::int))
-ORDER BY g.id DESC
-LIMIT $8::int`
 
 func deref(s *string) string {
 	if s == nil {
@@ -359,46 +309,31 @@ func (s *Server) game(ctx context.Context, rq *request) (any, error) {
 	}
 	var ans *GameAnswer
 	err = s.read(ctx, func(tx pgx.Tx) error {
-		var (
-			variant, result, plies       int16
-			event, site, round, startFEN *string
-			white, black, tags           *string
-			date, source                 string
-			ordinal                      int32
-			moves, annotations           []byte
-			warnings                     []string
-			proven                       *int16
-		)
-		err := tx.QueryRow(ctx, `SELECT g.variant, g.event, g.site, g.date, g.round, w.name, b.name, g.result, g.ply_count,
-				g.start_fen, g.moves, g.tags::text, g.warnings, s.name, g.ordinal, g.result_proven, g.annotations
-			FROM games g JOIN sources s ON s.id = g.source_id
-			LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id
-			WHERE g.id = $1`, id).Scan(&variant, &event, &site, &date, &round, &white, &black, &result, &plies,
-			&startFEN, &moves, &tags, &warnings, &source, &ordinal, &proven, &annotations)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return notFound("no game %d", id)
-		}
+		sg, ok, err := schema.ViewGame(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		v, err := codec.VariantByID(variant)
+		if !ok {
+			return notFound("no game %d", id)
+		}
+		v, err := codec.VariantByID(sg.Variant)
 		if err != nil {
 			return fmt.Errorf("game %d: %w", id, err)
 		}
-		dg, err := codec.Decode(v, deref(startFEN), moves)
+		dg, err := codec.Decode(v, deref(sg.StartFEN), sg.Moves)
 		if err != nil {
 			return fmt.Errorf("game %d: stored moves do not decode: %w", id, err)
 		}
-		ann, err := codec.DecodeAnnotations(annotations, len(dg.Moves))
+		ann, err := codec.DecodeAnnotations(sg.Annotations, len(dg.Moves))
 		if err != nil {
 			return fmt.Errorf("game %d: stored annotations do not decode: %w", id, err)
 		}
-		ans = &GameAnswer{ID: id, Variant: v.Name, White: deref(white), Black: deref(black), Event: deref(event),
-			Date: date, Result: codec.ResultOf(result).Format(v), Plies: int(plies), StartFEN: dg.Start().FEN(),
-			Source: source, Ordinal: int(ordinal), Warnings: warnings, Moves: make([]GameMove, 0, len(dg.Moves)),
+		ans = &GameAnswer{ID: id, Variant: v.Name, White: deref(sg.White), Black: deref(sg.Black), Event: deref(sg.Event),
+			Date: sg.Date, Result: codec.ResultOf(sg.Result).Format(v), Plies: int(sg.Plies), StartFEN: dg.Start().FEN(),
+			Source: sg.Source, Ordinal: int(sg.Ordinal), Warnings: sg.Warnings, Moves: make([]GameMove, 0, len(dg.Moves)),
 			Comments: ann.Comments}
-		if proven != nil {
-			ans.ResultProven = codec.ResultOf(*proven).Format(v)
+		if sg.ResultProven != nil {
+			ans.ResultProven = codec.ResultOf(*sg.ResultProven).Format(v)
 		}
 		notesByPly := map[int]export.NoteJSON{}
 		if j := export.Annotations(ann); j != nil {
@@ -414,22 +349,12 @@ func (s *Server) game(ctx context.Context, rq *request) (any, error) {
 		}
 		ans.StartEval = notes[dg.Start().Hash()].eval
 		byPly := map[int][]Annotation{}
-		arows, err := tx.Query(ctx, `SELECT ply, engine, setting, loss, class FROM move_annotations
-			WHERE game_id = $1 ORDER BY ply, engine, setting`, id)
+		classes, err := schema.GameMoveClasses(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		for arows.Next() {
-			var ply int32
-			var a Annotation
-			if err := arows.Scan(&ply, &a.Engine, &a.Setting, &a.Loss, &a.Class); err != nil {
-				arows.Close()
-				return err
-			}
-			byPly[int(ply)] = append(byPly[int(ply)], a)
-		}
-		if err := arows.Err(); err != nil {
-			return err
+		for _, c := range classes {
+			byPly[c.Ply] = append(byPly[c.Ply], Annotation{Engine: c.Engine, Setting: c.Setting, Loss: c.Loss, Class: c.Class})
 		}
 		var legal []rules.Move
 		for i := range dg.Moves {
@@ -454,7 +379,7 @@ func (s *Server) game(ctx context.Context, rq *request) (any, error) {
 			}
 			ans.Moves = append(ans.Moves, gm)
 		}
-		ans.Tags, ans.PDN, err = gamePDN(v, &dg, ans, ann, event, site, round, tags, startFEN)
+		ans.Tags, ans.PDN, err = gamePDN(v, &dg, ans, ann, sg.Event, sg.Site, sg.Round, sg.Tags, sg.StartFEN)
 		return err
 	})
 	if err != nil {

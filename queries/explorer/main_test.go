@@ -22,7 +22,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+func TestMain(m *testing.M) {
+	closeFuzzPipesOnExec()
+	pgtest.Main(m)
+}
 
 const shared = "../../ingest/pdn/testdata/shared"
 

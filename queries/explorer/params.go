@@ -17,6 +17,7 @@ import (
 	"github.com/draughtsdb/draughtsdb/queries"
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 )
 
 // Limits on what a request may ask.
@@ -192,6 +193,11 @@ type filter struct {
 const maxMinRating = 9999
 
 func (f *filter) empty() bool { return *f == filter{} }
+
+// store is f as the store's selections take it.
+func (f *filter) store() schema.ExplorerFilter {
+	return schema.ExplorerFilter{Player: f.Player, Color: f.Color, Event: f.Event, From: f.From, To: f.To, MinRating: f.MinRating}
+}
 
 func filterParam(rq *request) (*filter, error) {
 	f := &filter{

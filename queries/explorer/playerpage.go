@@ -7,6 +7,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/replay"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 )
@@ -92,60 +93,20 @@ type PlayerTreeMove struct {
 	PlayerScore *float64 `json:"player_score"`
 }
 
-// playerTreeGamesSQL: a player's games of a variant as one colour
-// ($3: white or black), newest first, at most $4: through the indexes on
-// white_id and black_id.
-const playerTreeGamesSQL = `
-SELECT g.id, coalesce(g.start_fen, ''), g.moves, g.result
-FROM games g
-WHERE g.variant = $2::smallint
-  AND CASE WHEN $3::text = 'white' THEN g.white_id = ANY($1::int[]) ELSE g.black_id = ANY($1::int[]) END
-ORDER BY g.id DESC
-LIMIT $4::int`
-
-// playerGamesPageSQL: a page of a player's games of every variant,
-// newest first, with ids below $2.
-const playerGamesPageSQL = `
-SELECT g.id, g.variant, w.name, b.name, g.event, g.date, g.result, g.ply_count
-FROM (SELECT id FROM games WHERE white_id = ANY($1::int[]) AND id < $2::bigint
-      UNION
-      SELECT id FROM games WHERE black_id = ANY($1::int[]) AND id < $2::bigint
-      ORDER BY id DESC LIMIT $3::int) h
-JOIN games g ON g.id = h.id
-LEFT JOIN players w ON w.id = g.white_id
-LEFT JOIN players b ON b.id = g.black_id
-ORDER BY g.id DESC`
-
-// playerVariantsSQL: the variants of a player's games, most games first.
-const playerVariantsSQL = `
-SELECT variant, count(*) FROM games WHERE white_id = ANY($1::int[]) OR black_id = ANY($1::int[])
-GROUP BY variant ORDER BY count(*) DESC, variant`
-
 // playerPage fills in the variants, the two trees and the page of games
 // of the player whose spellings are ids.
 func (s *Server) playerPage(ctx context.Context, tx pgx.Tx, ids []int32, ask *playerPageAsk, ans *PlayerAnswer) error {
-	rows, err := tx.Query(ctx, playerVariantsSQL, ids)
+	counts, err := schema.PlayerVariants(ctx, tx, ids)
 	if err != nil {
 		return err
 	}
 	ans.Variants = []VariantCount{}
-	for rows.Next() {
-		var id int16
-		var n int64
-		if err := rows.Scan(&id, &n); err != nil {
-			rows.Close()
-			return err
-		}
-		v, err := codec.VariantByID(id)
+	for _, c := range counts {
+		v, err := codec.VariantByID(c.Variant)
 		if err != nil {
-			rows.Close()
 			return err
 		}
-		ans.Variants = append(ans.Variants, VariantCount{Variant: v.Name, Games: n})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
+		ans.Variants = append(ans.Variants, VariantCount{Variant: v.Name, Games: c.Games})
 	}
 	v := s.variant
 	if len(ans.Variants) > 0 {
@@ -185,61 +146,48 @@ func (s *Server) playerTree(ctx context.Context, tx pgx.Tx, ids []int32, v *rule
 	for _, m := range describeLine(v, played.Start, played.Moves) {
 		t.Line = append(t.Line, m.Move)
 	}
-	rows, err := tx.Query(ctx, playerTreeGamesSQL, ids, codec.VariantID(v), t.Color, s.opt.MaxFilterGames+1)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	counts := map[codec.MoveCode]*tally{}
 	var vis codec.Visitor
 	looked := 0
-	for rows.Next() {
-		var (
-			id     int64
-			fen    string
-			moves  []byte
-			result int16
-		)
-		if err := rows.Scan(&id, &fen, &moves, &result); err != nil {
-			return nil, err
-		}
-		if looked == s.opt.MaxFilterGames {
-			t.Truncated = true
-			break
-		}
-		looked++
-		_, next, hasNext, found, err := vis.FirstVisit(v, fen, moves, hash)
-		if err != nil {
-			return nil, fmt.Errorf("game %d: stored moves do not decode: %w", id, err)
-		}
-		if !found {
-			continue
-		}
-		t.Games++
-		if !hasNext {
-			t.Ended++
-			continue
-		}
-		c := codec.MoveCodeOf(&next)
-		tl := counts[c]
-		if tl == nil {
-			tl = &tally{}
-			counts[c] = tl
-		}
-		tl.games++
-		switch result {
-		case codec.ResultWhiteWins:
-			tl.white++
-		case codec.ResultDraw:
-			tl.draws++
-		case codec.ResultBlackWins:
-			tl.black++
-		}
-	}
-	if err := rows.Err(); err != nil {
+	err = schema.ForEachPlayerTreeGame(ctx, tx, ids, codec.VariantID(v), color == rules.White, s.opt.MaxFilterGames+1,
+		func(g *schema.TreeGame) (bool, error) {
+			if looked == s.opt.MaxFilterGames {
+				t.Truncated = true
+				return false, nil
+			}
+			looked++
+			_, next, hasNext, found, err := vis.FirstVisit(v, g.StartFEN, g.Moves, hash)
+			if err != nil {
+				return false, fmt.Errorf("game %d: stored moves do not decode: %w", g.ID, err)
+			}
+			if !found {
+				return true, nil
+			}
+			t.Games++
+			if !hasNext {
+				t.Ended++
+				return true, nil
+			}
+			c := codec.MoveCodeOf(&next)
+			tl := counts[c]
+			if tl == nil {
+				tl = &tally{}
+				counts[c] = tl
+			}
+			tl.games++
+			switch g.Result {
+			case codec.ResultWhiteWins:
+				tl.white++
+			case codec.ResultDraw:
+				tl.draws++
+			case codec.ResultBlackWins:
+				tl.black++
+			}
+			return true, nil
+		})
+	if err != nil {
 		return nil, err
 	}
-	rows.Close()
 	node, err := countedNode(ctx, tx, v, pos, counts)
 	if err != nil {
 		return nil, err
@@ -260,35 +208,23 @@ func (s *Server) playerTree(ctx context.Context, tx pgx.Tx, ids []int32, v *rule
 // playerGamesPage is a page of the games of the spellings ids with an id
 // below below, newest first, and the before= of the next page (0: none).
 func playerGamesPage(ctx context.Context, tx pgx.Tx, ids []int32, below int64, limit int) ([]GameRow, int64, error) {
-	rows, err := tx.Query(ctx, playerGamesPageSQL, ids, below, limit+1)
+	rows, err := schema.PlayerGamesPage(ctx, tx, ids, below, limit+1)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
 	out := []GameRow{}
 	var next int64
-	for rows.Next() {
-		var (
-			g                   GameRow
-			variant, result     int16
-			plies               int16
-			white, black, event *string
-		)
-		if err := rows.Scan(&g.ID, &variant, &white, &black, &event, &g.Date, &result, &plies); err != nil {
-			return nil, 0, err
-		}
+	for _, r := range rows {
 		if len(out) == limit {
 			next = out[len(out)-1].ID
 			break
 		}
-		v, err := codec.VariantByID(variant)
+		v, err := codec.VariantByID(r.Variant)
 		if err != nil {
-			return nil, 0, fmt.Errorf("game %d: %w", g.ID, err)
+			return nil, 0, fmt.Errorf("game %d: %w", r.ID, err)
 		}
-		g.Variant, g.Plies = v.Name, int(plies)
-		g.White, g.Black, g.Event = deref(white), deref(black), deref(event)
-		g.Result = codec.ResultOf(result).Format(v)
-		out = append(out, g)
+		out = append(out, GameRow{ID: r.ID, Variant: v.Name, White: r.White, Black: r.Black, Event: r.Event, Date: r.Date,
+			Result: codec.ResultOf(r.Result).Format(v), Plies: r.Plies})
 	}
-	return out, next, rows.Err()
+	return out, next, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/draughtsdb/draughtsdb/queries/players"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -228,25 +229,11 @@ func (s *Server) players(ctx context.Context, rq *request) (any, error) {
 	}
 	out := []PlayerName{}
 	err = s.read(ctx, func(tx pgx.Tx) error {
-		// A game the player played against themself (the same name as
-		// White and Black) is one game: the black half leaves it out.
-		rows, err := tx.Query(ctx, `SELECT p.name,
-				(SELECT count(*) FROM games g WHERE g.white_id = p.id)
-				+ (SELECT count(*) FROM games g WHERE g.black_id = p.id AND g.white_id IS DISTINCT FROM p.id)
-			FROM (SELECT id, name FROM players WHERE starts_with(lower(name), lower($1::text)) ORDER BY name LIMIT $2::int) p
-			ORDER BY p.name`, prefix, limit)
-		if err != nil {
-			return err
+		names, err := schema.PlayersByPrefix(ctx, tx, prefix, limit)
+		for _, n := range names {
+			out = append(out, PlayerName{Name: n.Name, Games: n.Games})
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var p PlayerName
-			if err := rows.Scan(&p.Name, &p.Games); err != nil {
-				return err
-			}
-			out = append(out, p)
-		}
-		return rows.Err()
+		return err
 	})
 	if err != nil {
 		return nil, err

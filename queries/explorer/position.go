@@ -6,6 +6,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 )
@@ -248,28 +249,20 @@ func positionNotes(ctx context.Context, tx pgx.Tx, positions []rules.Position) (
 		hashes[i] = int64(positions[i].Hash())
 		side[hashes[i]] = positions[i].SideToMove()
 	}
-	rows, err := tx.Query(ctx, `SELECT h, draughtsdb_opening_name($1, h),
-			(SELECT avg(score)::float8 FROM evaluations e WHERE e.variant = $1 AND e.hash = h),
-			(SELECT count(*)::int FROM evaluations e WHERE e.variant = $1 AND e.hash = h)
-		FROM unnest($2::bigint[]) AS h`, gt, hashes)
+	rows, err := schema.PositionNotes(ctx, tx, gt, hashes)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var h int64
-		var n note
-		if err := rows.Scan(&h, &n.name, &n.eval, &n.evalCount); err != nil {
-			return nil, err
-		}
-		if n.eval != nil {
-			e := *n.eval / 100
-			if side[h] == rules.Black {
+	for _, r := range rows {
+		n := note{name: r.Name, evalCount: r.Evals}
+		if r.Eval != nil {
+			e := *r.Eval / 100
+			if side[r.Hash] == rules.Black {
 				e = -e
 			}
 			n.eval = &e
 		}
-		out[uint64(h)] = n
+		out[uint64(r.Hash)] = n
 	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/draughtsdb/draughtsdb/analysis/openings"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/draughtsdb/draughtsdb/schema"
 	"github.com/draughtsdb/draughtsdb/schema/codec"
 	"github.com/jackc/pgx/v5"
 )
@@ -60,15 +61,14 @@ const noBelow = math.MaxInt64
 // It picks one of three ways to the same games:
 //   - a player with at most Options.MaxFilterGames games passing the other
 //     filters: their games, through the indexes on white_id and black_id
-//     (playerGamesSQL);
+//     (schema.ForEachFilteredPlayerGame);
 //   - a popular position (the opening statistics count at least 1/8 of the
 //     stored games through it) without an event to look for (a narrow
-//     filter): the variant's games newest first, in
-//     windows of ids, each decoded (scanSQL), at most
-//     Options.MaxScanGames ids per request; the result says where it
-//     stopped;
-//   - otherwise the position index (filteredGamesSQL): every game at the
-//     position, filtered in SQL.
+//     filter): the variant's games newest first, in windows of ids, each
+//     decoded (schema.ForEachFilteredGameIn), at most Options.MaxScanGames
+//     ids per request; the result says where it stopped;
+//   - otherwise the position index (schema.ForEachFilteredGameAt): every
+//     game at the position, filtered in SQL.
 func (s *Server) selectGames(ctx context.Context, tx pgx.Tx, p *position, f *filter, below int64, limit int, withMoves bool,
 	fn func(*hit) bool) (selection, error) {
 	v, pos := p.v, &p.line.Final
@@ -95,7 +95,7 @@ func (s *Server) selectGames(ctx context.Context, tx pgx.Tx, p *position, f *fil
 		return fn(&h) && n < limit, nil
 	}
 	if f.Player != "" {
-		games, ok, err := playerGames(ctx, tx, v, hash, f, below, s.opt.MaxFilterGames)
+		games, ok, err := playerGames(ctx, tx, v, f, below, s.opt.MaxFilterGames)
 		if err != nil {
 			return selection{}, err
 		}
@@ -126,12 +126,8 @@ func (s *Server) selectGames(ctx context.Context, tx pgx.Tx, p *position, f *fil
 		decode = true
 		return s.scanGames(ctx, tx, v, f, below, visit)
 	}
-	rows, err := tx.Query(ctx, filteredGamesSQL, int64(hash), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To,
-		limit+1, below, withMoves, f.MinRating)
-	if err != nil {
-		return selection{}, err
-	}
-	err = eachGame(rows, v, visit)
+	err := schema.ForEachFilteredGameAt(ctx, tx, int64(hash), codec.VariantID(v), f.store(), below, limit+1, withMoves,
+		storedGames(v, visit))
 	return selection{}, err
 }
 
@@ -148,30 +144,12 @@ func (s *Server) popular(ctx context.Context, tx pgx.Tx, p *position) (bool, err
 	if node.Games < int64(s.scanMin) {
 		return false, nil
 	}
-	var span *int64
-	if err := tx.QueryRow(ctx, `SELECT max(id) - min(id) + 1 FROM games`).Scan(&span); err != nil {
+	lo, hi, ok, err := schema.GameIDRange(ctx, tx)
+	if err != nil {
 		return false, err
 	}
-	return span != nil && node.Games*scanShare >= *span, nil
+	return ok && node.Games*scanShare >= hi-lo+1, nil
 }
-
-// scanSQL reads a window of a variant's games, newest first, that pass a
-// filter (the parameters of filteredGamesSQL but the position, which the
-// caller checks by decoding): ids in [$8, $9), the minimum rating $10.
-const scanSQL = `
-SELECT g.id, g.start_fen, g.moves, g.result, w.name, b.name, g.event, g.date, g.ply_count
-FROM games g
-LEFT JOIN players w ON w.id = g.white_id
-LEFT JOIN players b ON b.id = g.black_id
-WHERE g.id >= $8::bigint AND g.id < $9::bigint AND g.variant = $2::smallint AND $1::bigint = $1::bigint
-  AND ($3::text = '' OR CASE $4::text WHEN 'white' THEN w.name = $3::text
-                                      WHEN 'black' THEN b.name = $3::text
-                                      ELSE w.name = $3::text OR b.name = $3::text END)
-  AND ($5::text = '' OR strpos(lower(g.event), lower($5::text)) > 0)
-  AND ($6::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($6::text)) >= $6::text))
-  AND ($7::text = '' OR (g.date NOT LIKE '????%' AND left(g.date, length($7::text)) <= $7::text))
-  AND ($10::int = 0 OR (g.white_rating >= $10::int AND g.black_rating >= $10::int))
-ORDER BY g.id DESC`
 
 // scanGames hands visit the games of v below below that pass f, newest
 // first, a window of ids at a time, until visit stops or
@@ -179,29 +157,22 @@ ORDER BY g.id DESC`
 func (s *Server) scanGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, f *filter, below int64,
 	visit func(*storedGame) (bool, error)) (selection, error) {
 	s.scans.Add(1)
-	var lo, hi *int64
-	if err := tx.QueryRow(ctx, `SELECT min(id), max(id) FROM games`).Scan(&lo, &hi); err != nil {
+	lo, hi, ok, err := schema.GameIDRange(ctx, tx)
+	if err != nil || !ok {
 		return selection{}, err
 	}
-	if lo == nil {
-		return selection{}, nil
-	}
-	top := min(below, *hi+1)
+	top := min(below, hi+1)
 	stopped := false
-	for at := top; at > *lo; at -= s.window {
+	for at := top; at > lo; at -= s.window {
 		if top-at >= int64(s.opt.MaxScanGames) {
 			return selection{below: at, budget: true}, nil
 		}
-		from := max(at-s.window, *lo)
-		rows, err := tx.Query(ctx, scanSQL, int64(0), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To, from, at, f.MinRating)
-		if err != nil {
-			return selection{}, err
-		}
-		err = eachGame(rows, v, func(g *storedGame) (bool, error) {
+		from := max(at-s.window, lo)
+		err := schema.ForEachFilteredGameIn(ctx, tx, codec.VariantID(v), f.store(), from, at, storedGames(v, func(g *storedGame) (bool, error) {
 			more, err := visit(g)
 			stopped = !more
 			return more, err
-		})
+		}))
 		if err != nil || stopped {
 			return selection{}, err
 		}
@@ -213,41 +184,24 @@ func (s *Server) scanGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, f *
 // pass f, newest first, with their moves; ok is false when there are more
 // than max of them (then the position index or a scan is the cheaper
 // way).
-func playerGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, hash uint64, f *filter, below int64, max int) (games []storedGame, ok bool, err error) {
-	rows, err := tx.Query(ctx, playerGamesSQL, int64(hash), codec.VariantID(v), f.Player, f.Color, f.Event, f.From, f.To,
-		max+1, below, true, f.MinRating)
-	if err != nil {
-		return nil, false, err
-	}
-	err = eachGame(rows, v, func(g *storedGame) (bool, error) {
+func playerGames(ctx context.Context, tx pgx.Tx, v *rules.Variant, f *filter, below int64, max int) (games []storedGame, ok bool, err error) {
+	err = schema.ForEachFilteredPlayerGame(ctx, tx, codec.VariantID(v), f.store(), below, max+1, storedGames(v, func(g *storedGame) (bool, error) {
 		games = append(games, *g)
 		return true, nil
-	})
+	}))
 	if err != nil || len(games) > max {
 		return nil, false, err
 	}
 	return games, true, nil
 }
 
-// eachGame reads the rows of filteredGamesSQL, playerGamesSQL or scanSQL
-// one at a time, until fn returns false.
-func eachGame(rows pgx.Rows, v *rules.Variant, fn func(*storedGame) (bool, error)) error {
-	defer rows.Close()
-	for rows.Next() {
-		var g storedGame
-		var startFEN, white, black, event *string
-		var plies int16
-		if err := rows.Scan(&g.ID, &startFEN, &g.moves, &g.result, &white, &black, &event, &g.row.Date, &plies); err != nil {
-			return err
-		}
-		g.startFEN = deref(startFEN)
-		g.row.ID, g.row.Variant, g.row.Plies = g.ID, v.Name, int(plies)
-		g.row.White, g.row.Black, g.row.Event = deref(white), deref(black), deref(event)
-		g.row.Result = codec.ResultOf(g.result).Format(v)
-		more, err := fn(&g)
-		if err != nil || !more {
-			return err
-		}
+// storedGames turns fn, which takes the explorer's storedGame, into a
+// visitor of the store's filtered games of v.
+func storedGames(v *rules.Variant, fn func(*storedGame) (bool, error)) func(*schema.FilteredGame) (bool, error) {
+	return func(fg *schema.FilteredGame) (bool, error) {
+		g := storedGame{ID: fg.ID, startFEN: fg.StartFEN, moves: fg.Moves, result: fg.Result,
+			row: GameRow{ID: fg.ID, Variant: v.Name, White: fg.White, Black: fg.Black, Event: fg.Event, Date: fg.Date,
+				Result: codec.ResultOf(fg.Result).Format(v), Plies: fg.Plies}}
+		return fn(&g)
 	}
-	return rows.Err()
 }

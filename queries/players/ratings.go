@@ -3,6 +3,8 @@ package players
 import (
 	"context"
 	"sort"
+
+	"github.com/draughtsdb/draughtsdb/schema"
 )
 
 // RatingPoint is a player's rating in one game (games.white_rating or
@@ -85,27 +87,19 @@ func Latest(points []RatingPoint) *RatingPoint {
 // latestRatings sets the Rating of each entry: its spellings' latest
 // rated game's rating. group maps a players id to its entry.
 func latestRatings(ctx context.Context, db DB, entries []Entry, group map[int32]int) error {
-	rows, err := db.Query(ctx, stmt("latest_ratings"))
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
 	best := make([]*RatingPoint, len(entries))
-	for rows.Next() {
-		var pid int32
-		var p RatingPoint
-		if err := rows.Scan(&pid, &p.Rating, &p.Date, &p.Game); err != nil {
-			return err
-		}
-		i, ok := group[pid]
+	err := schema.ForEachLatestPlayerRating(ctx, db, func(r *schema.PlayerRating) error {
+		i, ok := group[r.Player]
 		if !ok {
-			continue
+			return nil
 		}
+		p := RatingPoint{Game: r.Game, Date: r.Date, Rating: r.Rating}
 		if best[i] == nil || later(p, *best[i]) {
 			best[i] = &p
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	for i, p := range best {

@@ -2,59 +2,20 @@ package players
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/draughtsdb/draughtsdb/schema"
 )
 
-//go:embed sql/players.sql
-var statementsFile string
-
-// statements are the "-- name:" sections of sql/players.sql.
-var statements = func() map[string]string {
-	m := map[string]string{}
-	var name string
-	var b strings.Builder
-	flush := func() {
-		if name != "" {
-			m[name] = strings.TrimSpace(b.String())
-		}
-		b.Reset()
-	}
-	for _, line := range strings.Split(statementsFile, "\n") {
-		if n, ok := strings.CutPrefix(line, "-- name: "); ok {
-			flush()
-			name = strings.TrimSpace(n)
-			continue
-		}
-		if strings.HasPrefix(line, "--") {
-			continue
-		}
-		b.WriteString(line)
-		b.WriteByte('\n')
-	}
-	flush()
-	return m
-}()
-
-func stmt(name string) string {
-	s, ok := statements[name]
-	if !ok {
-		panic("players: no statement " + name)
-	}
-	return s
-}
-
-// DB is what the package needs of a connection, pool or transaction.
+// DB is what the package needs of a connection, pool or transaction:
+// the store's reads (schema.Querier) and its writes of player_links.
 type DB interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	schema.Querier
+	schema.Execer
 }
 
 // Record is a player's results: games, wins, draws, losses and the score
@@ -118,30 +79,17 @@ type Entry struct {
 
 // Load reads every spelling with its games and the user's links and
 // groups them.
-func Load(ctx context.Context, db DB) ([]*Player, error) { return load(ctx, db, "spellings") }
+func Load(ctx context.Context, db DB) ([]*Player, error) { return load(ctx, db, true) }
 
 // LoadNames is Load without the games of each spelling (all 0), which
 // grouping does not need: it reads the players table alone. Count fills
 // in the games of one player's spellings.
-func LoadNames(ctx context.Context, db DB) ([]*Player, error) { return load(ctx, db, "names") }
+func LoadNames(ctx context.Context, db DB) ([]*Player, error) { return load(ctx, db, false) }
 
 // Count sets the games of p's spellings and puts the most used first.
 func Count(ctx context.Context, db DB, p *Player) error {
-	rows, err := db.Query(ctx, stmt("counts"), p.IDs())
+	n, err := schema.PlayerGameCounts(ctx, db, p.IDs())
 	if err != nil {
-		return err
-	}
-	n := map[int32]int{}
-	for rows.Next() {
-		var id int32
-		var c int
-		if err := rows.Scan(&id, &c); err != nil {
-			rows.Close()
-			return err
-		}
-		n[id] = c
-	}
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for i := range p.Spellings {
@@ -151,18 +99,14 @@ func Count(ctx context.Context, db DB, p *Player) error {
 	return nil
 }
 
-func load(ctx context.Context, db DB, statement string) ([]*Player, error) {
-	rows, err := db.Query(ctx, stmt(statement))
+func load(ctx context.Context, db DB, games bool) ([]*Player, error) {
+	rows, err := schema.PlayerSpellings(ctx, db, games)
 	if err != nil {
 		return nil, err
 	}
-	sp, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Spelling, error) {
-		var s Spelling
-		err := r.Scan(&s.ID, &s.Name, &s.Games)
-		return s, err
-	})
-	if err != nil {
-		return nil, err
+	sp := make([]Spelling, len(rows))
+	for i, r := range rows {
+		sp[i] = Spelling{ID: r.ID, Name: r.Name, Games: r.Games}
 	}
 	sort.Slice(sp, func(a, b int) bool { return sp[a].ID < sp[b].ID })
 	links, err := Links(ctx, db)
@@ -174,15 +118,15 @@ func load(ctx context.Context, db DB, statement string) ([]*Player, error) {
 
 // Links returns the user's aliases and splits.
 func Links(ctx context.Context, db DB) ([]Link, error) {
-	rows, err := db.Query(ctx, stmt("links"))
+	rows, err := schema.PlayerLinks(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Link, error) {
-		var l Link
-		err := r.Scan(&l.Name, &l.Target)
-		return l, err
-	})
+	links := make([]Link, len(rows))
+	for i, r := range rows {
+		links[i] = Link{Name: r.Name, Target: r.Target}
+	}
+	return links, nil
 }
 
 // List returns every player with a record, most games first; search, when
@@ -205,41 +149,27 @@ func List(ctx context.Context, db DB, search string) ([]Entry, error) {
 		}
 		entries = append(entries, Entry{Player: p})
 	}
-	rows, err := db.Query(ctx, stmt("pairings"))
+	err = schema.ForEachPlayerPairing(ctx, db, func(pr *schema.PlayerPairing) error {
+		gw, okw := lookup(group, pr.White)
+		gb, okb := lookup(group, pr.Black)
+		if okw && okb && gw == gb {
+			entries[gw].add(pr.Result, true, true, pr.Games)
+			entries[gw].years(pr.First, pr.Last)
+			return nil
+		}
+		if okw {
+			entries[gw].add(pr.Result, true, false, pr.Games)
+			entries[gw].years(pr.First, pr.Last)
+		}
+		if okb {
+			entries[gb].add(pr.Result, false, true, pr.Games)
+			entries[gb].years(pr.First, pr.Last)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			white, black *int32
-			result       int16
-			n            int
-			first, last  *string
-		)
-		if err := rows.Scan(&white, &black, &result, &n, &first, &last); err != nil {
-			return nil, err
-		}
-		gw, okw := lookup(group, white)
-		gb, okb := lookup(group, black)
-		if okw && okb && gw == gb {
-			entries[gw].add(result, true, true, n)
-			entries[gw].years(first, last)
-			continue
-		}
-		if okw {
-			entries[gw].add(result, true, false, n)
-			entries[gw].years(first, last)
-		}
-		if okb {
-			entries[gb].add(result, false, true, n)
-			entries[gb].years(first, last)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows.Close()
 	if err := latestRatings(ctx, db, entries, group); err != nil {
 		return nil, err
 	}
@@ -380,19 +310,16 @@ func Alias(ctx context.Context, db DB, name, target string) error {
 	if name == target {
 		return fmt.Errorf("players alias: %q is the same name", name)
 	}
-	_, err := db.Exec(ctx, stmt("set_link"), name, target)
-	return err
+	return schema.SetPlayerLink(ctx, db, name, target)
 }
 
 func Split(ctx context.Context, db DB, name string) error {
-	_, err := db.Exec(ctx, stmt("set_link"), name, "")
-	return err
+	return schema.SetPlayerLink(ctx, db, name, "")
 }
 
 // Unlink forgets the user's decision about name.
 func Unlink(ctx context.Context, db DB, name string) error {
-	_, err := db.Exec(ctx, stmt("remove_link"), name)
-	return err
+	return schema.RemovePlayerLink(ctx, db, name)
 }
 
 // Detail is a player's page: the record in all, by colour and by year,
@@ -423,11 +350,6 @@ func Show(ctx context.Context, db DB, p *Player, all []*Player) (*Detail, error)
 		}
 	}
 	d := &Detail{Player: p, ByYear: map[string]*Record{}, Opponent: map[string]*Record{}, Openings: map[string]*Record{}}
-	rows, err := db.Query(ctx, stmt("games_of"), p.IDs())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	get := func(m map[string]*Record, k string) *Record {
 		r := m[k]
 		if r == nil {
@@ -436,31 +358,19 @@ func Show(ctx context.Context, db DB, p *Player, all []*Player) (*Detail, error)
 		}
 		return r
 	}
-	for rows.Next() {
-		var (
-			id               int64
-			asWhite, asBlack bool
-			result           int16
-			year             string
-			opponent         *string
-			opening, variant string
-			date             string
-			rating           *int32
-		)
-		if err := rows.Scan(&id, &asWhite, &asBlack, &result, &year, &opponent, &opening, &variant, &date, &rating); err != nil {
-			return nil, err
-		}
-		if rating != nil {
-			d.Ratings = append(d.Ratings, RatingPoint{Game: id, Date: date, Rating: int(*rating)})
+	err := schema.ForEachPlayerGame(ctx, db, p.IDs(), func(g *schema.PlayerGame) error {
+		result, asWhite, asBlack, year := g.Result, g.AsWhite, g.AsBlack, g.Year
+		if g.Rating != nil {
+			d.Ratings = append(d.Ratings, RatingPoint{Game: g.ID, Date: g.Date, Rating: int(*g.Rating)})
 		}
 		d.All.add(result, asWhite, asBlack, 1)
 		if asWhite {
 			d.AsWhite.add(result, true, false, 1)
-			get(d.Openings, variant+" as white: "+opening).add(result, true, false, 1)
+			get(d.Openings, g.Variant+" as white: "+g.Opening).add(result, true, false, 1)
 		}
 		if asBlack {
 			d.AsBlack.add(result, false, true, 1)
-			get(d.Openings, variant+" as black: "+opening).add(result, false, true, 1)
+			get(d.Openings, g.Variant+" as black: "+g.Opening).add(result, false, true, 1)
 		}
 		if len(year) == 4 && year[0] >= '0' && year[0] <= '9' && !strings.Contains(year, "?") {
 			get(d.ByYear, year).add(result, asWhite, asBlack, 1)
@@ -473,16 +383,17 @@ func Show(ctx context.Context, db DB, p *Player, all []*Player) (*Detail, error)
 		}
 		if !(asWhite && asBlack) {
 			o := "?"
-			if opponent != nil {
-				o = *opponent
+			if g.Opponent != nil {
+				o = *g.Opponent
 				if m, ok := mainName[o]; ok {
 					o = m
 				}
 			}
 			get(d.Opponent, o).add(result, asWhite, asBlack, 1)
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	SortRatings(d.Ratings)

@@ -5,6 +5,8 @@
 'use strict';
 (() => {
   const $ = (id) => document.getElementById(id);
+  // The pieces both pages draw alike (common.js).
+  const { td, bar, playerLink, gameRow } = draughtsdb;
   const SVG = 'http://www.w3.org/2000/svg';
   const S = 60; // pixels per square in the board's viewBox
   // min_rating: both players rated at least that (games without a rating
@@ -364,18 +366,9 @@
     return v ? v.first_to_move : 'white';
   }
 
-  // resultLabel writes a result with its winner by colour: the first
-  // number of a PDN result is the first mover's, so English "0-1" under
-  // White | Black columns read as a Black win when White won.
+  // resultLabel writes a result with its winner by colour (common.js).
   function resultLabel(result, variant) {
-    const m = /^(\d+(?:\/\d+)?)-(\d+(?:\/\d+)?)$/.exec(result || '');
-    if (!m) return result || '';
-    const num = (x) => x.includes('/') ? Number(x.split('/')[0]) / Number(x.split('/')[1]) : Number(x);
-    const a = num(m[1]), b = num(m[2]);
-    if (a === b) return result + (a === 0 ? ' (both lose)' : ' (draw)');
-    const first = firstMover(variant);
-    const second = first === 'white' ? 'black' : 'white';
-    return result + ' (' + (a > b ? first : second) + ' wins)';
+    return draughtsdb.resultLabel(result, firstMover(variant));
   }
 
   // fillMoveList writes moves (texts) of variant (a name: the line's is the
@@ -425,36 +418,6 @@
   function fmtEval(e) {
     if (e === null || e === undefined) return '';
     return (e > 0 ? '+' : '') + e.toFixed(2);
-  }
-
-  function bar(w, d, b) {
-    const div = document.createElement('div');
-    div.className = 'bar';
-    const n = w + d + b;
-    if (n === 0) {
-      div.classList.add('empty');
-      div.title = 'no game with a result';
-      return div;
-    }
-    for (const [cls, c, name] of [['w', w, 'White wins'], ['d', d, 'draws'], ['b', b, 'Black wins']]) {
-      const s = document.createElement('span');
-      s.className = cls;
-      const pct = (100 * c) / n;
-      s.style.width = pct + '%';
-      if (pct >= 14) s.textContent = Math.round(pct) + '%';
-      s.title = c + ' ' + name;
-      div.appendChild(s);
-    }
-    return div;
-  }
-
-  function td(tr, text, cls) {
-    const c = document.createElement('td');
-    if (text instanceof Node) c.appendChild(text);
-    else c.textContent = text;
-    if (cls) c.className = cls;
-    tr.appendChild(c);
-    return c;
   }
 
   function renderTree(tree) {
@@ -516,16 +479,8 @@
     if (my !== seq) return;
     const body = $('games').tBodies[0];
     for (const g of page.games) {
-      const tr = document.createElement('tr');
-      tr.dataset.game = String(g.id);
+      const tr = gameRow(g, firstMover(g.variant), () => openGame(g.id, 0, true));
       if (g.id === state.game) tr.classList.add('open');
-      td(tr, playerLink(g.white));
-      td(tr, playerLink(g.black));
-      td(tr, resultLabel(g.result, g.variant), 'result');
-      td(tr, g.date, 'date');
-      td(tr, g.event || '');
-      td(tr, String(g.plies), 'num');
-      tr.addEventListener('click', () => openGame(g.id, 0, true));
       body.appendChild(tr);
     }
     if (body.rows.length === 0) {
@@ -535,20 +490,6 @@
     }
     gamesCursor = page.next_cursor || '';
     $('more').hidden = !gamesCursor;
-  }
-
-  // ---- player links ----
-  // playerLink is a link to the player page of name (any spelling: the
-  // page finds the player), or "?" for no name. Inside a clickable row it
-  // opens the player, not the row's game.
-  function playerLink(name) {
-    if (!name) return document.createTextNode('?');
-    const a = document.createElement('a');
-    a.className = 'player';
-    a.href = 'player.html?name=' + encodeURIComponent(name);
-    a.textContent = name;
-    a.addEventListener('click', (ev) => ev.stopPropagation());
-    return a;
   }
 
   // gameTitle writes "White – Black result" into h with the names linked.

@@ -5,6 +5,8 @@
 'use strict';
 (() => {
   const $ = (id) => document.getElementById(id);
+  // The pieces both pages draw alike (common.js).
+  const { td, pct, bar, playerLink, gameRow } = draughtsdb;
   const state = { name: '', search: '', variant: '', wm: [], bm: [] };
   let seq = 0;           // answers of older requests are dropped
   let before = 0;        // the next page of games
@@ -58,34 +60,6 @@
     else history.replaceState(null, '', u);
   }
 
-  // playerHref is the page of the player written name.
-  function playerHref(name) {
-    return 'player.html?name=' + encodeURIComponent(name);
-  }
-
-  // playerLink is a link to a player's page, or "?" for no name.
-  function playerLink(name) {
-    if (!name) return document.createTextNode('?');
-    const a = document.createElement('a');
-    a.className = 'player';
-    a.href = playerHref(name);
-    a.textContent = name;
-    // A link inside a clickable row opens the player, not the row's game.
-    a.addEventListener('click', (ev) => ev.stopPropagation());
-    return a;
-  }
-
-  function td(tr, content, cls) {
-    const c = document.createElement('td');
-    if (content instanceof Node) c.appendChild(content);
-    else c.textContent = content;
-    if (cls) c.className = cls;
-    tr.appendChild(c);
-    return c;
-  }
-
-  function pct(s) { return s === null || s === undefined ? '' : s.toFixed(1) + '%'; }
-
   function recordRows(body, rows, label) {
     body.textContent = '';
     for (const r of rows) {
@@ -98,40 +72,6 @@
       td(tr, pct(r.score), 'num');
       body.appendChild(tr);
     }
-  }
-
-  function bar(w, d, b) {
-    const div = document.createElement('div');
-    div.className = 'bar';
-    const n = w + d + b;
-    if (n === 0) {
-      div.classList.add('empty');
-      div.title = 'no game with a result';
-      return div;
-    }
-    for (const [cls, c, name] of [['w', w, 'White wins'], ['d', d, 'draws'], ['b', b, 'Black wins']]) {
-      const s = document.createElement('span');
-      s.className = cls;
-      const p = (100 * c) / n;
-      s.style.width = p + '%';
-      if (p >= 14) s.textContent = Math.round(p) + '%';
-      s.title = c + ' ' + name;
-      div.appendChild(s);
-    }
-    return div;
-  }
-
-  // resultLabel writes a result with its winner by colour (the first
-  // number of a PDN result is the first mover's), as the explorer does.
-  function resultLabel(result, variant) {
-    const m = /^(\d+(?:\/\d+)?)-(\d+(?:\/\d+)?)$/.exec(result || '');
-    if (!m) return result || '';
-    const num = (x) => x.includes('/') ? Number(x.split('/')[0]) / Number(x.split('/')[1]) : Number(x);
-    const a = num(m[1]), b = num(m[2]);
-    if (a === b) return result + (a === 0 ? ' (both lose)' : ' (draw)');
-    const first = firstMovers[variant] || 'white';
-    const second = first === 'white' ? 'black' : 'white';
-    return result + ' (' + (a > b ? first : second) + ' wins)';
   }
 
   // ---- the list ----
@@ -316,17 +256,8 @@
   function addGames(games, next) {
     const body = $('pl-games').tBodies[0];
     for (const g of games) {
-      const tr = document.createElement('tr');
-      tr.dataset.game = String(g.id);
-      td(tr, playerLink(g.white));
-      td(tr, playerLink(g.black));
-      td(tr, resultLabel(g.result, g.variant));
-      td(tr, g.date);
-      td(tr, g.event || '', 'event');
-      td(tr, String(g.plies), 'num');
       // The game opens in the explorer's game viewer.
-      tr.addEventListener('click', () => { location.href = gameHref(g); });
-      body.appendChild(tr);
+      body.appendChild(gameRow(g, firstMovers[g.variant] || 'white', () => { location.href = gameHref(g); }));
     }
     before = next || 0;
     $('pl-more').hidden = !before;

@@ -1,4 +1,6 @@
--- Statements of package players, one per "-- name:" section.
+-- Who played (package queries/players): the written names (players), the
+-- user's aliases and splits (player_links) and what a record needs of the
+-- games. Identity is computed from these when asked, never stored.
 
 -- name: spellings
 -- Every written name with its games (a game against oneself once).
@@ -30,7 +32,7 @@ FROM games
 WHERE white_id IS NOT NULL OR black_id IS NOT NULL
 GROUP BY white_id, black_id, result;
 
--- name: games_of
+-- name: games-of
 -- A player's games (their spellings' ids in $1): the facts a record needs.
 SELECT g.id, g.white_id = ANY($1) AS as_white, g.black_id = ANY($1) AS as_black,
        g.result, left(g.date, 4) AS year,
@@ -44,7 +46,7 @@ LEFT JOIN players bw ON bw.id = g.black_id
 WHERE g.white_id = ANY($1) OR g.black_id = ANY($1)
 ORDER BY g.date, g.id;
 
--- name: latest_ratings
+-- name: latest-ratings
 -- Each spelling's latest rated game: its rating there, by game date (a
 -- known year first; unknown months and days after known ones, as in
 -- export), then game id. Ratings are numbers since migration 0018.
@@ -54,9 +56,22 @@ FROM (SELECT white_id AS pid, white_rating AS rating, date, id FROM games WHERE 
       SELECT black_id, black_rating, date, id FROM games WHERE black_rating IS NOT NULL AND black_id IS NOT NULL) r
 ORDER BY pid, left(date, 4) ~ '^[0-9]{4}$' DESC, date COLLATE "C" DESC, id DESC;
 
--- name: set_link
+-- name: set-link
+-- An alias ($2 the target's name) or, $2 empty, a split; the newest
+-- decision about a name replaces the one before.
 INSERT INTO player_links (name, target) VALUES ($1, nullif($2, ''))
 ON CONFLICT (name) DO UPDATE SET target = excluded.target, created_at = now();
 
--- name: remove_link
+-- name: remove-link
 DELETE FROM player_links WHERE name = $1;
+
+-- name: prefix
+-- The explorer's completion: the spellings ($2 at most, by name) that
+-- start with $1, case folded, each with its games; a game a player played
+-- against themself (the same name as White and Black) is one game, the
+-- black half leaves it out.
+SELECT p.name,
+       (SELECT count(*) FROM games g WHERE g.white_id = p.id)
+       + (SELECT count(*) FROM games g WHERE g.black_id = p.id AND g.white_id IS DISTINCT FROM p.id)
+FROM (SELECT id, name FROM players WHERE starts_with(lower(name), lower($1::text)) ORDER BY name LIMIT $2::int) p
+ORDER BY p.name;
