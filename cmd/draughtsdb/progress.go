@@ -194,8 +194,18 @@ func (p *progress) advance(v int64) {
 	for len(p.samples) > 2 && !p.samples[1].t.After(t.Add(-etaWindow)) {
 		p.samples = p.samples[1:]
 	}
-	p.bar.Describe(p.text(t))
-	_ = p.bar.Set64(v)
+	// The bar draws on Describe and on Set64 alike, so the order matters:
+	// a drawing between the two pairs one's new value with the other's
+	// old one. A growing count goes first (its old estimate, for less done,
+	// is longer: 781/782 never shows the 0s left of 782/782); a count
+	// starting again goes second (the finished count beside "ETA ?").
+	if v >= p.bar.State().CurrentNum {
+		_ = p.bar.Set64(v)
+		p.bar.Describe(p.text(t))
+	} else {
+		p.bar.Describe(p.text(t))
+		_ = p.bar.Set64(v)
+	}
 }
 
 // redraw draws the bar with the current time (p.mu held).
