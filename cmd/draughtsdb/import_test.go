@@ -29,7 +29,8 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("XDG_CONFIG_HOME", dir)
 	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "DRAUGHTSDB_") {
+		// DRAUGHTSDB_PGTEST_CPU is pgtest's knob, not a setting.
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "DRAUGHTSDB_") && k != "DRAUGHTSDB_PGTEST_CPU" {
 			os.Unsetenv(k)
 		}
 	}
