@@ -47,7 +47,7 @@ func TestRedact(t *testing.T) {
 // print the configured URL; none may show its password, whichever form it
 // is in (port 1: nothing answers there).
 func TestDatabaseURLPasswordNotPrinted(t *testing.T) {
-	t.Parallel() // TestMain isolates the process from the user's configuration
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	for _, u := range []string{
 		"host=127.0.0.1 port=1 user=u password=s3cret dbname=d",
 		"postgres://u@127.0.0.1:1/d?password=s3cret",
@@ -73,7 +73,7 @@ func TestDatabaseURLPasswordNotPrinted(t *testing.T) {
 // open it now fail with schema.ErrSchemaNewer; db status reports it
 // without negative counts, listing the unknown migration, then fails too.
 func TestNewerSchemaRefused(t *testing.T) {
-	t.Parallel() // TestMain isolates the process from the user's configuration
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	ctx := context.Background()
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, "db", "migrate", "--database-url", url); err != nil {

@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestImportCommand(t *testing.T) {
-	t.Parallel() // TestMain isolates the process from the user's configuration
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	dir := t.TempDir()
 	corrupt := filepath.Join(dir, "corrupt.pdn.gz")
@@ -74,7 +74,7 @@ func TestImportCommand(t *testing.T) {
 }
 
 func TestWrongDatabaseURLIsOneReadableLine(t *testing.T) {
-	t.Parallel() // TestMain isolates the process from the user's configuration
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	_, err := runCLI(t, "db", "migrate", "--database-url", "postgres://nobody@127.0.0.1:1/x")
 	if err == nil {
 		t.Fatal("no error")
@@ -89,7 +89,7 @@ func TestWrongDatabaseURLIsOneReadableLine(t *testing.T) {
 // message names each failed source once, with the game where it stopped
 // (it used to say only "1 source(s) could not be read completely").
 func TestImportFailureNamesEachSource(t *testing.T) {
-	t.Parallel() // TestMain isolates the process from the user's configuration
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	dir := t.TempDir()
 	text, err := os.ReadFile("../../ingest/sample/oca-english-200.pdn")
@@ -147,7 +147,7 @@ func TestImportFailureNamesEachSource(t *testing.T) {
 // "x.gz: x.gz: x.gz: unexpected EOF" (the source, the pipeline and the
 // command each added the name).
 func TestValidateNamesACutFileOnce(t *testing.T) {
-	t.Parallel() // TestMain isolates the process from the user's configuration
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	text, err := os.ReadFile("../../ingest/sample/oca-english-200.pdn")
 	if err != nil {
 		t.Fatal(err)
@@ -206,7 +206,7 @@ func TestImportSummaryReasonOrder(t *testing.T) {
 // out of range is a SettingError naming the flag, before any database is
 // opened (the commands no longer check it themselves).
 func TestOpeningDepthCheckedByConfig(t *testing.T) {
-	t.Parallel() // TestMain isolates the process from the user's configuration
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	for _, args := range [][]string{
 		{"import", "--opening-depth", "0", "x.pdn"},
 		{"import", "--opening-depth", "1001", "x.pdn"},
@@ -225,7 +225,7 @@ func TestOpeningDepthCheckedByConfig(t *testing.T) {
 // counted (8 sources of which 2 failed printed "sources: 7 (..., 2
 // failed)").
 func TestImportSourcesCountEveryInput(t *testing.T) {
-	t.Parallel() // TestMain isolates the process from the user's configuration
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	dir := t.TempDir()
 	notGzip := filepath.Join(dir, "corrupt.pdn.gz")

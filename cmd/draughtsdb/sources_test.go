@@ -111,7 +111,7 @@ func TestSourcesListRemoveRenameAndKinds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	t.Parallel() // TestMain isolates the process from the user's configuration
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	ctx := context.Background()
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", sharedInternational); err != nil {
@@ -290,7 +290,7 @@ func TestExportAtPositionAndSource(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	t.Parallel() // TestMain isolates the process from the user's configuration
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	ctx := context.Background()
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", sharedInternational); err != nil {
