@@ -35,9 +35,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -119,6 +121,7 @@ func reportServerCPU() {
 }
 
 func setup() (string, error) {
+	closeInheritedFiles()
 	// A directory of our own (not t.TempDir, which is 0700 under a root-only
 	// parent) that the postgres user can pass through when we run as root;
 	// the data directory in it does not exist yet, so that pgcluster makes
@@ -301,4 +304,23 @@ func sanitize(s string) string {
 		b = b[:40]
 	}
 	return string(b)
+}
+
+// closeInheritedFiles marks every file this process inherited beyond
+// standard input, output and error close-on-exec. A fuzz worker gets its
+// pipes to the coordinator that way (descriptors 3 and 4, open across
+// exec): the server started from it inherited them, outlived the worker
+// when the coordinator stopped it, and the coordinator waited for the end
+// of those pipes for ever (go test -fuzz hung after its -fuzztime). The
+// process itself keeps using them; only the programs it starts lose them.
+func closeInheritedFiles() {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return // not Linux: nothing known to inherit
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
 }
