@@ -3,6 +3,7 @@ package queries_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -114,17 +115,21 @@ func name(s string) string {
 	return s
 }
 
+// setup returns a database holding the inputs (a copy of the one the
+// test binary imports them into once) and the games replay reads in them.
 func setup(t *testing.T) (*pgxpool.Pool, []game, map[string]int) {
 	t.Helper()
-	pool := pgtest.NewDB(t)
-	sum, err := ingest.Import(context.Background(), pool, inputs, ingest.Options{BatchSize: 200})
-	if err != nil {
-		t.Fatal(err)
-	}
 	games, rejected := replayAll(t)
-	if sum.Imported != len(games) {
-		t.Fatalf("import %+v, replay found %d distinct games", sum, len(games))
-	}
+	pool := pgtest.NewDBFrom(t, "queries inputs", func(ctx context.Context, pool *pgxpool.Pool) error {
+		sum, err := ingest.Import(ctx, pool, inputs, ingest.Options{BatchSize: 200})
+		if err != nil {
+			return err
+		}
+		if sum.Imported != len(games) {
+			return fmt.Errorf("import %+v, replay found %d distinct games", sum, len(games))
+		}
+		return nil
+	})
 	return pool, games, rejected
 }
 

@@ -51,19 +51,12 @@ func TestGeneratedGamesReplay(t *testing.T) {
 	}
 	for _, v := range rules.Variants() {
 		t.Run(v.Name, func(t *testing.T) {
-			for _, f := range forms {
-				opts := synth.Options{Variant: v, Seed: 1, Notation: f.notation, FullPath: f.full}
-				checkGenerated(t, opts, f.name, games, nil)
-			}
 			// In breakthrough the first king ends the game, so no king
 			// ever captures; a Thai king lands directly behind the piece
 			// it takes, so it has no other landing squares.
-			if v.FlyingKings && v.Win != rules.FirstKingWins && !v.KingLandsBehind {
-				// The full path again, but each capture of a flying king
-				// with other landing squares it may use is written with
-				// some of those (rules.Move keeps one path per move).
-				opts := synth.Options{Variant: v, Seed: 1, FullPath: true}
-				rewritten := checkGenerated(t, opts, "other-landings", games, otherLandings)
+			landings := v.FlyingKings && v.Win != rules.FirstKingWins && !v.KingLandsBehind
+			rewritten := checkGenerated(t, v, games, landings)
+			if landings {
 				t.Logf("%d captures written with other landing squares", rewritten)
 				if rewritten == 0 {
 					t.Errorf("no capture in %d games was written with other landing squares: the form tests nothing", games)
@@ -73,43 +66,127 @@ func TestGeneratedGamesReplay(t *testing.T) {
 	}
 }
 
-// checkGenerated replays games 0..n-1 of opts on all cores and fails on
-// the first few that do not come back as generated. rewrite, if not nil,
-// rewrites the move texts of each game first (rng is the game's own), and
-// checkGenerated returns the sum of what it reports.
-func checkGenerated(t *testing.T, opts synth.Options, form string, n int,
-	rewrite func(v *rules.Variant, pg *pdn.Game, moves []rules.Move, rng *rand.Rand) (int, error)) int64 {
+// sampleEvery is how often checkGenerated compares the forms it writes
+// itself with synth's own writing of the game in that form.
+const sampleEvery = 50
+
+// checkGenerated replays games 0..n-1 of variant v (seed 1) in every form
+// on all cores and fails on the first few that do not come back as
+// generated. Each game is generated once: the moves are what takes the
+// time (a legal move list per ply), and they are the same in every form,
+// only their text differs. The text of each form is written from the
+// moves as synth writes it (rules.FormatMove, the full path where synth's
+// numeric start-end form wrote one because another legal move shares
+// start and end), and every sampleEvery-th game is checked to be, text
+// for text, what synth writes for that form. With landings, the full path
+// again, each capture of a flying king with other landing squares it may
+// use written with some of those (otherLandings: rules.Move keeps one
+// path per move); checkGenerated returns how many captures that changed.
+func checkGenerated(t *testing.T, v *rules.Variant, n int, landings bool) int64 {
 	t.Helper()
 	var next, failures, rewritten atomic.Int64
+	fail := func(form string, i int, err error) {
+		failures.Add(1)
+		t.Errorf("%s %s seed 1 game %d: %v", v.Name, form, i+1, err)
+	}
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			r := replay.NewReplayer(replay.Options{})
 			var g replay.Game
+			var full []bool
+			var buf pdn.Game
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n || failures.Load() >= 5 {
 					return
 				}
-				pg, moves := synth.Game(opts, i)
-				if rewrite != nil {
-					k, err := rewrite(opts.Variant, pg, moves, rand.New(rand.NewPCG(opts.Seed, uint64(i))))
-					if err != nil {
-						failures.Add(1)
-						t.Errorf("%s %s seed %d game %d: %v", opts.Variant.Name, form, opts.Seed, i+1, err)
+				base, moves := synth.Game(synth.Options{Variant: v, Seed: 1, Notation: synth.Numeric}, i)
+				// Where synth wrote the full path: the text is not the
+				// start-end one.
+				full = full[:0]
+				for k := range moves {
+					full = append(full, base.Moves[k].Text != rules.FormatMove(v, &moves[k], rules.Numeric, false))
+				}
+				for _, f := range forms {
+					pg := inForm(&buf, v, base, moves, full, f.notation, f.full)
+					if i%sampleEvery == 0 {
+						want, _ := synth.Game(synth.Options{Variant: v, Seed: 1, Notation: f.notation, FullPath: f.full}, i)
+						if err := sameText(pg, want); err != nil {
+							fail(f.name, i, fmt.Errorf("not as synth writes it: %v", err))
+							continue
+						}
+					}
+					if err := sameGame(r, &g, pg, moves, v); err != nil {
+						fail(f.name, i, err)
+					}
+				}
+				if !landings {
+					continue
+				}
+				pg := inForm(&buf, v, base, moves, full, synth.DefaultNotation, true)
+				if i%sampleEvery == 0 {
+					want, _ := synth.Game(synth.Options{Variant: v, Seed: 1, FullPath: true}, i)
+					if err := sameText(pg, want); err != nil {
+						fail("other-landings", i, fmt.Errorf("not as synth writes it: %v", err))
 						continue
 					}
-					rewritten.Add(int64(k))
 				}
-				if err := sameGame(r, &g, pg, moves, opts.Variant); err != nil {
-					failures.Add(1)
-					t.Errorf("%s %s seed %d game %d: %v", opts.Variant.Name, form, opts.Seed, i+1, err)
+				played := slices.Clone(moves) // otherLandings may change a Turkish path
+				k, err := otherLandings(v, pg, played, rand.New(rand.NewPCG(1, uint64(i))))
+				if err != nil {
+					fail("other-landings", i, err)
+					continue
+				}
+				rewritten.Add(int64(k))
+				if err := sameGame(r, &g, pg, played, v); err != nil {
+					fail("other-landings", i, err)
 				}
 			}
 		})
 	}
 	wg.Wait()
 	return rewritten.Load()
+}
+
+// inForm is game base (written by synth in numeric start-end form, with
+// the full path where full says) written in another form, as synth writes
+// it: notation, and every capture's full path or only where synth wrote
+// one.
+// It reuses dst's slices (one game per worker, rewritten for each form).
+func inForm(dst *pdn.Game, v *rules.Variant, base *pdn.Game, moves []rules.Move, full []bool, n synth.Notation, fullPath bool) *pdn.Game {
+	notation := v.DefaultNotation
+	switch n {
+	case synth.Numeric:
+		notation = rules.Numeric
+	case synth.Algebraic:
+		notation = rules.Algebraic
+	}
+	tags, ms := dst.Tags, dst.Moves
+	*dst = *base
+	dst.Tags = append(tags[:0], base.Tags...)
+	dst.Moves = append(ms[:0], base.Moves...)
+	for k := range moves {
+		dst.Moves[k].Text = rules.FormatMove(v, &moves[k], notation, fullPath || full[k])
+	}
+	return dst
+}
+
+// sameText reports the first difference between two games' tags and
+// move texts.
+func sameText(got, want *pdn.Game) error {
+	if !slices.Equal(got.Tags, want.Tags) {
+		return fmt.Errorf("tags %v, synth %v", got.Tags, want.Tags)
+	}
+	if len(got.Moves) != len(want.Moves) {
+		return fmt.Errorf("%d moves, synth %d", len(got.Moves), len(want.Moves))
+	}
+	for k := range got.Moves {
+		if got.Moves[k].Text != want.Moves[k].Text || got.Moves[k].Number != want.Moves[k].Number {
+			return fmt.Errorf("ply %d %d.%q, synth %d.%q", k+1, got.Moves[k].Number, got.Moves[k].Text, want.Moves[k].Number, want.Moves[k].Text)
+		}
+	}
+	return nil
 }
 
 // otherLandings rewrites the text of every capture of two or more pieces

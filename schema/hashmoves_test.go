@@ -126,6 +126,7 @@ func checkLines(t *testing.T, pool *pgxpool.Pool, variant string, lines []line) 
 // of every variant, the hash package rules gives, and the last one is
 // draughtsdb_hash_moves'.
 func TestSQLHashMovesEqualsGo(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(35, 19))
@@ -150,6 +151,7 @@ func TestSQLHashMovesEqualsGo(t *testing.T) {
 // repository, their moves as written there, give in SQL the hashes the
 // importer (package replay) gives after every ply.
 func TestSQLHashMovesRealGames(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	files := []string{
 		"../replay/testdata/russian.pdn", "../replay/testdata/ussr1947.pdn", "../replay/testdata/brazilian.pdn",
@@ -232,6 +234,7 @@ func realLines(t *testing.T, path string, max int) []line {
 // that two legal captures fit, a text that is no move and an unknown
 // variant are errors that name the ply and the move, never a hash.
 func TestSQLHashMovesErrors(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -282,6 +285,7 @@ const h4f6h8 = "W:W19,20,25,28,29,32:B6,7,8,16,17"
 // the move replay picks (the exact full path first, else the one move
 // whose landing squares hold the written ones), so the SQL hash is Go's.
 func TestSQLHashMovesResolvesAsReplay(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	ctx := context.Background()
 	for _, text := range []string{"h4:f6:h8", "20x11x4", "h4:f6:d8:a5:c3:h8", "h4:d8:h8", "h4:c3:h8", "h4:f6:c3:h8", "h4:h8"} {
@@ -306,6 +310,7 @@ func TestSQLHashMovesResolvesAsReplay(t *testing.T) {
 // precedence rules (kings first, the most kings, Italian's order, Frisian's
 // values) decide; random positions with kings do all the time.
 func TestSQLLegalMovesEqualGo(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(35, 4))
@@ -374,6 +379,7 @@ func TestSQLLegalMovesEqualGo(t *testing.T) {
 // are the lists dctl's tests give (start and end, zero-padded, one per
 // start, end and captured set).
 func TestSQLLegalMovesDCTL(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	b, err := os.ReadFile("../replay/testdata/dctl_legal_moves.json")
 	if err != nil {

@@ -327,7 +327,7 @@ func TestAnalyzeTwoProcessesOneKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	const games, maxPly, batch = 20, 30, 4
 	url, pool := importSample(t)
 	exe, err := os.Executable()
@@ -398,7 +398,7 @@ func TestAnalyzeTwoProcessesOneKilled(t *testing.T) {
 // transaction with a statement timeout: a second statement, a writing
 // function and a slow condition all fail, and nothing changes.
 func TestAnalyzeWhereCannotWrite(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url, pool := importSample(t)
 	ctx := context.Background()
 	if _, err := pool.Exec(ctx, `CREATE FUNCTION wipe() RETURNS boolean LANGUAGE plpgsql AS $$ BEGIN DELETE FROM games; RETURN true; END $$`); err != nil {
@@ -466,6 +466,7 @@ func (g *gateEvaluator) Close() error { return nil }
 // position until worker 1 has evaluated all the others (and then, for a
 // moment, found nothing to claim).
 func TestAnalyzeOwnWorkersAreNotOthers(t *testing.T) {
+	t.Parallel()
 	_, pool := importSample(t)
 	started, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
@@ -512,7 +513,7 @@ func TestAnalyzeOwnWorkersAreNotOthers(t *testing.T) {
 // are checked by annotate.OpenEngine, before any database is opened; the
 // error names the flags and wraps annotate's sentinel.
 func TestAnalyzeEngineFlags(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	for _, c := range []struct {
 		args []string
 		want error

@@ -14,7 +14,7 @@ func TestMatchBook(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	if out, err := runCLI(t, "import", "--database-url", url, "--quiet", "../../ingest/sample/oca-english-200.pdn"); err != nil {
 		t.Fatalf("import: %v\n%s", err, out)

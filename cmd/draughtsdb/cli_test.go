@@ -15,7 +15,7 @@ import (
 )
 
 func TestValidateReportsEveryRejectionAndKeepsItsBytes(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	rejects := filepath.Join(t.TempDir(), "rejects.pdn")
 	out, err := runCLI(t, "validate", "--json", "--quiet", "--rejects", rejects, "testdata/mixed.pdn")
 	if err != nil {
@@ -61,7 +61,7 @@ func TestValidateReportsEveryRejectionAndKeepsItsBytes(t *testing.T) {
 }
 
 func TestValidatePrintsOneLinePerRejection(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	cmd := newRootCommand()
 	var stdout, stderr bytes.Buffer
 	cmd.SetOut(&stdout)
@@ -83,7 +83,7 @@ func TestValidatePrintsOneLinePerRejection(t *testing.T) {
 }
 
 func TestValidateExitStatusWhenAnInputCannotBeRead(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	_, err := runCLI(t, "validate", "--quiet", "testdata/mixed.pdn", filepath.Join(t.TempDir(), "missing.pdn"))
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code == 0 {
@@ -107,7 +107,7 @@ func runCLIStdout(t *testing.T, args ...string) (string, error) {
 }
 
 func TestNormalizeOutputIsStable(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	// mixed.pdn has rejected games: they are not written, and the exit
 	// status says so (3), while every accepted game is written.
 	out, err := runCLIStdout(t, "normalize", "testdata/mixed.pdn")
@@ -142,6 +142,7 @@ func TestNormalizeOutputIsStable(t *testing.T) {
 }
 
 func TestPerftCommand(t *testing.T) {
+	t.Parallel()
 	out, err := runCLIStdout(t, "perft", "--variant", "international", "--depth", "5")
 	if err != nil || !strings.Contains(out, "perft(5) = 27117 ") {
 		t.Fatalf("%v\n%s", err, out)
@@ -228,7 +229,7 @@ func wantInterrupted(t *testing.T, err error, command string) {
 // and exited 1, an unreadable input's status, while gen and perft went on
 // to the end.
 func TestInterruptedCommandsSaySo(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, args := range [][]string{
@@ -253,7 +254,7 @@ func TestInterruptedCommandsSaySo(t *testing.T) {
 // zip fails before it is read and was only counted as failed: "files: 0
 // (1 could not be read)"); normalize counts its inputs the same way.
 func TestFilesCountEveryInput(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.pdn")
 	badZip := filepath.Join(dir, "bad.zip")
@@ -284,7 +285,7 @@ func TestFilesCountEveryInput(t *testing.T) {
 // 0; like an unknown command of draughtsdb itself it is an error (exit
 // status 1) naming it, for every command that groups subcommands.
 func TestUnknownSubcommandIsAnError(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	for _, c := range newRootCommand().Commands() {
 		if !c.HasSubCommands() || c.Name() == "help" {
 			continue
@@ -305,7 +306,7 @@ func TestUnknownSubcommandIsAnError(t *testing.T) {
 
 // TestGenRejectsNegativeCount: gen --games -1 wrote nothing and exited 0.
 func TestGenRejectsNegativeCount(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	out := filepath.Join(t.TempDir(), "g.pdn")
 	if _, err := runCLI(t, "gen", "--games", "-1", "--out", out); err == nil || !strings.Contains(err.Error(), "--games -1") {
 		t.Errorf("gen --games -1: %v, want an error naming --games", err)
@@ -324,7 +325,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space
 // written exits 1 naming the error; version, config, perft, validate's
 // summary (and db status, the import summary) ignored it and exited 0.
 func TestOutputWriteErrorFails(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	for _, args := range [][]string{
 		{"version"}, {"config"}, {"perft", "--depth", "2"}, {"validate", "--quiet", "testdata/mixed.pdn"}, {"db"},
 	} {

@@ -16,6 +16,7 @@ import (
 // (the README's install step) already holds, and the README's, the
 // compose file's and the default config's example URLs use that port.
 func TestDockerComposePort(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join("..", "..")
 	v := viper.New()
 	v.SetConfigFile(filepath.Join(root, "docker-compose.yml"))

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
@@ -22,8 +23,12 @@ import (
 	"github.com/spf13/viper"
 )
 
-// flagKeys maps a flag to the configuration key it sets.
-var flagKeys = map[*pflag.Flag]string{}
+// flagKeys maps a flag to the configuration key it sets. The mutex lets
+// several root commands be built and run at once (tests in parallel).
+var (
+	flagKeysMu sync.Mutex
+	flagKeys   = map[*pflag.Flag]string{}
+)
 
 // bindFlag declares that flag name of fs sets key (flag > env > file > default).
 func bindFlag(fs *pflag.FlagSet, name, key string) {
@@ -31,7 +36,17 @@ func bindFlag(fs *pflag.FlagSet, name, key string) {
 	if f == nil {
 		panic("no flag " + name)
 	}
+	flagKeysMu.Lock()
 	flagKeys[f] = key
+	flagKeysMu.Unlock()
+}
+
+// flagKey is the configuration key flag f sets, if any.
+func flagKey(f *pflag.Flag) (string, bool) {
+	flagKeysMu.Lock()
+	defer flagKeysMu.Unlock()
+	key, ok := flagKeys[f]
+	return key, ok
 }
 
 // loadConfig builds the effective configuration for cmd: built-in defaults,
@@ -69,7 +84,7 @@ func loadConfig(cmd *cobra.Command, configFile string) (*Config, *viper.Viper, e
 	}
 	var bindErr error
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if key, ok := flagKeys[f]; ok {
+		if key, ok := flagKey(f); ok {
 			bindErr = errors.Join(bindErr, v.BindPFlag(key, f))
 			if f.Changed {
 				src.flags[key] = "--" + f.Name

@@ -17,6 +17,7 @@ import (
 // a path: host=h%20password=s3cret), and so were ?password= and a value
 // that is no URL at all.
 func TestRedact(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"postgres://u:s3cret@h:5432/d?sslmode=disable", "postgres://u:xxxxx@h:5432/d?sslmode=disable"},
 		{"postgres://u@h/d?password=s3cret", "postgres://u@h/d?password=xxxxx"},
@@ -46,7 +47,7 @@ func TestRedact(t *testing.T) {
 // print the configured URL; none may show its password, whichever form it
 // is in (port 1: nothing answers there).
 func TestDatabaseURLPasswordNotPrinted(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	for _, u := range []string{
 		"host=127.0.0.1 port=1 user=u password=s3cret dbname=d",
 		"postgres://u@127.0.0.1:1/d?password=s3cret",
@@ -72,7 +73,7 @@ func TestDatabaseURLPasswordNotPrinted(t *testing.T) {
 // open it now fail with schema.ErrSchemaNewer; db status reports it
 // without negative counts, listing the unknown migration, then fails too.
 func TestNewerSchemaRefused(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	ctx := context.Background()
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, "db", "migrate", "--database-url", url); err != nil {

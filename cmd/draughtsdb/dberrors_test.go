@@ -70,7 +70,7 @@ func smallDisk(t *testing.T, size int) string {
 // finish as failed, agreeing with exit status 1. The disk is a 2 MB tmpfs
 // holding every table and index of the database (a tablespace).
 func TestImportDiskFull(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	ctx := context.Background()
 	disk := smallDisk(t, 2<<20)
 	// The tablespace must outlive the database (dropped at its cleanup):
@@ -133,7 +133,7 @@ func TestImportServerStopped(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	base, err := os.MkdirTemp("", "draughtsdb-stopped-")
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +211,7 @@ func TestImportWALDiskFull(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	ctx := context.Background()
 	disk := smallDisk(t, 40<<20)
 	base, err := os.MkdirTemp("", "draughtsdb-walfull-")
@@ -268,7 +268,7 @@ func TestDBRepairCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	base, err := os.MkdirTemp("", "draughtsdb-repair-")
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,7 @@ var (
 // included) or in the README; no test name or date in the comments of
 // non-test code or in the README's prose.
 func TestNoHistoryInCommentsOrREADME(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join("..", "..")
 	isCommit := commitChecker(t, root)
 

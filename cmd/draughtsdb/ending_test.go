@@ -22,7 +22,7 @@ import (
 // the games whose final position is the one after the move, as replaying
 // the archive files in Go finds them.
 func TestOpeningsCountGamesEnding(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", sharedInternational); err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 )
 
 func TestExportCommand(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", "testdata/mixed.pdn"); err != nil {
 		t.Fatal(err)
@@ -146,7 +146,7 @@ func TestExportInterrupted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	games := filepath.Join(t.TempDir(), "g.pdn")
 	if _, err := runCLI(t, "gen", "--games", "2000", "--out", games); err != nil {

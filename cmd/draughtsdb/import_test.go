@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,10 +17,30 @@ import (
 	"github.com/draughtsdb/draughtsdb/schema/pgtest"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+// TestMain isolates the process from the user's configuration once (a
+// config directory of its own, no DRAUGHTSDB_* variables), so that the
+// command tests that set no variable of their own may run in parallel;
+// those that do set some with isolate and t.Setenv, and stay sequential.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "draughtsdb-cmd-config-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_CONFIG_HOME", dir)
+	for _, kv := range os.Environ() {
+		// DRAUGHTSDB_PGTEST_CPU is pgtest's knob, not a setting.
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "DRAUGHTSDB_") && k != "DRAUGHTSDB_PGTEST_CPU" {
+			os.Unsetenv(k)
+		}
+	}
+	code := pgtest.Run(m)
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 func TestImportCommand(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	dir := t.TempDir()
 	corrupt := filepath.Join(dir, "corrupt.pdn.gz")
@@ -53,7 +74,7 @@ func TestImportCommand(t *testing.T) {
 }
 
 func TestWrongDatabaseURLIsOneReadableLine(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	_, err := runCLI(t, "db", "migrate", "--database-url", "postgres://nobody@127.0.0.1:1/x")
 	if err == nil {
 		t.Fatal("no error")
@@ -68,7 +89,7 @@ func TestWrongDatabaseURLIsOneReadableLine(t *testing.T) {
 // message names each failed source once, with the game where it stopped
 // (it used to say only "1 source(s) could not be read completely").
 func TestImportFailureNamesEachSource(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	dir := t.TempDir()
 	text, err := os.ReadFile("../../ingest/sample/oca-english-200.pdn")
@@ -126,7 +147,7 @@ func TestImportFailureNamesEachSource(t *testing.T) {
 // "x.gz: x.gz: x.gz: unexpected EOF" (the source, the pipeline and the
 // command each added the name).
 func TestValidateNamesACutFileOnce(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	text, err := os.ReadFile("../../ingest/sample/oca-english-200.pdn")
 	if err != nil {
 		t.Fatal(err)
@@ -160,6 +181,7 @@ func TestValidateNamesACutFileOnce(t *testing.T) {
 // ties by name, so the summary is the same on every run (ties came out in
 // map order).
 func TestImportSummaryReasonOrder(t *testing.T) {
+	t.Parallel()
 	s := &ingest.Summary{RejectedByReason: map[string]int{
 		"illegal move": 3, "unknown variant": 1, "bad FEN": 1, "no moves": 1, "ambiguous move": 1, "truncated": 1, "bad result": 7,
 	}}
@@ -184,7 +206,7 @@ func TestImportSummaryReasonOrder(t *testing.T) {
 // out of range is a SettingError naming the flag, before any database is
 // opened (the commands no longer check it themselves).
 func TestOpeningDepthCheckedByConfig(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	for _, args := range [][]string{
 		{"import", "--opening-depth", "0", "x.pdn"},
 		{"import", "--opening-depth", "1001", "x.pdn"},
@@ -203,7 +225,7 @@ func TestOpeningDepthCheckedByConfig(t *testing.T) {
 // counted (8 sources of which 2 failed printed "sources: 7 (..., 2
 // failed)").
 func TestImportSourcesCountEveryInput(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	dir := t.TempDir()
 	notGzip := filepath.Join(dir, "corrupt.pdn.gz")

@@ -166,7 +166,7 @@ func TestMatchStoredAndQueryable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	exe := testExe(t)
 	args := []string{"match", "--database-url", url, "--variant", "international", "--depth", "2", "--games", "10",
@@ -264,7 +264,7 @@ func TestMatchForfeitsAndGoesOn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	exe := testExe(t)
 	for _, c := range []struct{ kind, reason string }{{"hang", "time forfeit"}, {"crash", "engine crash"}} {
 		t.Run(c.kind, func(t *testing.T) {
@@ -309,7 +309,7 @@ func TestMatchResumesAfterCancel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	const n, k = 6, 2
 	url := pgtest.NewDBURL(t)
 	pool, err := pgxpool.New(context.Background(), url)
@@ -399,7 +399,7 @@ func TestMatchResumesAfterCancel(t *testing.T) {
 // command: the finished games are kept, the interrupted one is played
 // again, and every round is stored once.
 func TestMatchResumesAfterKill(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	const n = 4
 	url := pgtest.NewDBURL(t)
 	exe := testExe(t)
@@ -461,7 +461,7 @@ func TestMatchResumesAfterKill(t *testing.T) {
 // TestMatchFlagErrors: bad settings are refused before anything runs,
 // naming the flag.
 func TestMatchFlagErrors(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.fen")
 	os.WriteFile(bad, []byte("W:W31-50:B1-20\n32-28 32-27\n"), 0o644)
@@ -494,7 +494,7 @@ func TestMatchDXPEngineAtDepth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -588,6 +588,7 @@ func deref(s *string) string {
 // TestMatchJSONEvenScore: an even score's Elo is 0 in --json, not -0
 // (math.Round of a negative zero kept its sign).
 func TestMatchJSONEvenScore(t *testing.T) {
+	t.Parallel()
 	s := &match.Summary{Stats: match.Stats{Wins: 1, Losses: 1, Draws: 2}}
 	b, err := json.Marshal(matchJSON(s, "e", "k", rules.International, 1))
 	if err != nil {

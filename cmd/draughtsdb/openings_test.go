@@ -24,7 +24,7 @@ func TestOpeningsCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", "../../ingest/pdn/testdata/shared/international"); err != nil {
 		t.Fatal(err)
@@ -112,7 +112,7 @@ func TestOpeningsCoverageIsPerVariant(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	const shared = "../../ingest/pdn/testdata/shared"
 	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", shared+"/testsuite/succeed/Tricks traps and shots.pdn.gz"); err != nil {
@@ -186,7 +186,7 @@ func TestOpeningsOfTheSharedFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	const dir = "../../ingest/pdn/testdata/shared"
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", dir); err != nil {

@@ -40,6 +40,7 @@ var timing = regexp.MustCompile(`\(\d+\.\d+ s, \d+ nodes/s\)|"seconds":[0-9.e+-]
 // it computed the division itself: the moves in generation order with
 // their full capture paths, the counts, the total.
 func TestPerftDivideGolden(t *testing.T) {
+	t.Parallel()
 	var got bytes.Buffer
 	for _, args := range perftDivideCases {
 		full := append([]string{"perft", "--divide"}, args...)

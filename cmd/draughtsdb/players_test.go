@@ -87,7 +87,7 @@ func TestPlayersSijbrands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	files := []string{succeedDir + "wk2003.pdn.gz", succeedDir + "nk ronde 01.pdn.gz", succeedDir + "PROF2.pdn.gz"}
 	if _, err := runCLI(t, append([]string{"import", "--database-url", url, "--quiet"}, files...)...); err != nil {
@@ -178,7 +178,7 @@ func TestPlayersHeffner(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	oca := "../../ingest/pdn/testdata/shared/english/OCA_2.0.pdn.gz"
 	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", oca); err != nil {

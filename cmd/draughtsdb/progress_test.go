@@ -11,6 +11,7 @@ import (
 // second from its first update (the bar's own rolling rate read "0 rows/hr"
 // until it had samples), in per-second units at any speed.
 func TestProgressRate(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		n       int64
 		elapsed time.Duration
@@ -58,6 +59,7 @@ func TestProgressRate(t *testing.T) {
 // sources to the current one's bytes and shows no count rate; a count bar
 // keeps its rate after a new description (analyze describes every update).
 func TestProgressUnits(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	var out bytes.Buffer
@@ -89,6 +91,7 @@ func TestProgressUnits(t *testing.T) {
 // steps) gives an estimate that is never 0 before the end, and follows a
 // change of speed after the window. "ETA ?" until a second is measured.
 func TestProgressEstimate(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var out bytes.Buffer
 	p := newProgressTo(&out, "importing", unitBytes, 100<<20, func() time.Time { return now }, 0)

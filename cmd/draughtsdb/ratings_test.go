@@ -88,7 +88,7 @@ func readRatedGames(t *testing.T, files []string) []ratedGame {
 // rated N or more, counted here from the files' tags; 0000 is no rating,
 // so such a game never passes.
 func TestMinRatingFilters(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, append([]string{"import", "--database-url", url, "--quiet"}, ratedFiles...)...); err != nil {
 		t.Fatal(err)
@@ -311,7 +311,7 @@ func expectedRatings(games []ratingOf) (years []ratingYearOut, latest int, lates
 // and some unrated); an alias joins two spellings' ratings and survives
 // import --force.
 func TestPlayerRatingOverTime(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	url := pgtest.NewDBURL(t)
 	anti := "../../ingest/pdn/testdata/shared/online/antidraughts.pdn.gz"
 	files := []string{anti, succeedDir + "mrcd2000kval.pdn.gz"}

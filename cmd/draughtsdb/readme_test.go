@@ -44,6 +44,7 @@ func tableFirstCells(lines []string) []string {
 // and "How the code is laid out" a row naming each package outside
 // internal/ directories.
 func TestREADMEListsEveryCommandAndPackage(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join("..", "..")
 	b, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {

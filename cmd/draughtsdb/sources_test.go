@@ -111,7 +111,7 @@ func TestSourcesListRemoveRenameAndKinds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	ctx := context.Background()
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", sharedInternational); err != nil {
@@ -290,7 +290,7 @@ func TestExportAtPositionAndSource(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	ctx := context.Background()
 	url := pgtest.NewDBURL(t)
 	if _, err := runCLI(t, "import", "--database-url", url, "--quiet", sharedInternational); err != nil {
@@ -469,6 +469,7 @@ func TestExportAtPositionAndSource(t *testing.T) {
 
 // TestMoveTokens: --moves reads move text as pasted from a PDN file.
 func TestMoveTokens(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want []string

@@ -12,7 +12,7 @@ import (
 // very end) reads without a panic, and one in which nothing is PDN is
 // reported as not PDN and counts as failed; the other inputs are read.
 func TestValidateOddInputs(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	dir := t.TempDir()
 	semi := filepath.Join(dir, "semi.pdn")
 	if err := os.WriteFile(semi, []byte("[Event \"x\"]\n[GameType \"21\"]\n1. 11-15 24-20 ; "), 0o644); err != nil {

@@ -67,7 +67,7 @@ func TestEveryVariantFlagNamesEveryVariant(t *testing.T) {
 // counts, `gen --variant V` writes games that validate as V, and `hub
 // --variant V` answers a search, for every variant rules plays.
 func TestPerftGenHubEveryVariant(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	dir := t.TempDir()
 	for _, v := range rules.Variants() {
 		out, err := runCLIStdout(t, "perft", "--variant", v.Name, "--depth", "3", "--json")
@@ -121,7 +121,7 @@ func TestPerftGenHubEveryVariant(t *testing.T) {
 // (perft, gen, hub, openings, export, analyze and match gave the bare
 // `rules: unknown variant: "foo"`).
 func TestBadVariantFlagIsNamed(t *testing.T) {
-	isolate(t)
+	t.Parallel() // the test binary keeps the user's configuration out, once
 	for _, args := range [][]string{
 		{"perft"}, {"gen"}, {"hub"}, {"openings"}, {"export", "--out", "-"}, {"analyze"},
 		{"match", "--engine", "builtin", "--engine", "builtin"},

@@ -18,6 +18,7 @@ import (
 // an unverified variation has texts only; the PDN has them all; both
 // results are there.
 func TestGameAnnotations(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "annotated.pdn")

@@ -204,6 +204,7 @@ func TestAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	pool := importArchive(t)
 	games := replayArchive(t)
 	ts := testServer(t, pool, Options{})
@@ -734,6 +735,7 @@ func importMixed(t *testing.T) *pgxpool.Pool {
 // is one game of the player's record and completion (they said 2), and the
 // filter player=P finds it for either colour (color=black found none).
 func TestPlayerAgainstThemself(t *testing.T) {
+	t.Parallel()
 	ts := testServer(t, importMixed(t), Options{DefaultVariant: "english"})
 	const name = "Walter Hellman"
 	var p PlayerAnswer
@@ -774,6 +776,7 @@ func TestPlayerAgainstThemself(t *testing.T) {
 // 4, which made the note on a position at ply 5 say English was counted
 // to 4 plies).
 func TestDepthOfTheVariant(t *testing.T) {
+	t.Parallel()
 	ts := testServer(t, importMixed(t), Options{})
 	for _, c := range []struct {
 		variant, moves string
@@ -794,6 +797,7 @@ func TestDepthOfTheVariant(t *testing.T) {
 
 // TestTimeout: a request past its deadline is 503 saying so, not 500.
 func TestTimeout(t *testing.T) {
+	t.Parallel()
 	pool := importArchive(t)
 	// A statement timeout too short for any statement.
 	s, err := New(pool, Options{StatementTimeout: time.Microsecond, DefaultVariant: "international"})
@@ -848,6 +852,7 @@ func TestServeLogAndStop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	pool := importArchive(t)
 	var logBuf syncBuffer
 	s, err := New(pool, Options{Log: &logBuf})

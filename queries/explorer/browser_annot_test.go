@@ -23,6 +23,7 @@ func TestBrowserAnnotations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	exe := chromium(t)
 	ctx0 := context.Background()
 	path := filepath.Join(t.TempDir(), "annotated.pdn")

@@ -54,6 +54,7 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	exe := chromium(t)
 	pool := importArchive(t)
 	ts := testServer(t, pool, Options{})

@@ -14,6 +14,7 @@ import (
 // variant so that the import reads it back as that variant, also for
 // Killer, which has no PDN GameType (it wrote GameType "0", refused).
 func TestGamePDNOfEveryVariantReadsBack(t *testing.T) {
+	t.Parallel()
 	for _, v := range rules.Variants() {
 		pos := v.StartPosition()
 		moves := pos.LegalMoves(nil)

@@ -136,6 +136,7 @@ type layout struct {
 // has a scale (+5, 0, -5 and ply numbers) and shows the move under the
 // pointer. Checked by element geometry (getBoundingClientRect).
 func TestBrowserLayout(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	pool := importSijbrands(t)
 	ts := testServer(t, pool, Options{})

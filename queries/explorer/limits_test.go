@@ -27,6 +27,7 @@ import (
 // its bound 503; both with Retry-After; a slot given back is taken by the
 // next request.
 func TestGate(t *testing.T) {
+	t.Parallel()
 	g := newGate("expensive", 2, 1, 20*time.Millisecond)
 	ctx := context.Background()
 	relA, err := g.enter(ctx, "a")
@@ -91,6 +92,7 @@ func TestGate(t *testing.T) {
 // expensive request gets 503 with Retry-After, another client's too, while
 // cheap requests (an unfiltered tree, a position, a game) are answered.
 func TestCheapNeverWaitsForExpensive(t *testing.T) {
+	t.Parallel()
 	pool := importArchive(t)
 	s, err := New(pool, Options{DefaultVariant: "international", QueueWait: 10 * time.Millisecond})
 	if err != nil {
@@ -138,6 +140,7 @@ func TestCheapNeverWaitsForExpensive(t *testing.T) {
 // page's key and any offset), one of another run of the server, and one
 // of another filter are refused; the server's own is followed.
 func TestCursorsSigned(t *testing.T) {
+	t.Parallel()
 	pool := importArchive(t)
 	s1, err := New(pool, Options{DefaultVariant: "international"})
 	if err != nil {
@@ -193,6 +196,7 @@ func TestCursorsSigned(t *testing.T) {
 // tree says so, and the games list goes on from where it stopped, so that
 // following the cursors lists every game once.
 func TestScanBound(t *testing.T) {
+	t.Parallel()
 	pool := importArchive(t)
 	games := replayArchive(t)
 	s, err := New(pool, Options{DefaultVariant: "international", MaxScanGames: 100})
@@ -243,6 +247,7 @@ func TestScanBound(t *testing.T) {
 // 503 with Retry-After, naming neither the socket, the role nor the
 // database; the log has the cause.
 func TestDatabaseDown(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pc, err := pgxpool.ParseConfig("host=" + dir + "/secret-socket-dir user=secretrole dbname=secretdb connect_timeout=2")
 	if err != nil {
@@ -298,6 +303,7 @@ func TestDatabaseDown(t *testing.T) {
 // TestHostCheck: on loopback only localhost, 127.0.0.1 and [::1] with the
 // port are answered (a DNS rebinding sends another name); elsewhere any.
 func TestHostCheck(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -354,6 +360,7 @@ func TestHostCheck(t *testing.T) {
 
 // TestNoFraming: the page and every API answer forbid framing.
 func TestNoFraming(t *testing.T) {
+	t.Parallel()
 	s, err := New(nil, Options{DefaultVariant: "international"})
 	if err != nil {
 		t.Fatal(err)
@@ -377,6 +384,7 @@ func TestNoFraming(t *testing.T) {
 // slot taken it is still answered, the same, while another filter gets
 // 503; with CacheTTL < 0 nothing is kept.
 func TestFilteredTreeKept(t *testing.T) {
+	t.Parallel()
 	pool := importArchive(t)
 	for _, ttl := range []time.Duration{0, -1} {
 		s, err := New(pool, Options{DefaultVariant: "international", QueueWait: 10 * time.Millisecond, CacheTTL: ttl})

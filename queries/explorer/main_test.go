@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -138,18 +139,21 @@ func replayFiles(files []string) ([]replayed, error) {
 	return out, nil
 }
 
-// importArchive returns a new database holding the archive.
+// importArchive returns a new database holding the archive: a copy of
+// the one database per test binary it is imported into.
 func importArchive(t testing.TB) *pgxpool.Pool {
 	t.Helper()
-	pool := pgtest.NewDB(t)
-	sum, err := ingest.Import(context.Background(), pool, archive, ingest.Options{BatchSize: 500, Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := len(replayArchive(t)); sum.Imported != want {
-		t.Fatalf("import: %+v; replay found %d distinct games", sum, want)
-	}
-	return pool
+	want := len(replayArchive(t))
+	return pgtest.NewDBFrom(t, "explorer archive", func(ctx context.Context, pool *pgxpool.Pool) error {
+		sum, err := ingest.Import(ctx, pool, archive, ingest.Options{BatchSize: 500, Workers: 2})
+		if err != nil {
+			return err
+		}
+		if sum.Imported != want {
+			return fmt.Errorf("import: %+v; replay found %d distinct games", sum, want)
+		}
+		return nil
+	})
 }
 
 // testServer serves the archive's database.

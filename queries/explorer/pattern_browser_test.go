@@ -23,6 +23,7 @@ func TestPatternBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	exe := chromium(t)
 	pool := importArchive(t)
 	ts := testServer(t, pool, Options{})

@@ -18,6 +18,7 @@ import (
 // the explorer's game viewer; the players list finds the player by a part
 // of a spelling; an opponent's name leads to the opponent's page.
 func TestPlayerPageBrowser(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	pool := importSijbrands(t)
 	ts := testServer(t, pool, Options{})

@@ -21,6 +21,7 @@ import (
 // spelling is one player with both, and the record `draughtsdb players`
 // lists for them.
 func TestPlayerBySpelling(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	ctx := context.Background()
 	var files []string
@@ -110,6 +111,7 @@ func firstMoves(games []replayed, of map[string]bool, color rules.Color, line []
 // themselves; /api/players?search= finds the player by any part of any
 // spelling, and prefix= still completes a spelling.
 func TestPlayerPageAPI(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewDB(t)
 	ctx := context.Background()
 	files := sijbrandsFiles()

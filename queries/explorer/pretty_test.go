@@ -12,6 +12,7 @@ import (
 // colons and brackets included), puts short values on one line and long
 // ones one member per line.
 func TestPretty(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 200)
 	for _, v := range []any{
 		map[string]any{"a": 1, "b": []int{1, 2, 3}},

@@ -49,6 +49,7 @@ func tagRating(pg *pdn.Game, side string) int {
 // kurnik's have moves), the page's control holds the filter and lists
 // those games.
 func TestMinRating(t *testing.T) {
+	t.Parallel()
 	files := []string{filepath.Join(shared, "online", "standard.pdn.gz"), filepath.Join(shared, "testsuite", "succeed", "kurnik.pdn.gz"),
 		filepath.Join(shared, "online", "russian.pdn.gz")}
 	pool := pgtest.NewDB(t)

@@ -77,6 +77,7 @@ func pdnGames(t *testing.T, b []byte) int {
 // position, as PDN or CSV, exactly those the Go replay of the archive
 // finds (and the match's under source=match).
 func TestAPISourcesDownloadEnding(t *testing.T) {
+	t.Parallel()
 	pool := withMatch(t)
 	ts := testServer(t, pool, Options{})
 	games := replayArchive(t)
@@ -180,6 +181,7 @@ func TestAPISourcesDownloadEnding(t *testing.T) {
 // the heading says which sources it counts and how many games ended at
 // the position; the download links give the API's files.
 func TestBrowserSourcesAndDownload(t *testing.T) {
+	t.Parallel()
 	exe := chromium(t)
 	pool := withMatch(t)
 	ts := testServer(t, pool, Options{})

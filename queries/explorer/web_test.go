@@ -14,6 +14,7 @@ import (
 // TestPageIsSelfContained: the page loads nothing from the network (no
 // CDN): every URL in web/ is relative, but the SVG namespace.
 func TestPageIsSelfContained(t *testing.T) {
+	t.Parallel()
 	url := regexp.MustCompile(`(?i)(https?:)?//[a-z0-9.-]+\.[a-z]{2,}`)
 	n := 0
 	err := fs.WalkDir(webFiles, "web", func(path string, d fs.DirEntry, err error) error {
@@ -40,6 +41,7 @@ func TestPageIsSelfContained(t *testing.T) {
 // TestPageServed: the page, its script and style come from the binary,
 // with a Content-Security-Policy that allows nothing else.
 func TestPageServed(t *testing.T) {
+	t.Parallel()
 	s, err := New(nil, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -70,6 +72,7 @@ func TestPageServed(t *testing.T) {
 // TestPageCache: pages are kept for the TTL and no longer, not at all
 // with a TTL <= 0, and a full cache starts again.
 func TestPageCache(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1000, 0)
 	c := &pageCache[[]GameRow]{ttl: 30 * time.Second, maxEntries: 2, now: func() time.Time { return now }}
 	rows := []GameRow{{ID: 7}}

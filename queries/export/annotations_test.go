@@ -78,6 +78,7 @@ func readGames(t *testing.T, r io.Reader, name string) []*pdn.Game {
 // their annotations as normalize does; the JSON lines export has them as
 // a field.
 func TestAnnotationsRoundTrip(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "annotated.pdn")
@@ -207,6 +208,7 @@ func TestSharedArchivesCommentsKept(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports every shared archive")
 	}
+	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.NewDB(t)
 	sum, err := ingest.Import(ctx, pool, []string{shared}, ingest.Options{})

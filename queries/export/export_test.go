@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -340,27 +341,87 @@ func TestExports(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	pool := sharedDB(t)
-	t.Run("EveryFormatOfEveryWhat", func(t *testing.T) { testEveryFormatOfEveryWhat(t, pool) })
-	t.Run("PositionsAgreeWithGamesAndEvaluations", func(t *testing.T) { testPositionsAgreeWithGamesAndEvaluations(t, pool) })
-	t.Run("DistinctPositionsAggregate", func(t *testing.T) { testDistinctPositionsAggregate(t, pool) })
-	t.Run("PDNRoundTrip", func(t *testing.T) { testPDNRoundTrip(t, pool) })
-	t.Run("Filters", func(t *testing.T) { testFilters(t, pool) })
-	t.Run("Openings", func(t *testing.T) { testOpeningsExport(t, pool) })
+	t.Parallel()
+	runExportTests(t, sharedDB(t), true)
+}
+
+// runExportTests runs the export checks on pool, which they only read, in
+// parallel: the work is mostly the server's, in one backend per export.
+// The full openings export (the slowest: a walk of the tree, a batch of
+// queries per ply) and the openings the games give are made once and
+// shared by the checks that need them.
+func runExportTests(t *testing.T, pool *pgxpool.Pool, all bool) {
+	f := &fixture{pool: pool, dir: t.TempDir()}
+	par := func(name string, fn func(t *testing.T, f *fixture)) {
+		t.Run(name, func(t *testing.T) { t.Parallel(); fn(t, f) })
+	}
+	par("EveryFormatOfEveryWhat", testEveryFormatOfEveryWhat)
+	par("PositionsAgreeWithGamesAndEvaluations", testPositionsAgreeWithGamesAndEvaluations)
+	if all {
+		par("DistinctPositionsAggregate", testDistinctPositionsAggregate)
+	}
+	par("PDNRoundTrip", testPDNRoundTrip)
+	if all {
+		par("Filters", testFilters)
+	}
+	par("Openings", testOpeningsExport)
+}
+
+// fixture is one database the export tests read, with what several of
+// them need made once: the first test to ask makes it, on its own t (a
+// failure fails that test, and the next to ask tries again).
+type fixture struct {
+	pool *pgxpool.Pool
+	dir  string
+
+	openingsMu sync.Mutex
+	openings   *exported // the full --what openings export, JSON lines
+	wantMu     sync.Mutex
+	want       map[string]*openingRow // expectedOpenings of the database
+}
+
+// exported is an export's file and summary.
+type exported struct {
+	path string
+	sum  *Summary
+}
+
+// openingsJSONL is the shared full openings export.
+func (f *fixture) openingsJSONL(t *testing.T) (string, *Summary) {
+	t.Helper()
+	f.openingsMu.Lock()
+	defer f.openingsMu.Unlock()
+	if f.openings == nil {
+		path, sum := exportTo(t, f.pool, f.dir, "openings-shared.jsonl", Options{What: Openings, Format: JSONL})
+		f.openings = &exported{path, sum}
+	}
+	return f.openings.path, f.openings.sum
+}
+
+// wantOpenings is expectedOpenings of the database, computed once.
+func (f *fixture) wantOpenings(t *testing.T) map[string]*openingRow {
+	t.Helper()
+	f.wantMu.Lock()
+	defer f.wantMu.Unlock()
+	if f.want == nil {
+		f.want = expectedOpenings(t, f.pool)
+	}
+	return f.want
 }
 
 // testEveryFormatOfEveryWhat exports everything in every format from the
 // shared archives, checks the row counts against SQL, the CSV and the
 // Parquet (read by Apache Arrow) value by value against the JSON lines,
 // and the PDN exports.
-func testEveryFormatOfEveryWhat(t *testing.T, pool *pgxpool.Pool) {
+func testEveryFormatOfEveryWhat(t *testing.T, f *fixture) {
+	pool := f.pool
 	dir := t.TempDir()
 	want := map[string]int64{
 		"games":       sqlCount(t, pool, `SELECT count(*) FROM games`),
 		"positions":   sqlCount(t, pool, `SELECT sum(ply_count + 1) FROM games`),
 		"evaluations": sqlCount(t, pool, `SELECT count(*) FROM evaluations`),
 		"rejected":    sqlCount(t, pool, `SELECT count(*) FROM rejected_games`),
-		"openings":    int64(len(expectedOpenings(t, pool))),
+		"openings":    int64(len(f.wantOpenings(t))),
 		// The position index holds 44 bits of the hash of every position
 		// of every game (a collision among 10^5 positions is unlikely);
 		// the variant is the game's.
@@ -374,9 +435,18 @@ func testEveryFormatOfEveryWhat(t *testing.T, pool *pgxpool.Pool) {
 			name += "-distinct"
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			o := Options{What: set.What, Distinct: set.Distinct, RowGroupRows: 200000}
 			o.Format = JSONL
-			jsonl, sum := exportTo(t, pool, dir, name+".jsonl", o)
+			var jsonl string
+			var sum *Summary
+			if set.What == Openings && !set.Distinct {
+				// The shared export: the same options but
+				// RowGroupRows, which only Parquet reads.
+				jsonl, sum = f.openingsJSONL(t)
+			} else {
+				jsonl, sum = exportTo(t, pool, dir, name+".jsonl", o)
+			}
 			o.Format = CSV
 			csvPath, _ := exportTo(t, pool, dir, name+".csv.gz", o)
 			o.Format = Parquet
@@ -398,6 +468,7 @@ func testEveryFormatOfEveryWhat(t *testing.T, pool *pgxpool.Pool) {
 		})
 	}
 	t.Run("games-pdn", func(t *testing.T) {
+		t.Parallel()
 		path, sum := exportTo(t, pool, dir, "games.pdn.gz", Options{What: Games, Format: PDN})
 		rd := pdn.NewReader(open(t, path), path)
 		var n int64
@@ -427,6 +498,7 @@ func testEveryFormatOfEveryWhat(t *testing.T, pool *pgxpool.Pool) {
 		}
 	})
 	t.Run("rejected-pdn", func(t *testing.T) {
+		t.Parallel()
 		path, sum := exportTo(t, pool, dir, "rejected.pdn", Options{What: Rejected, Format: PDN})
 		got, _ := os.ReadFile(path)
 		var wantBytes []byte
@@ -456,7 +528,8 @@ func testEveryFormatOfEveryWhat(t *testing.T, pool *pgxpool.Pool) {
 // parsed gives the hash); the moves column replays games.moves (rendered
 // without replay) move by move; the result is the game's from the side to
 // move's view; the evaluation is the deepest, then latest, one.
-func testPositionsAgreeWithGamesAndEvaluations(t *testing.T, pool *pgxpool.Pool) {
+func testPositionsAgreeWithGamesAndEvaluations(t *testing.T, f *fixture) {
+	pool := f.pool
 	ctx := context.Background()
 	dir := t.TempDir()
 	gamesPath, _ := exportTo(t, pool, dir, "games.jsonl", Options{What: Games, Format: JSONL})
@@ -597,7 +670,8 @@ func testPositionsAgreeWithGamesAndEvaluations(t *testing.T, pool *pgxpool.Pool)
 // testDistinctPositionsAggregate checks --distinct against the per-ply
 // export: one row per distinct (variant, zobrist) with its FEN, the games
 // reaching it and their results from the side to move's view.
-func testDistinctPositionsAggregate(t *testing.T, pool *pgxpool.Pool) {
+func testDistinctPositionsAggregate(t *testing.T, f *fixture) {
+	pool := f.pool
 	dir := t.TempDir()
 	filter := Filter{Variant: rules.International}
 	posPath, _ := exportTo(t, pool, dir, "positions.jsonl", Options{What: Positions, Format: JSONL, Filter: filter})
@@ -674,7 +748,8 @@ func testDistinctPositionsAggregate(t *testing.T, pool *pgxpool.Pool) {
 // imports the file into a fresh database and finds the same games (same
 // moves_hash, tags, players, date, result, start) and the same
 // evaluations, column by column.
-func testPDNRoundTrip(t *testing.T, pool *pgxpool.Pool) {
+func testPDNRoundTrip(t *testing.T, f *fixture) {
+	pool := f.pool
 	ctx := context.Background()
 	dir := t.TempDir()
 	path, sum := exportTo(t, pool, dir, "games.pdn", Options{What: Games, Format: PDN})
@@ -747,7 +822,8 @@ func likeMatch(pattern, s string) bool {
 
 // testFilters exports games and positions under each filter and compares
 // the rows with the unfiltered games export filtered in Go.
-func testFilters(t *testing.T, pool *pgxpool.Pool) {
+func testFilters(t *testing.T, f *fixture) {
+	pool := f.pool
 	ctx := context.Background()
 	dir := t.TempDir()
 	allPath, _ := exportTo(t, pool, dir, "all.jsonl", Options{What: Games, Format: JSONL})

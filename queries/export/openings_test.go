@@ -114,10 +114,11 @@ func expectedOpenings(t *testing.T, pool *pgxpool.Pool) map[string]*openingRow {
 // testOpeningsExport: the openings export holds exactly the (position,
 // move) pairs of the games reachable from the initial positions, with
 // their counts, and --min-games and --max-ply bound it.
-func testOpeningsExport(t *testing.T, pool *pgxpool.Pool) {
-	want := expectedOpenings(t, pool)
+func testOpeningsExport(t *testing.T, f *fixture) {
+	pool := f.pool
+	want := f.wantOpenings(t)
 	dir := t.TempDir()
-	path, sum := exportTo(t, pool, dir, "openings.jsonl", Options{What: Openings, Format: JSONL})
+	path, sum := f.openingsJSONL(t)
 	if sum.Rows != int64(len(want)) || len(want) < 1000 {
 		t.Fatalf("%d rows, the games give %d", sum.Rows, len(want))
 	}

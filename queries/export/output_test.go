@@ -13,6 +13,7 @@ import (
 // one left a partial file in its place. A finished export replaces the
 // file, keeping its mode.
 func TestOutputAbortKeepsWhatWasThere(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(path string, abort bool) error {
 		out, err := Create(path, nil)

@@ -29,6 +29,7 @@ func readmeTable(set ColumnSet) string {
 // to the columns the code writes. DRAUGHTSDB_PRINT_README=1 prints the
 // tables to paste.
 func TestReadmeDocumentsEveryColumn(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -70,12 +70,11 @@ func everyVariantDB(t *testing.T) *pgxpool.Pool {
 // the same games and evaluations (Killer, which has no PDN GameType,
 // included).
 func TestExportsEveryVariant(t *testing.T) {
+	t.Parallel()
 	pool := everyVariantDB(t)
-	t.Run("EveryFormatOfEveryWhat", func(t *testing.T) { testEveryFormatOfEveryWhat(t, pool) })
-	t.Run("PositionsAgreeWithGamesAndEvaluations", func(t *testing.T) { testPositionsAgreeWithGamesAndEvaluations(t, pool) })
-	t.Run("PDNRoundTrip", func(t *testing.T) { testPDNRoundTrip(t, pool) })
-	t.Run("Openings", func(t *testing.T) { testOpeningsExport(t, pool) })
+	runExportTests(t, pool, false)
 	t.Run("VariantColumn", func(t *testing.T) {
+		t.Parallel()
 		dir := t.TempDir()
 		for _, v := range rules.Variants() {
 			path, sum := exportTo(t, pool, dir, v.Name+".jsonl", Options{What: Games, Format: JSONL, Filter: Filter{Variant: v}})

@@ -16,15 +16,31 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// freePort returns a TCP port nobody listens on at the moment.
+// givenPorts are the ports freePort has handed out: tests run in
+// parallel, and a port one test has not bound yet looks free to another.
+var givenPorts = struct {
+	sync.Mutex
+	m map[int]bool
+}{m: map[int]bool{}}
+
+// freePort returns a TCP port nobody listens on at the moment, and that
+// no other test of this process was given.
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	givenPorts.Lock()
+	defer givenPorts.Unlock()
+	for {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if !givenPorts.m[port] {
+			givenPorts.m[port] = true
+			return port
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // newTCPCluster is a test cluster listening on 127.0.0.1; notices collects
@@ -86,6 +102,7 @@ func TestTCPNeedsThePassword(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	ctx := context.Background() // no deadline: a loaded machine makes it slow, not failed
 	c, _ := newTCPCluster(t)
 	if _, err := c.Start(ctx); err != nil {
@@ -120,6 +137,7 @@ func TestOlderClusterIsSecuredOnStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	ctx := context.Background() // no deadline: a loaded machine makes it slow, not failed
 	c, notices := newTCPCluster(t)
 	if _, err := c.Start(ctx); err != nil {
@@ -180,6 +198,7 @@ func TestOlderClusterIsSecuredOnStart(t *testing.T) {
 }
 
 func TestSecureHBAText(t *testing.T) {
+	t.Parallel()
 	in := "# TYPE DATABASE USER ADDRESS METHOD\n" +
 		"local   all   all                 trust\n" +
 		"host    all   all   127.0.0.1/32  trust\n" +
@@ -204,6 +223,7 @@ func TestSecureHBAText(t *testing.T) {
 }
 
 func TestTCPHost(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"": "", " ": "", "127.0.0.1": "127.0.0.1", "*": "127.0.0.1",
 		"localhost": "127.0.0.1", "::": "::1", "192.168.1.5": "192.168.1.5", "192.168.1.5, localhost": "127.0.0.1"} {
 		if got := tcpHost(in); got != want {
@@ -221,6 +241,7 @@ func TestRootCreatesReachableParents(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("the case is root's: the server then runs as another user")
 	}
@@ -268,6 +289,7 @@ func TestExistingDataDirKeepsOwnerAndMode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	ctx := context.Background()
 	base := newTestCluster(t).DataDir() // made by Start below; its parent is passable
 	if err := os.Mkdir(base, 0o711); err != nil {
@@ -328,6 +350,7 @@ func TestClientURLNamesPassFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	ctx := context.Background()
 	c, _ := newTCPCluster(t)
 	if _, err := c.Start(ctx); err != nil {

@@ -42,6 +42,12 @@ type Cluster struct {
 	cfg    Config
 	binDir string
 	runAs  *account
+
+	// faultHook, when set (by tests), is called at each step; an error
+	// aborts the operation there, as a crash would (a hook may also kill
+	// the process). A field, not a package variable, so that tests of
+	// different clusters can run in parallel.
+	faultHook func(step string) error
 }
 
 // Status describes a cluster as `db status` reports it.
@@ -273,7 +279,7 @@ func (c *Cluster) start(ctx context.Context) (started bool, err error) {
 	if err := c.ensureLogFile(); err != nil {
 		return false, err
 	}
-	if err := fault(stepSettings); err != nil {
+	if err := c.fault(stepSettings); err != nil {
 		return false, err
 	}
 	c.removeStaleLocks()
@@ -304,13 +310,13 @@ func (c *Cluster) start(ctx context.Context) (started bool, err error) {
 		time.Sleep(500 * time.Millisecond)
 		c.removeStaleLocks()
 	}
-	if err := fault(stepServerUp); err != nil {
+	if err := c.fault(stepServerUp); err != nil {
 		return false, err
 	}
 	if err := c.afterStart(ctx, false); err != nil {
 		return false, err
 	}
-	return true, fault(stepReady)
+	return true, c.fault(stepReady)
 }
 
 // stopAfterFailure stops the server a failed start may have left running
@@ -615,7 +621,7 @@ func (c *Cluster) run(ctx context.Context, prog string, args ...string) ([]byte,
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Start()
 	if err == nil {
-		if err = fault(prog + " " + args[0] + " running"); err != nil {
+		if err = c.fault(prog + " " + args[0] + " running"); err != nil {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
 			return out.Bytes(), err

@@ -51,6 +51,7 @@ func TestStartTwiceStopAndRecoverFromKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	// No deadline: a slow machine makes this test slow, not failed (go
 	// test's own timeout catches a hang).
 	ctx := context.Background()
@@ -99,6 +100,7 @@ func TestStartTwiceStopAndRecoverFromKill(t *testing.T) {
 }
 
 func TestFindBinDirRejectsDirWithoutServer(t *testing.T) {
+	t.Parallel()
 	if _, err := FindBinDir(t.TempDir()); !errors.Is(err, ErrNoServer) {
 		t.Fatalf("err = %v, want ErrNoServer", err)
 	}
@@ -112,6 +114,7 @@ func TestStalePIDFileNamingAnotherCluster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	ctx := context.Background()
 	c1, c2 := newTestCluster(t), newTestCluster(t)
 	if _, err := c1.Start(ctx); err != nil {
@@ -171,6 +174,7 @@ func TestOddDataDirNames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	ctx := context.Background()
 	for _, name := range []string{"my data-", "o'dd #%&+é=?-"} {
 		c := newTestClusterNamed(t, name)
@@ -206,6 +210,7 @@ func TestConcurrentFirstStarts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	ctx := context.Background()
 	base := newTestCluster(t) // for its directory and cleanup
 	cs := make([]*Cluster, 3)
@@ -249,6 +254,7 @@ func TestConcurrentFirstStarts(t *testing.T) {
 // good (here the TCP port is taken) was retried for 15 s, failing the
 // same way every time; now it fails at once with the server's reason.
 func TestPermanentStartFailureIsNotRetried(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c, _ := newTCPCluster(t)
 	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(c.cfg.Port)))

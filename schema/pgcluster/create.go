@@ -49,15 +49,12 @@ var (
 	startSteps  = []string{stepSettings, stepServerUp, stepReady}
 )
 
-// faultHook, when set (by tests), is called at each step; an error aborts
-// the operation there, as a crash would (a hook may also kill the process).
-var faultHook func(step string) error
-
-func fault(step string) error {
-	if faultHook == nil {
+// fault calls the test hook of c at step.
+func (c *Cluster) fault(step string) error {
+	if c.faultHook == nil {
 		return nil
 	}
-	if err := faultHook(step); err != nil {
+	if err := c.faultHook(step); err != nil {
 		return fmt.Errorf("at step %q: %w", step, err)
 	}
 	return nil
@@ -118,14 +115,14 @@ func (c *Cluster) init(ctx context.Context) error {
 	if err := c.own(staging, 0o700); err != nil {
 		return err
 	}
-	if err := fault(stepStaging); err != nil {
+	if err := c.fault(stepStaging); err != nil {
 		return err
 	}
 	pwFile := filepath.Join(staging, "password")
 	if _, err := c.newPassword(pwFile); err != nil {
 		return err
 	}
-	if err := fault(stepPassword); err != nil {
+	if err := c.fault(stepPassword); err != nil {
 		return err
 	}
 	pgdata := filepath.Join(staging, "pgdata")
@@ -134,7 +131,7 @@ func (c *Cluster) init(ctx context.Context) error {
 	if _, err := c.run(ctx, "initdb", args...); err != nil {
 		return err
 	}
-	if err := fault(stepInitdb); err != nil {
+	if err := c.fault(stepInitdb); err != nil {
 		return err
 	}
 	if err := c.writeSettingsIn(pgdata); err != nil {
@@ -144,25 +141,25 @@ func (c *Cluster) init(ctx context.Context) error {
 		"\n# Settings managed by draughtsdb (rewritten at each start).\n"+includeLine+"\n"); err != nil {
 		return err
 	}
-	if err := fault(stepConfig); err != nil {
+	if err := c.fault(stepConfig); err != nil {
 		return err
 	}
 	if err := c.replaceFile(filepath.Join(pgdata, "pg_hba.conf"), hbaText); err != nil {
 		return err
 	}
-	if err := fault(stepHBA); err != nil {
+	if err := c.fault(stepHBA); err != nil {
 		return err
 	}
 	if err := os.Rename(pwFile, c.PasswordFile()); err != nil {
 		return err
 	}
-	if err := fault(stepPlacePW); err != nil {
+	if err := c.fault(stepPlacePW); err != nil {
 		return err
 	}
 	if err := os.Rename(pgdata, c.pgdata()); err != nil {
 		return err
 	}
-	return fault(stepCommitted)
+	return c.fault(stepCommitted)
 }
 
 // removeStaging deletes the staging directories of interrupted inits

@@ -135,11 +135,13 @@ func TestCreateAbortedAtEveryStep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	for _, step := range faultSteps() {
 		t.Run(step, func(t *testing.T) {
+			t.Parallel() // each step has its own cluster and hook
 			c := newTestCluster(t)
 			hit := false
-			faultHook = func(s string) error {
+			c.faultHook = func(s string) error {
 				if s == step {
 					hit = true
 					return errors.New("injected")
@@ -147,7 +149,7 @@ func TestCreateAbortedAtEveryStep(t *testing.T) {
 				return nil
 			}
 			_, err := c.Start(context.Background())
-			faultHook = nil
+			c.faultHook = nil
 			if !hit {
 				t.Fatalf("step %q never reached", step)
 			}
@@ -171,19 +173,21 @@ func TestCreateCancelledAtEveryStep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	for _, step := range faultSteps() {
 		t.Run(step, func(t *testing.T) {
+			t.Parallel() // each step has its own cluster and hook
 			c := newTestCluster(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			faultHook = func(s string) error {
+			c.faultHook = func(s string) error {
 				if s == step {
 					cancel()
 				}
 				return nil
 			}
 			_, err := c.Start(ctx)
-			faultHook = nil
+			c.faultHook = nil
 			if err != nil && !errors.Is(err, context.Canceled) {
 				t.Fatalf("start: %v, want it interrupted", err)
 			}
@@ -213,16 +217,16 @@ func TestKillHelper(t *testing.T) {
 	if step == "" || dir == "" {
 		t.Skip("run by TestCreateKilledAtEveryStep")
 	}
-	faultHook = func(s string) error {
+	c, err := New(Config{DataDir: dir, Settings: map[string]string{"fsync": "off"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.faultHook = func(s string) error {
 		if s == step {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {}
 		}
 		return nil
-	}
-	c, err := New(Config{DataDir: dir, Settings: map[string]string{"fsync": "off"}})
-	if err != nil {
-		t.Fatal(err)
 	}
 	_, err = c.Start(context.Background())
 	t.Fatalf("start returned (%v) instead of being killed at %q", err, step)
@@ -235,8 +239,10 @@ func TestCreateKilledAtEveryStep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	for _, step := range faultSteps() {
 		t.Run(step, func(t *testing.T) {
+			t.Parallel() // each step has its own cluster and hook
 			c := newTestCluster(t)
 			cmd := exec.Command(os.Args[0], "-test.run=^TestKillHelper$", "-test.count=1")
 			cmd.Env = append(os.Environ(), killStepEnv+"="+step, killDirEnv+"="+c.DataDir())
@@ -274,6 +280,7 @@ func TestStartRefusesStockConfiguration(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	ctx := context.Background()
 	c := newTestCluster(t)
 	olderHalfMadeCluster(t, c)
@@ -310,6 +317,7 @@ func TestRepairStopsStockServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	ctx := context.Background()
 	c := newTestCluster(t)
 	olderHalfMadeCluster(t, c)
@@ -350,6 +358,7 @@ func TestRepairMovesIncompleteClusterAside(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
+	t.Parallel()
 	ctx := context.Background()
 	c := newTestCluster(t)
 	olderHalfMadeCluster(t, c)
@@ -374,6 +383,7 @@ func TestRepairMovesIncompleteClusterAside(t *testing.T) {
 }
 
 func TestScanConf(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		text     string
 		included bool

@@ -16,6 +16,9 @@
 // copies the template (CREATE DATABASE ... TEMPLATE), which takes a few
 // milliseconds, so tests never share state.
 //
+// Tests that need the same imported data use NewDBFrom: the import runs
+// once per test binary, into a database each test then gets a copy of.
+//
 // Tests that use NewDB may call t.Parallel: the cluster is the only thing
 // they share, and every connection pgtest opens itself goes to the
 // "postgres" maintenance database, never to the template, because CREATE
@@ -32,8 +35,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -57,6 +63,12 @@ func Main(m *testing.M) {
 	os.Exit(run(m))
 }
 
+// Run is Main returning the exit code, for a TestMain with work of its
+// own to do after the tests.
+func Run(m *testing.M) int {
+	return run(m)
+}
+
 func run(m *testing.M) int {
 	dir, err := setup()
 	if dir != "" {
@@ -72,10 +84,44 @@ func run(m *testing.M) int {
 	if cluster != nil {
 		defer cluster.StopImmediate(context.Background()) //nolint:errcheck
 	}
-	return m.Run()
+	code := m.Run()
+	if os.Getenv("DRAUGHTSDB_PGTEST_CPU") != "" && cluster != nil {
+		reportServerCPU()
+	}
+	return code
+}
+
+// reportServerCPU prints the CPU time the test cluster's server spent, to
+// stderr. The server is no child of the test binary (pg_ctl starts it
+// detached), so go test's and /usr/bin/time's figures leave it out, and
+// for the database tests it is most of the work. The postmaster's own
+// time and that of the backends it has reaped (the children's fields of
+// /proc/PID/stat) count; backends still connected do not.
+func reportServerCPU() {
+	st, err := cluster.Status(context.Background())
+	if err != nil || st.PID == 0 {
+		return
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", st.PID))
+	if err != nil {
+		return
+	}
+	// The fields after the command name (which may hold spaces) in
+	// parentheses: state is field 3, utime..cstime fields 14-17.
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	if len(f) < 15 {
+		return
+	}
+	var ticks [4]float64
+	for i := range ticks {
+		fmt.Sscan(f[11+i], &ticks[i])
+	}
+	const hz = 100 // USER_HZ on Linux
+	fmt.Fprintf(os.Stderr, "pgtest: server CPU %.2fs user %.2fs sys\n", (ticks[0]+ticks[2])/hz, (ticks[1]+ticks[3])/hz)
 }
 
 func setup() (string, error) {
+	closeInheritedFiles()
 	// A directory of our own (not t.TempDir, which is 0700 under a root-only
 	// parent) that the postgres user can pass through when we run as root;
 	// the data directory in it does not exist yet, so that pgcluster makes
@@ -133,6 +179,66 @@ func NewDB(t testing.TB) *pgxpool.Pool {
 func NewDBURL(t testing.TB) string {
 	t.Helper()
 	return newDB(t, templateDB)
+}
+
+// NewDBFrom returns a pool on a new database that starts as a copy of
+// the one fill made. The first call with a key creates a migrated
+// database and runs fill on it, once per test binary; every call then
+// copies it (CREATE DATABASE ... TEMPLATE, milliseconds for the small
+// archives tests import), so tests that need the same data pay for its
+// import once and may still write to their copy, and may run in
+// parallel. fill must close every connection it opens: a template cannot
+// be copied while a session uses it. A failed fill fails every test that
+// asks for that key.
+func NewDBFrom(t testing.TB, key string, fill func(ctx context.Context, pool *pgxpool.Pool) error) *pgxpool.Pool {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), NewDBURLFrom(t, key, fill))
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// NewDBURLFrom is NewDBFrom returning the new database's URL.
+func NewDBURLFrom(t testing.TB, key string, fill func(ctx context.Context, pool *pgxpool.Pool) error) string {
+	t.Helper()
+	if cluster == nil {
+		return NewDBURL(t) // skips, or fails without Main
+	}
+	v, _ := templates.LoadOrStore(key, &filled{})
+	f := v.(*filled)
+	f.once.Do(func() { f.name, f.err = fillTemplate(key, fill) })
+	if f.err != nil {
+		t.Fatalf("pgtest: the database of %q: %v", key, f.err)
+	}
+	return newDB(t, f.name)
+}
+
+// templates holds the databases NewDBFrom made, by key.
+var templates sync.Map // string -> *filled
+
+type filled struct {
+	once sync.Once
+	name string
+	err  error
+}
+
+// fillTemplate makes the database of key: a copy of the migrated template
+// that fill ran on. It stays until the cluster goes.
+func fillTemplate(key string, fill func(ctx context.Context, pool *pgxpool.Pool) error) (string, error) {
+	ctx := context.Background()
+	name := fmt.Sprintf("tpl%d_%s", dbCounter.Add(1), sanitize(key))
+	if err := createDB(ctx, name, templateDB); err != nil {
+		return "", err
+	}
+	pool, err := pgxpool.New(ctx, dbURL(name))
+	if err != nil {
+		return "", err
+	}
+	err = fill(ctx, pool)
+	pool.Close()
+	return name, err
 }
 
 // NewEmptyDBURL creates a database with no migrations applied (for tests of
@@ -198,4 +304,23 @@ func sanitize(s string) string {
 		b = b[:40]
 	}
 	return string(b)
+}
+
+// closeInheritedFiles marks every file this process inherited beyond
+// standard input, output and error close-on-exec. A fuzz worker gets its
+// pipes to the coordinator that way (descriptors 3 and 4, open across
+// exec): the server started from it inherited them, outlived the worker
+// when the coordinator stopped it, and the coordinator waited for the end
+// of those pipes for ever (go test -fuzz hung after its -fuzztime). The
+// process itself keeps using them; only the programs it starts lose them.
+func closeInheritedFiles() {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return // not Linux: nothing known to inherit
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
 }
