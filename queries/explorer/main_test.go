@@ -24,7 +24,6 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	closeFuzzPipesOnExec()
 	pgtest.Main(m)
 }
 
