@@ -105,7 +105,7 @@ func TestLearnedCombinedTable(t *testing.T) {
 				pos.Play(&moves[rng.IntN(len(moves))])
 			}
 		}
-		if n < 10000 {
+		if n < 5000 {
 			t.Fatalf("%s: only %d positions compared", name, n)
 		}
 	}
