@@ -30,8 +30,10 @@ func reversed(pos *rules.Position) rules.Position {
 // other side to move are the same, and the hand-set evaluation is still
 // there (EvaluateHandSet, Options.HandSet).
 func TestLearnedEvaluation(t *testing.T) {
-	if _, ok := Learned(rules.International); !ok {
-		t.Fatal("international: no learned weights embedded")
+	for _, v := range []*rules.Variant{rules.International, rules.Russian} {
+		if _, ok := Learned(v); !ok {
+			t.Fatalf("%s: no learned weights embedded", v.Name)
+		}
 	}
 	rng := rand.New(rand.NewPCG(3, 9))
 	for _, v := range rules.Variants() {
