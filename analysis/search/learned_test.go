@@ -30,7 +30,7 @@ func reversed(pos *rules.Position) rules.Position {
 // other side to move are the same, and the hand-set evaluation is still
 // there (EvaluateHandSet, Options.HandSet).
 func TestLearnedEvaluation(t *testing.T) {
-	for _, v := range []*rules.Variant{rules.International, rules.Russian, rules.English} {
+	for _, v := range []*rules.Variant{rules.International, rules.Russian, rules.English, rules.Brazilian} {
 		if _, ok := Learned(v); !ok {
 			t.Fatalf("%s: no learned weights embedded", v.Name)
 		}
