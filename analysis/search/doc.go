@@ -129,7 +129,10 @@
 // by the number of pieces, fitted to self-play results by `draughtsdb
 // train` (package analysis/train) and embedded from weights/VARIANT.bin.
 // It is computed on the fast layout's bit sets at every evaluated node, in
-// integers, so a fixed depth stays deterministic. Learned(v) names the
+// integers, so a fixed depth stays deterministic; the two views' weights of
+// a block are subtracted into one table when the weights are loaded, so a
+// node looks up one entry per block (the lookups were most of the
+// evaluation's time). Learned(v) names the
 // weights (variant and checksum) for whoever stores evaluations.
 //
 // The other variants (those without a weights file), and any search with
@@ -174,7 +177,7 @@
 // repetition, every variant's ending rules (antidraughts, breakthrough,
 // Frisian's king limit) along random games, the fast layout against the
 // generic path, game order's determinism, the learned evaluation's colour
-// symmetry, and a golden file of best moves, scores and node counts at
+// symmetry and its combined table against the plain lookups, and a golden file of best moves, scores and node counts at
 // depth 8 that fails when the order of moves with equal keys changes.
 // DRAUGHTSDB_DEEP_SEARCH=1 adds the depth-12 checks of the positions where
 // game order and an independent search differ. Measured speed and the

@@ -78,6 +78,29 @@ func TestTinyTraining(t *testing.T) {
 	if l := rep.Loss[1]; !(l < math.Ln2) {
 		t.Fatalf("held-out loss %.4f, no better than a coin (%.4f)", l, math.Ln2)
 	}
+	// Games of a fixed-depth engine repeat: some held-out positions are
+	// training positions too, and the rest are counted as unseen.
+	if rep.Unseen == 0 || rep.Unseen >= rep.Held || len(rep.UnseenLoss) != 2 || rep.UnseenSearchLoss == 0 {
+		t.Fatalf("%d of %d held-out positions unseen, losses %v", rep.Unseen, rep.Held, rep.UnseenLoss)
+	}
+	// The same chunks again, turned by one (the held-out chunk first, a
+	// training chunk last where the second directory's tenth is held
+	// out): every held-out position is then a training position as well.
+	rot := t.TempDir()
+	for i := 0; i < 10; i++ {
+		b, err := os.ReadFile(ChunkPath(dir, (i+9)%10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(ChunkPath(rot, i), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fr := fo
+	fr.Dirs, fr.Checkpoint, fr.Epochs = []string{dir, rot}, filepath.Join(t.TempDir(), "ck.gob"), 1
+	if _, rr, err := Fit(context.Background(), fr, nil); err != nil || rr.Unseen != 0 || rr.Held <= rep.Held {
+		t.Fatalf("fit of the chunks twice: %v, %+v; want more held-out positions than %d, none unseen", err, rr, rep.Held)
+	}
 	fo.Epochs = 3
 	data, rep2, err := Fit(context.Background(), fo, nil)
 	if err != nil {

@@ -95,8 +95,16 @@ func newTrainFitCommand() *cobra.Command {
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%s: %d training positions, %d held out; logistic scale K = %.1f\n", v.Name, rep.Train, rep.Held, rep.K)
 			fmt.Fprintf(w, "held-out loss: hand-set evaluation %.5f, self-play search scores %.5f\n", rep.HandSetLoss, rep.SearchLoss)
+			if rep.Unseen > 0 {
+				fmt.Fprintf(w, "held out and in no training chunk: %d positions; hand-set evaluation %.5f, self-play search scores %.5f\n",
+					rep.Unseen, rep.UnseenHandSetLoss, rep.UnseenSearchLoss)
+			}
 			for i := range rep.Loss {
-				fmt.Fprintf(w, "epoch %d: training loss %.5f, held-out loss %.5f\n", i+1, rep.TrainLoss[i], rep.Loss[i])
+				fmt.Fprintf(w, "epoch %d: training loss %.5f, held-out loss %.5f", i+1, rep.TrainLoss[i], rep.Loss[i])
+				if j := i - rep.ResumedEpoch; j >= 0 && j < len(rep.UnseenLoss) {
+					fmt.Fprintf(w, ", unseen %.5f", rep.UnseenLoss[j])
+				}
+				fmt.Fprintln(w)
 			}
 			fmt.Fprintf(w, "wrote %s (%d bytes)\n", out, len(data))
 			return nil
