@@ -121,7 +121,8 @@
 //
 // # Evaluation
 //
-// International evaluates with learned weights (learned.go): a linear
+// International, Russian, Brazilian and English evaluate with learned
+// weights (learned.go), each variant its own table: a linear
 // function of pattern features (every 4x4 block of the board, its men in
 // base 3, from both sides' view), men, kings, advancement and a few
 // mobility terms, each weight with a middlegame and an endgame value mixed
@@ -134,7 +135,8 @@
 // evaluation's time). Learned(v) names the
 // weights (variant and checksum) for whoever stores evaluations.
 //
-// The other variants, and any search with Options.HandSet, use hand-set
+// The other variants (those without a weights file), and any search with
+// Options.HandSet, use hand-set
 // weights: data (type Weights, DefaultWeights(v), derived from the variant's
 // rules so that a new variant gets sensible ones), in hundredths
 // of a man: material (man 100; flying king 300 on 10x10 and 12x12, 280 on
@@ -147,7 +149,7 @@
 // pieces is good); breakthrough weighs advance and the back-rank guard
 // (a king ends the game, so its value does not matter). The five first
 // variants keep the hand-set weights their stored evaluations were made
-// with (International's searched with Options.HandSet).
+// with (those with learned weights searched with Options.HandSet).
 // Evaluate(pos) exposes the default evaluation, EvaluateHandSet(pos) the
 // hand-set one.
 //

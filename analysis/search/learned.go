@@ -103,7 +103,13 @@ func newLearnedLayout(v *rules.Variant, f *fastBoard) *learnedLayout {
 			}
 		}
 	}
-	l.top = uint(f.bit[b.SquareAt(w, h)]) + uint(f.bit[b.SquareAt(1, 1)])
+	// The turn by 180 degrees maps rank 1's first dark square to rank h's
+	// last; on a mirrored board (Spanish, Italian) neither is a corner.
+	f0 := 1
+	if b.SquareAt(1, 1) == 0 {
+		f0 = 2
+	}
+	l.top = uint(f.bit[b.SquareAt(w+1-f0, h)]) + l.start[0]
 	for r := 0; r+blockRanks <= h; r++ {
 		for c := 0; c+blockFiles <= n; c++ {
 			l.blocks = append(l.blocks, [2]int{r, c})

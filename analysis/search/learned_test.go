@@ -30,8 +30,10 @@ func reversed(pos *rules.Position) rules.Position {
 // other side to move are the same, and the hand-set evaluation is still
 // there (EvaluateHandSet, Options.HandSet).
 func TestLearnedEvaluation(t *testing.T) {
-	if _, ok := Learned(rules.International); !ok {
-		t.Fatal("international: no learned weights embedded")
+	for _, v := range []*rules.Variant{rules.International, rules.Russian, rules.English, rules.Brazilian} {
+		if _, ok := Learned(v); !ok {
+			t.Fatalf("%s: no learned weights embedded", v.Name)
+		}
 	}
 	rng := rand.New(rand.NewPCG(3, 9))
 	for _, v := range rules.Variants() {
@@ -67,6 +69,163 @@ func TestLearnedEvaluation(t *testing.T) {
 		learned := Search(pos, Options{Depth: 4}, nil)
 		if hand.Nodes == learned.Nodes && hand.Score == learned.Score {
 			t.Errorf("%s: Options.HandSet searched as the learned evaluation (%d nodes)", v.Name, hand.Nodes)
+		}
+	}
+}
+
+// naiveFeatures computes the learned evaluation's features of pos square
+// by square from the board's coordinates, as learned.go describes them,
+// without the fast layout's bit tricks: every block of 4 ranks by 2
+// adjacent dark squares of each rank (in file order), the men in base 3
+// (own 1, the opponent's 2; the first square of a rank's pair the low
+// digit, rank by rank in powers of 9), White's view and then the same on
+// the board turned round with the colours swapped; then the scalars.
+func naiveFeatures(pos *rules.Position) (pat []int32, nWhite int, sc [NumScalars]int32) {
+	v := pos.Variant()
+	b := v.Board
+	w, h := b.Width, b.Height
+	n := w / 2
+	rank := func(r int) []int { // the dark squares of rank r, file order
+		var s []int
+		for f := 1; f <= w; f++ {
+			if q := b.SquareAt(f, r); q != 0 {
+				s = append(s, q)
+			}
+		}
+		return s
+	}
+	view := func(p *rules.Position) {
+		block := int32(0)
+		for r := 1; r+3 <= h; r++ {
+			for c := 0; c+2 <= n; c++ {
+				idx, mul := 0, 1
+				for i := 0; i < 4; i++ {
+					sq := rank(r + i)
+					for j := 0; j < 2; j++ {
+						d := 0
+						switch p.Piece(sq[c+j]) {
+						case rules.WhiteMan:
+							d = 1
+						case rules.BlackMan:
+							d = 2
+						}
+						idx += d * mul
+						mul *= 3
+					}
+				}
+				pat = append(pat, block*blockSize+int32(idx))
+				block++
+			}
+		}
+	}
+	view(pos)
+	nWhite = len(pat)
+	// Black's view: the board turned round by its coordinates (not by
+	// square numbers, which some boards number from the other corner),
+	// the colours swapped.
+	rev := rules.NewPosition(v, pos.SideToMove())
+	swap := map[rules.Piece]rules.Piece{rules.WhiteMan: rules.BlackMan, rules.BlackMan: rules.WhiteMan,
+		rules.WhiteKing: rules.BlackKing, rules.BlackKing: rules.WhiteKing}
+	for s := 1; s <= b.Squares(); s++ {
+		if pc := pos.Piece(s); pc != rules.Empty {
+			f, r := b.Coords(s)
+			rev.SetPiece(b.SquareAt(w+1-f, h+1-r), swap[pc])
+		}
+	}
+	view(&rev)
+	empty := func(f, r int) bool {
+		q := b.SquareAt(f, r)
+		return q != 0 && pos.Piece(q) == rules.Empty
+	}
+	var kings [2]int
+	for s := 1; s <= b.Squares(); s++ {
+		f, r := b.Coords(s)
+		switch pos.Piece(s) {
+		case rules.WhiteMan:
+			sc[0]++
+			sc[2] += int32(r - 1)
+			if empty(f-1, r+1) || empty(f+1, r+1) {
+				sc[3]++
+			}
+		case rules.BlackMan:
+			sc[0]--
+			sc[2] -= int32(h - r)
+			if empty(f-1, r-1) || empty(f+1, r-1) {
+				sc[3]--
+			}
+		case rules.WhiteKing, rules.BlackKing:
+			sign := int32(1)
+			if pos.Piece(s) == rules.BlackKing {
+				sign = -1
+				kings[1]++
+			} else {
+				kings[0]++
+			}
+			sc[1] += sign
+			for _, d := range [4][2]int{{-1, 1}, {1, 1}, {1, -1}, {-1, -1}} {
+				if empty(f+d[0], r+d[1]) {
+					sc[5] += sign
+				}
+			}
+		}
+	}
+	switch {
+	case kings[0] > 0 && kings[1] == 0:
+		sc[4] = 1
+	case kings[1] > 0 && kings[0] == 0:
+		sc[4] = -1
+	}
+	return pat, nWhite, sc
+}
+
+// TestLearnedFeaturesAllBoards: on every variant the trainer serves (the
+// 8x8 boards of Russian, Brazilian and English among them, with flying
+// and short kings, men that capture backwards and men that do not), the
+// features the fast layout computes are those computed square by square
+// on the positions of random games: 15 blocks of 8 dark squares on 8x8
+// (5 rank-starts by 3 pairs of adjacent dark squares), 28 on 10x10, and
+// the scalars with kings counted apart from men.
+func TestLearnedFeaturesAllBoards(t *testing.T) {
+	wantBlocks := map[string]int{"international": 28, "russian": 15, "brazilian": 15, "english": 15}
+	rng := rand.New(rand.NewPCG(5, 11))
+	for _, v := range rules.Variants() {
+		size := LearnedSize(v)
+		if want, ok := wantBlocks[v.Name]; ok && size != want*blockSize {
+			t.Errorf("%s: %d pattern weights, want %d blocks of %d", v.Name, size, want, blockSize)
+		}
+		if size == 0 {
+			continue
+		}
+		var s Sample
+		kingsSeen := 0
+		for g := 0; g < 10; g++ {
+			pos := v.StartPosition()
+			for ply := 0; ply < 150; ply++ {
+				moves := pos.LegalMoves(nil)
+				if len(moves) == 0 {
+					break
+				}
+				if !Features(&pos, &s) {
+					t.Fatalf("%s: no features, with %d pattern weights", v.Name, size)
+				}
+				pat, nw, sc := naiveFeatures(&pos)
+				if s.NumPatternsWhite != nw || len(s.Pattern) != len(pat) || s.Scalar != sc {
+					t.Fatalf("%s %s: %d+%d patterns, scalars %v; square by square %d+%d, %v",
+						v.Name, pos.FEN(), s.NumPatternsWhite, len(s.Pattern)-s.NumPatternsWhite, s.Scalar, nw, len(pat)-nw, sc)
+				}
+				for i := range pat {
+					if s.Pattern[i] != pat[i] {
+						t.Fatalf("%s %s: pattern %d is %d, square by square %d", v.Name, pos.FEN(), i, s.Pattern[i], pat[i])
+					}
+				}
+				if sc[1] != 0 || sc[5] != 0 {
+					kingsSeen++
+				}
+				pos.Play(&moves[rng.IntN(len(moves))])
+			}
+		}
+		if kingsSeen == 0 {
+			t.Errorf("%s: no position with kings among the random games' (the king features were not checked)", v.Name)
 		}
 	}
 }
