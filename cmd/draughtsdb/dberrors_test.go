@@ -133,7 +133,8 @@ func TestImportServerStopped(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	t.Parallel() // the test binary keeps the user's configuration out, once
+	// Not parallel: a lost connection is told apart by the server log the
+	// process names (schema.SetServerLog), which every command sets.
 	base, err := os.MkdirTemp("", "draughtsdb-stopped-")
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +212,8 @@ func TestImportWALDiskFull(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: skipped under -short")
 	}
-	t.Parallel() // the test binary keeps the user's configuration out, once
+	// Not parallel: a lost connection is told apart by the server log the
+	// process names (schema.SetServerLog), which every command sets.
 	ctx := context.Background()
 	disk := smallDisk(t, 40<<20)
 	base, err := os.MkdirTemp("", "draughtsdb-walfull-")
