@@ -98,7 +98,7 @@ func TestValidateExitStatusWhenAnInputCannotBeRead(t *testing.T) {
 func runCLIStdout(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	cmd := newRootCommand()
-	var stdout, stderr bytes.Buffer
+	var stdout, stderr lockedBuffer
 	cmd.SetOut(&stdout)
 	cmd.SetErr(&stderr)
 	cmd.SetArgs(args)
@@ -205,7 +205,7 @@ func TestPerftCommand(t *testing.T) {
 func runCLIWith(t *testing.T, ctx context.Context, out io.Writer, args ...string) (string, error) {
 	t.Helper()
 	cmd := newRootCommand()
-	var stderr bytes.Buffer
+	var stderr lockedBuffer
 	cmd.SetOut(out)
 	cmd.SetErr(&stderr)
 	cmd.SetArgs(args)

@@ -15,8 +15,9 @@ import (
 	"github.com/draughtsdb/draughtsdb/schema/pgtest"
 )
 
-// lockedBuffer is the command's stderr, written by the server's
-// goroutines while the test reads it.
+// lockedBuffer is a command's output that several goroutines write: the
+// server's goroutines, or a Hub engine's standard error, which os/exec
+// copies into the command's error writer from a goroutine of its own.
 type lockedBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
