@@ -313,7 +313,18 @@ func (w *writer) store(ctx context.Context, tx pgx.Tx, b *batch) error {
 		}
 	}
 	b.split(w, dupOf)
-	defer func() { w.games = b.rows.buf }() // reused by the next batch
+	// The games' buffer is reused by the next batch, but not after a COPY
+	// that failed: pgconn's CopyFrom can return while its goroutine is
+	// still in b.rows.Read, which writes the buffer (and the one it grew
+	// from), so the next batch starts a buffer of its own.
+	reuse := true
+	defer func() {
+		if reuse {
+			w.games = b.rows.buf
+		} else {
+			w.games = nil
+		}
+	}()
 	side := w.indexAside(b)
 	var openingRows []openings.Row
 	waited := false
@@ -326,6 +337,7 @@ func (w *writer) store(ctx context.Context, tx pgx.Tx, b *batch) error {
 	b.rejectedRows()
 	if len(b.news) > 0 {
 		if err := schema.CopyGames(ctx, tx, b.rows); err != nil {
+			reuse = false
 			return &copyError{table: "games", ordinals: b.ordinals, err: err}
 		}
 	}
