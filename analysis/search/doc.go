@@ -15,10 +15,14 @@
 //	r.Score, r.Depth, r.Best, r.PV, r.Nodes, r.Time, r.Mate, r.PliesToEnd()
 //
 // Options.Depth is the nominal depth in plies. Options.MoveTime stops the
-// search when it runs out; the last completed iteration is returned (the
-// first iteration always completes). Neither set: DefaultDepth. Cancelling
-// ctx stops the search the same way (if that happens during the first
-// iteration, Best is the first legal move, Depth 0). Options.History gives
+// search when it runs out, and the search uses all of it: a new iteration
+// starts whenever time is left. The last completed iteration is returned,
+// with the move the stopped one found best if it got as far as one root
+// move searched to its depth (its PV and score; Depth stays the completed
+// one's), as Moby Dam and Scan play; the first iteration always
+// completes. Neither set: DefaultDepth. Cancelling ctx stops the search
+// the same way (if that happens during the first iteration, Best is the
+// first legal move, Depth 0). Options.History gives
 // the hashes of the game's earlier positions for repetition detection (a
 // repeated position inside the search scores 0). Both are also checked
 // between iterations. Options.Now replaces the clock (time.Now) of

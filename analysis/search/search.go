@@ -42,8 +42,10 @@ type Options struct {
 	// MoveTime zero the search is deterministic: the same position and
 	// depth always give the same score, best move, PV and node count.
 	Depth int
-	// MoveTime stops the search when it runs out (the last completed
-	// iteration counts). With Depth zero, iterations go on up to MaxDepth.
+	// MoveTime stops the search when it runs out; it is all used (the
+	// last completed iteration counts, or the stopped one's best move so
+	// far: see the package doc). With Depth zero, iterations go on up to
+	// MaxDepth.
 	MoveTime time.Duration
 	// TTSizeMB sizes the transposition table (DefaultTTSizeMB if 0).
 	TTSizeMB int
@@ -142,8 +144,9 @@ func Search(pos rules.Position, opts Options, info func(Result)) Result {
 
 // Search runs an iterative-deepening search of pos. It stops after
 // opts.Depth, when opts.MoveTime runs out or when ctx is cancelled, and
-// returns the last completed iteration (if cancelled during the first one,
-// the first legal move with score 0 and Depth 0). The transposition table,
+// returns the last completed iteration, with the stopped iteration's best
+// move so far if it has one (if cancelled during the first one, the first
+// legal move with score 0 and Depth 0). The transposition table,
 // killers and history are cleared first, so results never depend on
 // earlier searches, unless opts.Continue keeps them.
 func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, info func(Result)) Result {
@@ -221,6 +224,7 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 				break
 			}
 		}
+		s.rootBest = nil
 		var score int
 		if s.reduce && d > first && d >= aspirationDepth && res.Depth > 0 && !res.Mate {
 			score = s.aspirate(d, res.Score)
@@ -228,6 +232,15 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 			score = s.alphaBeta(d, 0, -Infinity, Infinity, 0)
 		}
 		if s.stop {
+			if len(s.rootBest) > 0 {
+				// The clock stopped the iteration after it had searched
+				// its first move, or found a better one, to the full
+				// depth: its best move so far is the better informed
+				// (Moby Dam and Scan play it too). The depth stays that
+				// of the last completed iteration.
+				res.PV = append([]rules.Move(nil), s.rootBest...)
+				res.Best, res.Score = res.PV[0], s.rootScore
+			}
 			break
 		}
 		pv := append([]rules.Move(nil), s.pv[0][:s.pvLen[0]]...)
@@ -241,9 +254,6 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 		}
 		if res.Mate && res.PliesToEnd() <= d {
 			break // the end of the game is inside the horizon: proven
-		}
-		if s.timed && now().Sub(start) > opts.MoveTime/2 {
-			break // the next iteration would not finish
 		}
 	}
 	res.Nodes = s.nodes
@@ -298,9 +308,16 @@ type searcher struct {
 	timed         bool
 	canStopOnTime bool
 	deadline      time.Time
-	now           func() time.Time
-	done          <-chan struct{}
-	reduce        bool // late-move reductions and aspiration windows (Options.Selective)
+	// rootBest is the principal variation of the iteration under way as
+	// far as it got (nil until a root move's search completes with a
+	// score above the window's lower bound), rootScore that move's score:
+	// an iteration the clock stops still tells which move it found best
+	// (see Search).
+	rootBest  []rules.Move
+	rootScore int
+	now       func() time.Time
+	done      <-chan struct{}
+	reduce    bool // late-move reductions and aspiration windows (Options.Selective)
 
 	moves   [maxPly][]rules.Move
 	pos     [maxPly + 1]rules.Position        // the current path: pos[ply] is the node at ply, once ready
@@ -712,6 +729,9 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 			if sc > alpha {
 				alpha = sc
 				s.updatePV(ply, m)
+				if ply == 0 {
+					s.rootBest, s.rootScore = s.pv[0][:s.pvLen[0]], sc
+				}
 				if alpha >= beta {
 					if !capture {
 						s.goodQuiet(m, ply, depth)

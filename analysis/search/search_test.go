@@ -294,41 +294,61 @@ func TestMoveTime(t *testing.T) {
 	pos := rules.International.StartPosition()
 	const moveTime = time.Second
 
-	// Half the move time gone after an iteration: the next one would not
-	// finish, so the search stops between iterations.
+	// Most of the move time gone after an iteration: the next one still
+	// starts (what it finds before the clock stops it counts, below), and
+	// the end of the time between two iterations stops the search there.
 	clock := newFakeClock()
 	var iters []Result
 	r := NewEngine(4).Search(context.Background(), pos, Options{MoveTime: moveTime, Now: clock.now}, func(it Result) {
 		iters = append(iters, it)
 		switch it.Depth {
-		case 3:
-			clock.set(moveTime/2 - time.Millisecond)
 		case 4:
-			clock.set(moveTime/2 + time.Millisecond)
+			clock.set(moveTime - time.Millisecond)
+		case 5:
+			clock.set(moveTime + time.Millisecond)
 		}
 	})
-	if r.Depth != 4 || len(iters) != 4 || r.Nodes != iters[3].Nodes || !reflect.DeepEqual(r.PV, iters[3].PV) || r.Time != moveTime/2+time.Millisecond {
-		t.Errorf("half the time gone after depth 4: depth %d after %d iterations, %d nodes, time %v; want depth 4, %d nodes, %v",
-			r.Depth, len(iters), r.Nodes, iters[len(iters)-1].Nodes, r.Time, moveTime/2+time.Millisecond)
+	if r.Depth != 5 || len(iters) != 5 || r.Nodes != iters[4].Nodes || !reflect.DeepEqual(r.PV, iters[4].PV) || r.Time != moveTime+time.Millisecond {
+		t.Errorf("time out after depth 5: depth %d after %d iterations, %d nodes, time %v; want depth 5, %d nodes, %v",
+			r.Depth, len(iters), r.Nodes, iters[len(iters)-1].Nodes, r.Time, moveTime+time.Millisecond)
 	}
 
-	// The move time runs out inside an iteration: it is abandoned and the
-	// last completed one returned.
+	// The move time runs out inside an iteration. The clock's calls of a
+	// search that completes depth 6 tell where each iteration ends (the
+	// search is deterministic, and the clock is consulted every 1024
+	// nodes): stopped just after depth 5, no root move of depth 6 has
+	// been searched and depth 5's move is played; stopped at the last
+	// call inside depth 6, its best move so far (its PV and score) is
+	// played, with depth 5 as the last completed iteration.
 	clock = newFakeClock()
-	iters = nil
-	r = NewEngine(4).Search(context.Background(), pos, Options{MoveTime: moveTime, Now: clock.now}, func(it Result) {
-		iters = append(iters, it)
-		if it.Depth == 4 {
-			clock.set(moveTime / 4)
-			// The next two calls check between iterations (half the
-			// time gone? the deadline?); the third comes from inside
-			// iteration 5.
-			clock.jumpAt, clock.jumpTo = clock.calls+3, epoch.Add(moveTime+time.Millisecond)
-		}
+	var ends []int
+	full := NewEngine(4).Search(context.Background(), pos, Options{Depth: 6, MoveTime: moveTime, Now: clock.now}, func(it Result) {
+		iters = append(iters[:0:0], it)
+		ends = append(ends, clock.calls)
 	})
-	if r.Depth != 4 || len(iters) != 4 || r.Nodes <= iters[3].Nodes || !reflect.DeepEqual(r.PV, iters[3].PV) || r.Time != moveTime+time.Millisecond {
-		t.Errorf("out of time in iteration 5: depth %d after %d iterations, %d nodes (%d after depth 4), time %v",
-			r.Depth, len(iters), r.Nodes, iters[len(iters)-1].Nodes, r.Time)
+	if full.Depth != 6 || len(ends) != 6 || ends[5]-ends[4] < 3 {
+		t.Fatalf("depth 6 on a clock that stands still: depth %d, clock calls at the iterations' ends %v", full.Depth, ends)
+	}
+	var at5 Result
+	for _, c := range []struct {
+		name   string
+		jumpAt int
+	}{{"just after depth 5", ends[4] + 2}, {"at the end of depth 6", ends[5] - 1}} {
+		clock = newFakeClock()
+		clock.jumpAt, clock.jumpTo = c.jumpAt, epoch.Add(moveTime+time.Millisecond)
+		r = NewEngine(4).Search(context.Background(), pos, Options{Depth: 6, MoveTime: moveTime, Now: clock.now}, func(it Result) {
+			if it.Depth == 5 {
+				at5 = it
+			}
+		})
+		want := at5
+		if c.jumpAt == ends[5]-1 {
+			want = full
+		}
+		if r.Depth != 5 || r.Nodes <= at5.Nodes || !reflect.DeepEqual(r.PV, want.PV) || r.Score != want.Score || !r.Best.SameAs(&want.PV[0]) {
+			t.Errorf("%s: depth %d, %d nodes (%d after depth 5), score %d, PV %v; want depth 5, score %d, PV %v",
+				c.name, r.Depth, r.Nodes, at5.Nodes, r.Score, r.PV, want.Score, want.PV)
+		}
 	}
 
 	// Out of time from the start: the first iteration still completes.
@@ -389,14 +409,20 @@ func TestCancel(t *testing.T) {
 	r = NewEngine(4).Search(ctx, pos, Options{MoveTime: time.Hour, Now: clock.now}, func(it Result) {
 		iters = append(iters, it)
 		if it.Depth == 5 {
-			// Past the two calls between iterations: the first one
-			// from inside iteration 6.
-			armed = clock.calls + 3
+			// Past the call between iterations: the first one from
+			// inside iteration 6.
+			armed = clock.calls + 2
 		}
 	})
-	if r.Depth != 5 || len(iters) != 5 || r.Nodes <= iters[4].Nodes || !reflect.DeepEqual(r.PV, iters[4].PV) {
-		t.Errorf("cancelled inside iteration 6: depth %d after %d iterations, %d nodes (%d after depth 5)",
-			r.Depth, len(iters), r.Nodes, iters[len(iters)-1].Nodes)
+	// Iteration 6's best move so far may be played, as when the clock
+	// stops it (TestMoveTime): a legal move at the head of its PV.
+	legal := false
+	for _, m := range pos.LegalMoves(nil) {
+		legal = legal || m.SameAs(&r.Best)
+	}
+	if r.Depth != 5 || len(iters) != 5 || r.Nodes <= iters[4].Nodes || !legal || len(r.PV) == 0 || !r.Best.SameAs(&r.PV[0]) {
+		t.Errorf("cancelled inside iteration 6: depth %d after %d iterations, %d nodes (%d after depth 5), best %v",
+			r.Depth, len(iters), r.Nodes, iters[len(iters)-1].Nodes, r.Best)
 	}
 
 	// Cancelled before it starts: the first legal move, depth 0.
