@@ -315,9 +315,11 @@ type searcher struct {
 	// (see Search).
 	rootBest  []rules.Move
 	rootScore int
-	now       func() time.Time
-	done      <-chan struct{}
-	reduce    bool // late-move reductions and aspiration windows (Options.Selective)
+	// probCutPieces: ProbCut only with fewer pieces on the board.
+	probCutPieces int
+	now           func() time.Time
+	done          <-chan struct{}
+	reduce        bool // late-move reductions and aspiration windows (Options.Selective)
 
 	moves   [maxPly][]rules.Move
 	pos     [maxPly + 1]rules.Position        // the current path: pos[ply] is the node at ply, once ready
@@ -372,6 +374,14 @@ func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, no
 	s.stack = append(s.stack[:0], opts.History...)
 	s.rev[0] = len(opts.History)
 	s.win, s.limit = v.Win, v.KingMoveLimit > 0
+	// Not in the opening: fewer than 4/5 of the pieces at the start (32
+	// of 40, Moby Dam's threshold). International only, where it was
+	// measured (README, "The search on a clock"); no piece count is below
+	// 0 elsewhere.
+	s.probCutPieces = 0
+	if v == rules.International {
+		s.probCutPieces = 2 * v.InitialRows * v.Board.Width / 2 * 4 / 5
+	}
 	s.kings[0] = rules.KingMoveCounter{}
 	if opts.KingMoves != nil {
 		s.kings[0] = *opts.KingMoves
@@ -648,6 +658,20 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 		depth, ext = 1, ext+1
 	}
 
+	if s.reduce && probCut && !pvNode && ply > 0 && depth > 3 && beta < MateThreshold-probCutMargin && s.pieces(pos) < s.probCutPieces {
+		// A shallow search that clears beta by a wide margin cuts the
+		// node off (Moby Dam's "poor man's ProbCut", after Scan 2.0: half
+		// the depth, 0.9 man, not in the opening), from depth 4: from
+		// depth 3, as Moby Dam's, it missed a composed shot at its depth
+		// (TestShots). It searches this same node again, which
+		// regenerates its moves into the same buffer.
+		if sc := s.alphaBeta(depth/2, ply, beta+probCutMargin-1, beta+probCutMargin, ext); s.stop {
+			return 0
+		} else if sc >= beta+probCutMargin {
+			return beta
+		}
+		s.pvLen[ply] = ply
+	}
 	newDepth := depth - 1
 	if len(moves) == 1 {
 		newDepth = depth // forced move: extend
@@ -750,6 +774,20 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 	}
 	s.tt.store(key, depth, toTT(best, ply), bound, bestIdx)
 	return best
+}
+
+// ProbCut (selective search): see alphaBeta.
+const probCutMargin = 90
+
+// probCut switches ProbCut off for the tests that compare the search
+// with and without it.
+var probCut = true
+
+// pieces counts the pieces of pos.
+func (s *searcher) pieces(pos *rules.Position) int {
+	wm, wk := pos.Count(rules.White)
+	bm, bk := pos.Count(rules.Black)
+	return wm + wk + bm + bk
 }
 
 // mustCapture reports whether the side to move at ply, a node play made

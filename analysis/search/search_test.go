@@ -452,3 +452,40 @@ func TestRepetition(t *testing.T) {
 		t.Errorf("every move repeats: score %d, want 0", r.Score)
 	}
 }
+
+// TestProbCut: the selective search of an International middlegame (fewer
+// than 32 pieces) cuts nodes off with ProbCut, and still finds the shots
+// (TestShots runs with it); not in the opening, nor in the other
+// variants, where it searches as without it.
+func TestProbCut(t *testing.T) {
+	nodes := func(v *rules.Variant, fen string, on bool) (uint64, int) {
+		t.Helper()
+		pos := v.StartPosition()
+		if fen != "" {
+			var err error
+			if pos, err = rules.ParseFEN(v, fen); err != nil {
+				t.Fatal(err)
+			}
+		}
+		defer func(old bool) { probCut = old }(probCut)
+		probCut = on
+		r := Search(pos, Options{Depth: 9, Selective: true}, nil)
+		return r.Nodes, r.Score
+	}
+	mid := "W:W22,27,28,31,32,33,34,36,37,38,39,41,42,43,44:B3,6,8,9,11,12,13,14,16,17,18,19,21,23,24"
+	with, _ := nodes(rules.International, mid, true)
+	without, _ := nodes(rules.International, mid, false)
+	if with >= without {
+		t.Errorf("International middlegame, selective depth 9: %d nodes with ProbCut, %d without; want fewer with", with, without)
+	}
+	for _, c := range []struct {
+		v   *rules.Variant
+		fen string
+	}{{rules.International, ""}, {rules.Russian, "W:W18,21,22,23,25,26,27,29,31,32:B1,2,3,5,6,8,9,11,12,13"}} {
+		with, sw := nodes(c.v, c.fen, true)
+		without, so := nodes(c.v, c.fen, false)
+		if with != without || sw != so {
+			t.Errorf("%s %q: %d nodes, score %d with ProbCut; %d, %d without; want the same", c.v.Name, c.fen, with, sw, without, so)
+		}
+	}
+}

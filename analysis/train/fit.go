@@ -45,10 +45,13 @@ type FitReport struct {
 	K           float64
 	// Loss: the mean cross-entropy of the held-out positions' results
 	// (every tenth chunk) under each model: the learned evaluation after
-	// each epoch, the hand-set static evaluation, and the self-play
-	// search's scores (depth D of the old engine, static plus search).
+	// each epoch, the hand-set static evaluation, the engine's own
+	// static evaluation (the weights this build embeds: what a candidate
+	// is to beat), and the self-play search's scores (depth D of the old
+	// engine, static plus search).
 	Loss         []float64
 	HandSetLoss  float64
+	EngineLoss   float64
 	SearchLoss   float64
 	TrainLoss    []float64
 	ResumedEpoch int
@@ -60,6 +63,7 @@ type FitReport struct {
 	Unseen                              int
 	UnseenLoss                          []float64
 	UnseenHandSetLoss, UnseenSearchLoss float64
+	UnseenEngineLoss                    float64
 }
 
 // positionKey identifies a position of a record.
@@ -80,6 +84,7 @@ type samples struct {
 	result []float32 // 0, 0.5 or 1 from White's view
 	score  []float32 // the search's score from White's view
 	hand   []float32 // the hand-set evaluation from White's view
+	engine []float32 // the engine's evaluation (search.Evaluate) from White's view
 }
 
 func (s *samples) add(r *Record, v *rules.Variant, buf *search.Sample) {
@@ -100,6 +105,7 @@ func (s *samples) add(r *Record, v *rules.Variant, buf *search.Sample) {
 	}
 	s.score = append(s.score, sign*float32(r.Score))
 	s.hand = append(s.hand, sign*float32(search.EvaluateHandSet(pos)))
+	s.engine = append(s.engine, sign*float32(search.Evaluate(pos)))
 }
 
 func (s *samples) len() int { return len(s.result) }
@@ -195,6 +201,7 @@ func Fit(ctx context.Context, o FitOptions, progress func(epoch, n, total int)) 
 			dst.result = append(dst.result, train.result[i])
 			dst.score = append(dst.score, train.score[i])
 			dst.hand = append(dst.hand, train.hand[i])
+			dst.engine = append(dst.engine, train.engine[i])
 		}
 		train = t2
 	}
@@ -228,9 +235,11 @@ func Fit(ctx context.Context, o FitOptions, progress func(epoch, n, total int)) 
 	rep.K = K
 	rep.HandSetLoss = lossOf(&held, func(i int) float64 { return float64(held.hand[i]) }, K)
 	rep.SearchLoss = lossOf(&held, func(i int) float64 { return float64(held.score[i]) }, K)
+	rep.EngineLoss = lossOf(&held, func(i int) float64 { return float64(held.engine[i]) }, K)
 	if unseen.len() > 0 {
 		rep.UnseenHandSetLoss = lossOf(&unseen, func(i int) float64 { return float64(unseen.hand[i]) }, K)
 		rep.UnseenSearchLoss = lossOf(&unseen, func(i int) float64 { return float64(unseen.score[i]) }, K)
+		rep.UnseenEngineLoss = lossOf(&unseen, func(i int) float64 { return float64(unseen.engine[i]) }, K)
 	}
 	w := &cp.W
 	eval := func(s *samples, i int) float64 { return evalSample(s, i, w) }

@@ -203,8 +203,12 @@ func TestTinyTraining8x8(t *testing.T) {
 			if rep.Held == 0 || rep.Train < 5*rep.Held {
 				t.Fatalf("report %+v", rep)
 			}
-			if l := rep.Loss[1]; !(l < math.Ln2) || !(rep.HandSetLoss < math.Ln2) {
-				t.Fatalf("held-out loss %.4f, hand-set %.4f: not both better than a coin (%.4f)", l, rep.HandSetLoss, math.Ln2)
+			if l := rep.Loss[1]; !(l < math.Ln2) || !(rep.HandSetLoss < math.Ln2) || !(rep.EngineLoss < math.Ln2) {
+				t.Fatalf("held-out loss %.4f, hand-set %.4f, this build's %.4f: not all better than a coin (%.4f)",
+					l, rep.HandSetLoss, rep.EngineLoss, math.Ln2)
+			}
+			if _, learned := search.Learned(v); learned == (rep.EngineLoss == rep.HandSetLoss) {
+				t.Fatalf("this build's evaluation (learned: %v) has loss %.6f, the hand-set one %.6f", learned, rep.EngineLoss, rep.HandSetLoss)
 			}
 			ev, err := search.NewLearnedEvaluation(v, data)
 			if err != nil {

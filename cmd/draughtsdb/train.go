@@ -94,10 +94,11 @@ func newTrainFitCommand() *cobra.Command {
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%s: %d training positions, %d held out; logistic scale K = %.1f\n", v.Name, rep.Train, rep.Held, rep.K)
-			fmt.Fprintf(w, "held-out loss: hand-set evaluation %.5f, self-play search scores %.5f\n", rep.HandSetLoss, rep.SearchLoss)
+			fmt.Fprintf(w, "held-out loss: hand-set evaluation %.5f, this build's evaluation %.5f, self-play search scores %.5f\n",
+				rep.HandSetLoss, rep.EngineLoss, rep.SearchLoss)
 			if rep.Unseen > 0 {
-				fmt.Fprintf(w, "held out and in no training chunk: %d positions; hand-set evaluation %.5f, self-play search scores %.5f\n",
-					rep.Unseen, rep.UnseenHandSetLoss, rep.UnseenSearchLoss)
+				fmt.Fprintf(w, "held out and in no training chunk: %d positions; hand-set evaluation %.5f, this build's evaluation %.5f, self-play search scores %.5f\n",
+					rep.Unseen, rep.UnseenHandSetLoss, rep.UnseenEngineLoss, rep.UnseenSearchLoss)
 			}
 			for i := range rep.Loss {
 				fmt.Fprintf(w, "epoch %d: training loss %.5f, held-out loss %.5f", i+1, rep.TrainLoss[i], rep.Loss[i])
