@@ -88,7 +88,11 @@
 // windows, as Scan's: from depth 4 an iteration searches the root with a
 // window of 0.1 man either side of the score of the iteration before,
 // doubles the side that failed until the window reaches 5 men, then (and
-// for a win or loss score) searches the full window.
+// for a win or loss score) searches the full window. ProbCut, as Moby
+// Dam's (International only, where it was measured): at a null-window
+// node of depth 4 or more with fewer than 32 pieces on the board, a
+// search of half the depth with a null window at beta + 0.9 man that
+// reaches it returns beta without searching the node in full.
 //
 //   - Transposition table: Zobrist-keyed (rules.Position.Hash), fixed size
 //     (Options.TTSizeMB, power-of-two buckets of two 16-byte entries), the

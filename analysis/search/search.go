@@ -662,8 +662,8 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 		// A shallow search that clears beta by a wide margin cuts the
 		// node off (Moby Dam's "poor man's ProbCut", after Scan 2.0: half
 		// the depth, 0.9 man, not in the opening), from depth 4: from
-		// depth 3, as Moby Dam's, it missed a composed shot at its depth
-		// (TestShots). It searches this same node again, which
+		// depth 3, as Moby Dam's, it missed a composed shot at its depth.
+		// It searches this same node again, which
 		// regenerates its moves into the same buffer.
 		if sc := s.alphaBeta(depth/2, ply, beta+probCutMargin-1, beta+probCutMargin, ext); s.stop {
 			return 0

@@ -67,7 +67,8 @@ evaluation then depends only on its position, as with a Hub engine).
 
 Versions: the engine's version is stored beside each evaluation; the
 builtin engine's (and draughtsdb hub's) carries a fingerprint of its
-evaluation ("0.1+eval." and 8 hex digits), which changes with its weights. A position
+evaluation and search ("0.1+eval." and 8 hex digits), which changes with its weights and
+with a change of its search on a clock. A position
 evaluated already by the same engine and setting is skipped whatever the
 version; with --reevaluate one whose stored version differs from the
 engine's is evaluated again and its row replaced.
