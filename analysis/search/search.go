@@ -658,7 +658,7 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 		depth, ext = 1, ext+1
 	}
 
-	if s.reduce && probCut && !pvNode && ply > 0 && depth > 3 && beta < MateThreshold-probCutMargin && s.pieces(pos) < s.probCutPieces {
+	if s.reduce && probCut && !pvNode && ply > 0 && depth > 3 && beta < MateThreshold-probCutMargin && pos.Pieces() < s.probCutPieces {
 		// A shallow search that clears beta by a wide margin cuts the
 		// node off (Moby Dam's "poor man's ProbCut", after Scan 2.0: half
 		// the depth, 0.9 man, not in the opening), from depth 4: from
@@ -782,13 +782,6 @@ const probCutMargin = 90
 // probCut switches ProbCut off for the tests that compare the search
 // with and without it.
 var probCut = true
-
-// pieces counts the pieces of pos.
-func (s *searcher) pieces(pos *rules.Position) int {
-	wm, wk := pos.Count(rules.White)
-	bm, bk := pos.Count(rules.Black)
-	return wm + wk + bm + bk
-}
 
 // mustCapture reports whether the side to move at ply, a node play made
 // in full, has a capture: the move that led there offered material (a

@@ -137,6 +137,15 @@ func (p *Position) SetPiece(sq int, pc Piece) {
 	}
 }
 
+// Pieces returns the number of pieces of both colours on the board.
+func (p *Position) Pieces() int {
+	n := 0
+	for w := 0; w < 2; w++ {
+		n += popcount(p.white[w]) + popcount(p.black[w])
+	}
+	return n
+}
+
 // Count returns the number of men and kings of colour c.
 func (p *Position) Count(c Color) (men, kings int) {
 	s := p.white
