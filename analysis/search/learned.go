@@ -29,8 +29,25 @@ import (
 //   - Scalars: men and kings (White's minus Black's), the rows the men
 //     have advanced, the men with an empty square ahead, a side with a
 //     king where the other has none, and the empty squares next to the
-//     kings. Nothing depends on the side to move, so a position and its
+//     kings; then the men with a free path, one count for each of the
+//     distances 1 to 4 ranks from promotion: no piece of the opponent on
+//     the squares ahead that a man of his could still reach it from (the
+//     triangle widening by a file each rank), so that only a king or a
+//     sacrifice stops it, the breakthroughs the 4-rank blocks do not see
+//     whole; when both sides have kings, the material (men plus 3 per
+//     king), which lets the fit shrink an advantage that a king ending
+//     often does not convert (Moby Dam halves its score there); the
+//     distribution of the men over the wings (Black's difference between
+//     the men on the three files of either edge, less White's: the
+//     4-rank blocks see no wing whole); and the kings on the long
+//     diagonal (corner to corner: file = rank, or on a mirrored board
+//     file + rank = width + 1) and on the two double-corner diagonals
+//     (file + rank = width and width + 2, or mirrored file - rank = 1 and
+//     -1), the lines a lone king holds a draw on.
+//     Nothing depends on the side to move, so a position and its
 //     colour-reversed image with the other side to move score the same.
+//     A weights file with fewer scalars (the first 6: one written before
+//     the others were added) leaves the rest at 0.
 //
 // Every weight has a middlegame and an endgame value, mixed by the number
 // of pieces on the board (all of them: the first; none: the second). The
@@ -49,7 +66,14 @@ const (
 	weightScale = 16
 	// NumScalars is the number of scalar features of the learned
 	// evaluation.
-	NumScalars = 6
+	NumScalars = 14
+	// scalarsBefore is the number of scalars of a weights file written
+	// before the free-path and king-ending features (8x8 weights still
+	// are such files).
+	scalarsBefore = 6
+	// freeDepth is the number of distances from promotion the free-path
+	// features count.
+	freeDepth = 4
 )
 
 // learnedLayout is where a board's blocks lie in the fast layout.
@@ -69,6 +93,15 @@ type learnedLayout struct {
 	pieces  int // pieces at the start
 	valid   uint64
 	k1, k2  uint
+	// zone[c][d] holds the squares d+1 ranks from colour c's promotion
+	// rank; cone[c][i] the squares ahead of a man of colour c on bit i
+	// from which a man of the opponent could still reach its path.
+	zone [2][freeDepth]uint64
+	cone [2][64]uint64
+	// wings: the three files at either edge; diag: the long diagonal and
+	// the two double-corner diagonals.
+	wings [2]uint64
+	diag  [2]uint64
 }
 
 // learned is a variant's learned evaluation.
@@ -78,7 +111,10 @@ type learned struct {
 	// the middlegame.
 	pat    [][2]int16
 	scalar [NumScalars][2]int32
-	name   string // the weights file's identity: variant and checksum
+	// nscalar is the number of scalars the weights file holds (the
+	// others are 0 and not computed).
+	nscalar int
+	name    string // the weights file's identity: variant and checksum
 	// both is pat with each White-view entry less the Black-view entry of
 	// the same squares and men (see combine): the evaluation then looks up
 	// one table entry per block instead of two, and no longer turns the
@@ -143,6 +179,41 @@ func newLearnedLayout(v *rules.Variant, f *fastBoard) *learnedLayout {
 				l.advance[1][k] |= 1 << f.bit[s]
 			}
 		}
+		if d := h - r - 1; d >= 0 && d < freeDepth {
+			l.zone[0][d] |= 1 << f.bit[s]
+		}
+		if d := r - 2; d >= 0 && d < freeDepth {
+			l.zone[1][d] |= 1 << f.bit[s]
+		}
+		fs, _ := b.Coords(s)
+		switch {
+		case fs <= 3:
+			l.wings[0] |= 1 << f.bit[s]
+		case fs > w-3:
+			l.wings[1] |= 1 << f.bit[s]
+		}
+		// On a mirrored board (Spanish, Italian) the long diagonal runs
+		// from the other corner.
+		dfile := fs
+		if b.SquareAt(1, 1) == 0 {
+			dfile = w + 1 - fs
+		}
+		if dfile == r {
+			l.diag[0] |= 1 << f.bit[s]
+		}
+		if dfile+r == w || dfile+r == w+2 {
+			l.diag[1] |= 1 << f.bit[s]
+		}
+		for t := 1; t <= b.Squares(); t++ {
+			ft, rt := b.Coords(t)
+			df := max(ft-fs, fs-ft)
+			if rt > r && df <= rt-r {
+				l.cone[0][f.bit[s]] |= 1 << f.bit[t]
+			}
+			if rt < r && df <= r-rt {
+				l.cone[1][f.bit[s]] |= 1 << f.bit[t]
+			}
+		}
 	}
 	return l
 }
@@ -175,9 +246,11 @@ func (l *learnedLayout) indices(own, opp uint64, out []int32) []int32 {
 	return out
 }
 
-// scalars returns the scalar features of the fast board from White's
-// view.
-func (l *learnedLayout) scalars(fb *fboard) [NumScalars]int32 {
+// scalars returns the first n scalar features of the fast board from
+// White's view (the rest 0): a weights file's own count, so that an
+// evaluation whose file has only the first features does not compute the
+// others.
+func (l *learnedLayout) scalars(fb *fboard, n int) [NumScalars]int32 {
 	var x [NumScalars]int32
 	wm, bm := fb.men[0], fb.men[1]
 	x[0] = int32(bits.OnesCount64(wm) - bits.OnesCount64(bm))
@@ -205,6 +278,33 @@ func (l *learnedLayout) scalars(fb *fboard) [NumScalars]int32 {
 				bits.OnesCount64(kk&(empty<<l.k1)) + bits.OnesCount64(kk&(empty<<l.k2)))
 		}
 		x[5] = int32(k)
+		if n > scalarsBefore {
+			if wk > 0 && bk > 0 {
+				x[10] = x[0] + 3*x[1]
+			}
+			for i := range l.diag {
+				x[12+i] = int32(bits.OnesCount64(fb.kings[0]&l.diag[i]) - bits.OnesCount64(fb.kings[1]&l.diag[i]))
+			}
+		}
+	}
+	if n <= scalarsBefore {
+		return x
+	}
+	wing := func(m uint64) int32 {
+		return int32(bits.OnesCount64(m&l.wings[0]) - bits.OnesCount64(m&l.wings[1]))
+	}
+	abs := func(x int32) int32 { return max(x, -x) }
+	x[11] = abs(wing(bm)) - abs(wing(wm))
+	opp := [2]uint64{bm | fb.kings[1], wm | fb.kings[0]}
+	for c, sign := range [2]int32{1, -1} {
+		men := fb.men[c]
+		for d := 0; d < freeDepth; d++ {
+			for m := men & l.zone[c][d]; m != 0; m &= m - 1 {
+				if l.cone[c][bits.TrailingZeros64(m)]&opp[c] == 0 {
+					x[6+d] += sign
+				}
+			}
+		}
 	}
 	return x
 }
@@ -328,8 +428,8 @@ func (e *learned) evaluate(fb *fboard, us rules.Color) int {
 // phases.
 func (e *learned) finish(fb *fboard, us rules.Color, mid, end int32) int {
 	l := e.lay
-	x := l.scalars(fb)
-	for i := range x {
+	x := l.scalars(fb, e.nscalar)
+	for i := range x[:e.nscalar] {
 		mid += x[i] * e.scalar[i][0]
 		end += x[i] * e.scalar[i][1]
 	}
@@ -401,7 +501,7 @@ func Features(pos *rules.Position, s *Sample) bool {
 	s.Pattern = l.indices(fb.men[0], fb.men[1], s.Pattern[:0])
 	s.NumPatternsWhite = len(s.Pattern)
 	s.Pattern = l.indices(l.rot(fb.men[1]), l.rot(fb.men[0]), s.Pattern)
-	s.Scalar = l.scalars(&fb)
+	s.Scalar = l.scalars(&fb, NumScalars)
 	s.Phase, s.MaxPhase = l.phase(&fb), int32(l.pieces)
 	return true
 }
@@ -462,14 +562,14 @@ func decodeWeights(v *rules.Variant, data []byte) (*learned, error) {
 	if _, err := fmt.Sscanf(string(rest[:nl]), "%s %d %d", &name, &np, &ns); err != nil {
 		return nil, fmt.Errorf("header %q: %v", rest[:nl], err)
 	}
-	if name != v.Name || np != len(l.blocks)*blockSize || ns != NumScalars {
-		return nil, fmt.Errorf("header %q: want %s %d %d", rest[:nl], v.Name, len(l.blocks)*blockSize, NumScalars)
+	if name != v.Name || np != len(l.blocks)*blockSize || (ns != NumScalars && ns != scalarsBefore) {
+		return nil, fmt.Errorf("header %q: want %s %d %d (or %d scalars)", rest[:nl], v.Name, len(l.blocks)*blockSize, NumScalars, scalarsBefore)
 	}
 	body := rest[nl+1:]
 	if len(body) != np*4+ns*8 {
 		return nil, fmt.Errorf("%d bytes of weights, want %d", len(body), np*4+ns*8)
 	}
-	e := &learned{lay: l, pat: make([][2]int16, np)}
+	e := &learned{lay: l, pat: make([][2]int16, np), nscalar: ns}
 	for i := range e.pat {
 		e.pat[i][0] = int16(binary.LittleEndian.Uint16(body[4*i:]))
 		e.pat[i][1] = int16(binary.LittleEndian.Uint16(body[4*i+2:]))

@@ -175,6 +175,69 @@ func naiveFeatures(pos *rules.Position) (pat []int32, nWhite int, sc [NumScalars
 	case kings[1] > 0 && kings[0] == 0:
 		sc[4] = -1
 	}
+	if kings[0] > 0 && kings[1] > 0 {
+		sc[10] = sc[0] + 3*sc[1]
+	}
+	// The wings (the three files at either edge) and the kings on the
+	// long diagonal and the double-corner diagonals.
+	var wing [2][2]int32 // [colour][left, right]
+	for s := 1; s <= b.Squares(); s++ {
+		f, r := b.Coords(s)
+		pc := pos.Piece(s)
+		c, sign := 0, int32(1)
+		if pc == rules.BlackMan || pc == rules.BlackKing {
+			c, sign = 1, -1
+		}
+		switch pc {
+		case rules.WhiteMan, rules.BlackMan:
+			if f <= 3 {
+				wing[c][0]++
+			}
+			if f >= w-2 {
+				wing[c][1]++
+			}
+		case rules.WhiteKing, rules.BlackKing:
+			mirrored := b.SquareAt(1, 1) == 0
+			if (!mirrored && f == r) || (mirrored && f+r == w+1) {
+				sc[12] += sign
+			}
+			if (!mirrored && (f+r == w || f+r == w+2)) || (mirrored && (f-r == 1 || r-f == 1)) {
+				sc[13] += sign
+			}
+		}
+	}
+	abs := func(x int32) int32 { return max(x, -x) }
+	sc[11] = abs(wing[1][0]-wing[1][1]) - abs(wing[0][0]-wing[0][1])
+	// A man's free path: no piece of the other colour on a square ahead
+	// within as many files as ranks, 1 to 4 ranks from promotion.
+	for s := 1; s <= b.Squares(); s++ {
+		pc := pos.Piece(s)
+		if pc != rules.WhiteMan && pc != rules.BlackMan {
+			continue
+		}
+		f, r := b.Coords(s)
+		dist, sign, dir := h-r, int32(1), 1
+		if pc == rules.BlackMan {
+			dist, sign, dir = r-1, -1, -1
+		}
+		if dist < 1 || dist > 4 {
+			continue
+		}
+		free := true
+		for t := 1; t <= b.Squares(); t++ {
+			ft, rt := b.Coords(t)
+			k := (rt - r) * dir
+			q := pos.Piece(t)
+			theirs := (pc == rules.WhiteMan && (q == rules.BlackMan || q == rules.BlackKing)) ||
+				(pc == rules.BlackMan && (q == rules.WhiteMan || q == rules.WhiteKing))
+			if k > 0 && max(ft-f, f-ft) <= k && theirs {
+				free = false
+			}
+		}
+		if free {
+			sc[5+dist] += sign
+		}
+	}
 	return pat, nWhite, sc
 }
 
@@ -198,6 +261,7 @@ func TestLearnedFeaturesAllBoards(t *testing.T) {
 		}
 		var s Sample
 		kingsSeen := 0
+		var scalarSeen [NumScalars]int
 		for g := 0; g < 10; g++ {
 			pos := v.StartPosition()
 			for ply := 0; ply < 150; ply++ {
@@ -221,11 +285,21 @@ func TestLearnedFeaturesAllBoards(t *testing.T) {
 				if sc[1] != 0 || sc[5] != 0 {
 					kingsSeen++
 				}
+				for i := 6; i < NumScalars; i++ {
+					if sc[i] != 0 {
+						scalarSeen[i]++
+					}
+				}
 				pos.Play(&moves[rng.IntN(len(moves))])
 			}
 		}
 		if kingsSeen == 0 {
 			t.Errorf("%s: no position with kings among the random games' (the king features were not checked)", v.Name)
+		}
+		for i := 6; i < NumScalars; i++ {
+			if scalarSeen[i] == 0 {
+				t.Errorf("%s: scalar %d was 0 in every position of the random games (not checked)", v.Name, i)
+			}
 		}
 	}
 }
