@@ -1,6 +1,8 @@
 package search
 
 import (
+	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -374,5 +376,70 @@ func TestLearnedCombinedTable(t *testing.T) {
 		if ev.l.both != nil {
 			t.Errorf("%s: a combined table of differences that overflow int16", v.Name)
 		}
+	}
+}
+
+// TestWeightsFileWithFirstScalars: a weights file with only the first
+// scalars (as written before the free-path, king-ending, wing and diagonal
+// features; the 8x8 files still are) evaluates as a full file whose other
+// scalar weights are 0, and a full file with one of the later weights set
+// does not: the later features are neither left out of a full file nor
+// read into a short one.
+func TestWeightsFileWithFirstScalars(t *testing.T) {
+	v := rules.International
+	rng := rand.New(rand.NewPCG(7, 3))
+	w := &LearnedWeights{Pattern: make([][2]float64, LearnedSize(v))}
+	for i := range w.Pattern {
+		w.Pattern[i] = [2]float64{rng.NormFloat64() * 50, rng.NormFloat64() * 50}
+	}
+	for i := 0; i < scalarsBefore; i++ {
+		w.Scalar[i] = [2]float64{rng.NormFloat64() * 50, rng.NormFloat64() * 50}
+	}
+	full, err := EncodeWeights(v, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The short file: the same header with the first scalars' count, the
+	// later scalars' bytes dropped.
+	nl := bytes.IndexByte(full[len(weightsMagic):], '\n') + len(weightsMagic)
+	head := fmt.Sprintf("%s%s %d %d", weightsMagic, v.Name, LearnedSize(v), scalarsBefore)
+	short := append([]byte(head), full[nl:len(full)-8*(NumScalars-scalarsBefore)]...)
+	w.Scalar[6] = [2]float64{150, 150} // a free path one rank from promotion
+	more, err := EncodeWeights(v, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evals := map[string]*Evaluation{}
+	for name, data := range map[string][]byte{"full": full, "short": short, "more": more} {
+		if evals[name], err = NewLearnedEvaluation(v, data); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if evals["short"].l.nscalar != scalarsBefore || evals["full"].l.nscalar != NumScalars {
+		t.Fatalf("scalars read: short %d, full %d", evals["short"].l.nscalar, evals["full"].l.nscalar)
+	}
+	differ := 0
+	for g := 0; g < 100; g++ {
+		pos := v.StartPosition()
+		for ply := 0; ply < 200; ply++ {
+			moves := pos.LegalMoves(nil)
+			if len(moves) == 0 {
+				break
+			}
+			a, b := evals["full"].Evaluate(&pos), evals["short"].Evaluate(&pos)
+			if a != b {
+				t.Fatalf("%s: full file %d, short file %d", pos.FEN(), a, b)
+			}
+			if evals["more"].Evaluate(&pos) != a {
+				differ++
+			}
+			pos.Play(&moves[rng.IntN(len(moves))])
+		}
+	}
+	if differ == 0 {
+		t.Error("a free-path weight changed no evaluation of the random games")
+	}
+	if _, err := NewLearnedEvaluation(v, append([]byte(fmt.Sprintf("%s%s %d %d", weightsMagic, v.Name, LearnedSize(v), 7)), full[nl:]...)); err == nil {
+		t.Error("a file of 7 scalars was read")
 	}
 }
