@@ -314,41 +314,54 @@ func TestMoveTime(t *testing.T) {
 	}
 
 	// The move time runs out inside an iteration. The clock's calls of a
-	// search that completes depth 6 tell where each iteration ends (the
+	// search that completes depth 8 tell where each iteration ends (the
 	// search is deterministic, and the clock is consulted every 1024
 	// nodes): stopped just after depth 5, no root move of depth 6 has
-	// been searched and depth 5's move is played; stopped at the last
-	// call inside depth 6, its best move so far (its PV and score) is
-	// played, with depth 5 as the last completed iteration.
+	// been searched and depth 5's move is played; stopped late enough
+	// inside an iteration that changes the PV (at one of its clock calls:
+	// which one depends on where the search settles on its move, so each
+	// is tried from the last), that iteration's best move so far (its PV
+	// and score) is played, with the one before as the last completed
+	// iteration.
 	clock = newFakeClock()
 	var ends []int
-	full := NewEngine(4).Search(context.Background(), pos, Options{Depth: 6, MoveTime: moveTime, Now: clock.now}, func(it Result) {
-		iters = append(iters[:0:0], it)
+	var done []Result
+	full := NewEngine(4).Search(context.Background(), pos, Options{Depth: 8, MoveTime: moveTime, Now: clock.now}, func(it Result) {
+		done = append(done, it)
 		ends = append(ends, clock.calls)
 	})
-	if full.Depth != 6 || len(ends) != 6 || ends[5]-ends[4] < 3 {
-		t.Fatalf("depth 6 on a clock that stands still: depth %d, clock calls at the iterations' ends %v", full.Depth, ends)
+	if full.Depth != 8 || len(ends) != 8 {
+		t.Fatalf("depth 8 on a clock that stands still: depth %d, clock calls at the iterations' ends %v", full.Depth, ends)
 	}
-	var at5 Result
-	for _, c := range []struct {
-		name   string
-		jumpAt int
-	}{{"just after depth 5", ends[4] + 2}, {"at the end of depth 6", ends[5] - 1}} {
+	stopAt := func(jumpAt int) Result {
 		clock = newFakeClock()
-		clock.jumpAt, clock.jumpTo = c.jumpAt, epoch.Add(moveTime+time.Millisecond)
-		r = NewEngine(4).Search(context.Background(), pos, Options{Depth: 6, MoveTime: moveTime, Now: clock.now}, func(it Result) {
-			if it.Depth == 5 {
-				at5 = it
+		clock.jumpAt, clock.jumpTo = jumpAt, epoch.Add(moveTime+time.Millisecond)
+		return NewEngine(4).Search(context.Background(), pos, Options{Depth: 8, MoveTime: moveTime, Now: clock.now}, nil)
+	}
+	at5 := done[4]
+	r = stopAt(ends[4] + 2)
+	if r.Depth != 5 || r.Nodes <= at5.Nodes || !reflect.DeepEqual(r.PV, at5.PV) || r.Score != at5.Score || !r.Best.SameAs(&at5.PV[0]) {
+		t.Errorf("just after depth 5: depth %d, %d nodes (%d after depth 5), score %d, PV %v; want depth 5, score %d, PV %v",
+			r.Depth, r.Nodes, at5.Nodes, r.Score, r.PV, at5.Score, at5.PV)
+	}
+	played := 0 // the depth whose move was played before it completed
+	for d := 6; d <= 8 && played == 0; d++ {
+		prev, it := done[d-2], done[d-1]
+		if reflect.DeepEqual(prev.PV, it.PV) && prev.Score == it.Score {
+			continue
+		}
+		for c := ends[d-1] - 1; c > ends[d-2]+2 && played == 0; c-- {
+			r = stopAt(c)
+			if r.Depth != d-1 {
+				t.Fatalf("stopped at clock call %d inside depth %d (%d..%d): depth %d", c, d, ends[d-2], ends[d-1], r.Depth)
 			}
-		})
-		want := at5
-		if c.jumpAt == ends[5]-1 {
-			want = full
+			if reflect.DeepEqual(r.PV, it.PV) && r.Score == it.Score && r.Best.SameAs(&it.PV[0]) {
+				played = d
+			}
 		}
-		if r.Depth != 5 || r.Nodes <= at5.Nodes || !reflect.DeepEqual(r.PV, want.PV) || r.Score != want.Score || !r.Best.SameAs(&want.PV[0]) {
-			t.Errorf("%s: depth %d, %d nodes (%d after depth 5), score %d, PV %v; want depth 5, score %d, PV %v",
-				c.name, r.Depth, r.Nodes, at5.Nodes, r.Score, r.PV, want.Score, want.PV)
-		}
+	}
+	if played == 0 {
+		t.Errorf("stopped inside depths 6 to 8 at any of their clock calls: never that iteration's new PV and score")
 	}
 
 	// Out of time from the start: the first iteration still completes.
