@@ -141,8 +141,9 @@ func newLearnedLayout(v *rules.Variant, f *fastBoard) *learnedLayout {
 	}
 	// The turn by 180 degrees maps rank 1's first dark square to rank h's
 	// last; on a mirrored board (Spanish, Italian) neither is a corner.
+	mirrored := b.SquareAt(1, 1) == 0
 	f0 := 1
-	if b.SquareAt(1, 1) == 0 {
+	if mirrored {
 		f0 = 2
 	}
 	l.top = uint(f.bit[b.SquareAt(w+1-f0, h)]) + l.start[0]
@@ -195,7 +196,7 @@ func newLearnedLayout(v *rules.Variant, f *fastBoard) *learnedLayout {
 		// On a mirrored board (Spanish, Italian) the long diagonal runs
 		// from the other corner.
 		dfile := fs
-		if b.SquareAt(1, 1) == 0 {
+		if mirrored {
 			dfile = w + 1 - fs
 		}
 		if dfile == r {
@@ -278,17 +279,17 @@ func (l *learnedLayout) scalars(fb *fboard, n int) [NumScalars]int32 {
 				bits.OnesCount64(kk&(empty<<l.k1)) + bits.OnesCount64(kk&(empty<<l.k2)))
 		}
 		x[5] = int32(k)
-		if n > scalarsBefore {
-			if wk > 0 && bk > 0 {
-				x[10] = x[0] + 3*x[1]
-			}
-			for i := range l.diag {
-				x[12+i] = int32(bits.OnesCount64(fb.kings[0]&l.diag[i]) - bits.OnesCount64(fb.kings[1]&l.diag[i]))
-			}
-		}
 	}
 	if n <= scalarsBefore {
 		return x
+	}
+	if wk > 0 && bk > 0 {
+		x[10] = x[0] + 3*x[1]
+	}
+	if wk > 0 || bk > 0 {
+		for i := range l.diag {
+			x[12+i] = int32(bits.OnesCount64(fb.kings[0]&l.diag[i]) - bits.OnesCount64(fb.kings[1]&l.diag[i]))
+		}
 	}
 	wing := func(m uint64) int32 {
 		return int32(bits.OnesCount64(m&l.wings[0]) - bits.OnesCount64(m&l.wings[1]))
