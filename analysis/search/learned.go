@@ -76,6 +76,28 @@ const (
 	freeDepth = 4
 )
 
+// The scalar features' indexes; the first scalarsBefore are those of a
+// weights file written before the others.
+const (
+	sMen          = iota                  // men, White's minus Black's
+	sKings                                // kings
+	sAdvance                              // the ranks the men have advanced from their first, summed
+	sMobileMen                            // men that can move forwards
+	sLoneKings                            // +1 when only White has kings, -1 when only Black has
+	sKingSquares                          // the kings' free adjacent squares
+	sFreePath                             // freeDepth counts: men with a free path 1, 2, ... ranks from promotion
+	sKingMaterial = sFreePath + freeDepth // the material when both sides have kings
+	sWings        = sKingMaterial + 1     // the men's spread over the wings, Black's minus White's
+	sDiagonals    = sWings + 1            // 2 counts: kings on the long and on the double-corner diagonals
+)
+
+// NumScalars counts exactly the features above: either array has a
+// negative length, and the package does not compile, otherwise.
+var (
+	_ [NumScalars - sDiagonals - 2]struct{}
+	_ [sDiagonals + 2 - NumScalars]struct{}
+)
+
 // learnedLayout is where a board's blocks lie in the fast layout.
 type learnedLayout struct {
 	ranks, perRank int
@@ -254,22 +276,22 @@ func (l *learnedLayout) indices(own, opp uint64, out []int32) []int32 {
 func (l *learnedLayout) scalars(fb *fboard, n int) [NumScalars]int32 {
 	var x [NumScalars]int32
 	wm, bm := fb.men[0], fb.men[1]
-	x[0] = int32(bits.OnesCount64(wm) - bits.OnesCount64(bm))
+	x[sMen] = int32(bits.OnesCount64(wm) - bits.OnesCount64(bm))
 	wk, bk := bits.OnesCount64(fb.kings[0]), bits.OnesCount64(fb.kings[1])
-	x[1] = int32(wk - bk)
+	x[sKings] = int32(wk - bk)
 	adv := 0
 	for k := 0; k < 4; k++ {
 		adv += (bits.OnesCount64(wm&l.advance[0][k]) - bits.OnesCount64(bm&l.advance[1][k])) << k
 	}
-	x[2] = int32(adv)
+	x[sAdvance] = int32(adv)
 	empty := l.valid &^ fb.occupied()
 	up, down := empty>>l.k1|empty>>l.k2, empty<<l.k1|empty<<l.k2
-	x[3] = int32(bits.OnesCount64(wm&up) - bits.OnesCount64(bm&down))
+	x[sMobileMen] = int32(bits.OnesCount64(wm&up) - bits.OnesCount64(bm&down))
 	switch {
 	case wk > 0 && bk == 0:
-		x[4] = 1
+		x[sLoneKings] = 1
 	case bk > 0 && wk == 0:
-		x[4] = -1
+		x[sLoneKings] = -1
 	}
 	if fb.kings[0]|fb.kings[1] != 0 {
 		k := 0
@@ -278,31 +300,31 @@ func (l *learnedLayout) scalars(fb *fboard, n int) [NumScalars]int32 {
 			k += sign * (bits.OnesCount64(kk&(empty>>l.k1)) + bits.OnesCount64(kk&(empty>>l.k2)) +
 				bits.OnesCount64(kk&(empty<<l.k1)) + bits.OnesCount64(kk&(empty<<l.k2)))
 		}
-		x[5] = int32(k)
+		x[sKingSquares] = int32(k)
 	}
 	if n <= scalarsBefore {
 		return x
 	}
 	if wk > 0 && bk > 0 {
-		x[10] = x[0] + 3*x[1]
+		x[sKingMaterial] = x[sMen] + 3*x[sKings]
 	}
 	if wk > 0 || bk > 0 {
 		for i := range l.diag {
-			x[12+i] = int32(bits.OnesCount64(fb.kings[0]&l.diag[i]) - bits.OnesCount64(fb.kings[1]&l.diag[i]))
+			x[sDiagonals+i] = int32(bits.OnesCount64(fb.kings[0]&l.diag[i]) - bits.OnesCount64(fb.kings[1]&l.diag[i]))
 		}
 	}
 	wing := func(m uint64) int32 {
 		return int32(bits.OnesCount64(m&l.wings[0]) - bits.OnesCount64(m&l.wings[1]))
 	}
 	abs := func(x int32) int32 { return max(x, -x) }
-	x[11] = abs(wing(bm)) - abs(wing(wm))
+	x[sWings] = abs(wing(bm)) - abs(wing(wm))
 	opp := [2]uint64{bm | fb.kings[1], wm | fb.kings[0]}
 	for c, sign := range [2]int32{1, -1} {
 		men := fb.men[c]
 		for d := 0; d < freeDepth; d++ {
 			for m := men & l.zone[c][d]; m != 0; m &= m - 1 {
 				if l.cone[c][bits.TrailingZeros64(m)]&opp[c] == 0 {
-					x[6+d] += sign
+					x[sFreePath+d] += sign
 				}
 			}
 		}

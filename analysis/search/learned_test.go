@@ -404,7 +404,7 @@ func TestWeightsFileWithFirstScalars(t *testing.T) {
 	nl := bytes.IndexByte(full[len(weightsMagic):], '\n') + len(weightsMagic)
 	head := fmt.Sprintf("%s%s %d %d", weightsMagic, v.Name, LearnedSize(v), scalarsBefore)
 	short := append([]byte(head), full[nl:len(full)-8*(NumScalars-scalarsBefore)]...)
-	w.Scalar[6] = [2]float64{150, 150} // a free path one rank from promotion
+	w.Scalar[sFreePath] = [2]float64{150, 150} // a free path one rank from promotion
 	more, err := EncodeWeights(v, w)
 	if err != nil {
 		t.Fatal(err)
