@@ -89,8 +89,9 @@
 // window of 0.1 man either side of the score of the iteration before,
 // doubles the side that failed until the window reaches 5 men, then (and
 // for a win or loss score) searches the full window. ProbCut, as Moby
-// Dam's (International only, where it was measured): at a null-window
-// node of depth 4 or more with fewer than 32 pieces on the board, a
+// Dam's (International, Russian, Brazilian and English, where it was
+// measured): at a null-window node of depth 4 or more with fewer than 4/5
+// of the starting pieces on the board (32 on 10x10, 19 on 8x8), a
 // search of half the depth with a null window at beta + 0.9 man that
 // reaches it returns beta without searching the node in full.
 //

@@ -375,11 +375,11 @@ func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, no
 	s.rev[0] = len(opts.History)
 	s.win, s.limit = v.Win, v.KingMoveLimit > 0
 	// Not in the opening: fewer than 4/5 of the pieces at the start (32
-	// of 40, Moby Dam's threshold). International only, where it was
-	// measured (README, "The search on a clock"); no piece count is below
-	// 0 elsewhere.
+	// of 40, Moby Dam's threshold; 19 of 24). Only in the variants where
+	// a match measured it as a gain (README, "The search on a clock"); no
+	// piece count is below 0 elsewhere.
 	s.probCutPieces = 0
-	if v == rules.International {
+	if v == rules.International || v == rules.Russian || v == rules.Brazilian || v == rules.English {
 		s.probCutPieces = 2 * v.InitialRows * v.Board.Width / 2 * 4 / 5
 	}
 	s.kings[0] = rules.KingMoveCounter{}

@@ -466,10 +466,12 @@ func TestRepetition(t *testing.T) {
 	}
 }
 
-// TestProbCut: the selective search of an International middlegame (fewer
-// than 32 pieces) cuts nodes off with ProbCut, and still finds the shots
-// (TestShots runs with it); not in the opening, nor in the other
-// variants, where it searches as without it.
+// TestProbCut: the selective search of a middlegame (fewer than 4/5 of the
+// starting pieces) cuts nodes off with ProbCut in the variants where a
+// match measured it, and still finds the shots (TestShots runs with it);
+// not in the International opening (at depth 9 no exchange takes a line
+// below 32 pieces), nor in the other variants, where it searches as
+// without it.
 func TestProbCut(t *testing.T) {
 	nodes := func(v *rules.Variant, fen string, on bool) (uint64, int) {
 		t.Helper()
@@ -485,16 +487,31 @@ func TestProbCut(t *testing.T) {
 		r := Search(pos, Options{Depth: 9, Selective: true}, nil)
 		return r.Nodes, r.Score
 	}
-	mid := "W:W22,27,28,31,32,33,34,36,37,38,39,41,42,43,44:B3,6,8,9,11,12,13,14,16,17,18,19,21,23,24"
-	with, _ := nodes(rules.International, mid, true)
-	without, _ := nodes(rules.International, mid, false)
-	if with >= without {
-		t.Errorf("International middlegame, selective depth 9: %d nodes with ProbCut, %d without; want fewer with", with, without)
+	// 18 pieces on 8x8, below the 19 of 24 (Black moves first in English).
+	mid8 := "W:W18,21,22,23,25,26,27,29,31:B1,2,3,5,6,9,11,12,13"
+	for _, c := range []struct {
+		v   *rules.Variant
+		fen string
+	}{
+		{rules.International, "W:W22,27,28,31,32,33,34,36,37,38,39,41,42,43,44:B3,6,8,9,11,12,13,14,16,17,18,19,21,23,24"},
+		{rules.Russian, mid8},
+		{rules.Brazilian, mid8},
+		{rules.English, "B:W18,21,22,23,25,26,27,29,31:B1,2,3,5,6,9,11,12,13"},
+	} {
+		with, _ := nodes(c.v, c.fen, true)
+		without, _ := nodes(c.v, c.fen, false)
+		if with >= without {
+			t.Errorf("%s middlegame %q, selective depth 9: %d nodes with ProbCut, %d without; want fewer with", c.v.Name, c.fen, with, without)
+		}
 	}
 	for _, c := range []struct {
 		v   *rules.Variant
 		fen string
-	}{{rules.International, ""}, {rules.Russian, "W:W18,21,22,23,25,26,27,29,31,32:B1,2,3,5,6,8,9,11,12,13"}} {
+	}{
+		{rules.International, ""},
+		// Not measured in pool: the same search as without it.
+		{rules.Pool, "B:W18,21,22,23,25,26,27,29,31:B1,2,3,5,6,9,11,12,13"},
+	} {
 		with, sw := nodes(c.v, c.fen, true)
 		without, so := nodes(c.v, c.fen, false)
 		if with != without || sw != so {
