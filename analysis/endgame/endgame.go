@@ -35,6 +35,9 @@ func (v Value) String() string {
 func winIn(d int) Value  { return Value(d) }
 func lossIn(d int) Value { return Value(-d - 1) }
 
+// Plies is the plies to the end of the game of a won or lost position.
+func (v Value) Plies() int { return v.dist() }
+
 // dist is the plies to the end of a decided value.
 func (v Value) dist() int {
 	if v > 0 {

@@ -127,6 +127,9 @@ func Open(dir string, v *rules.Variant, pieces int, progress func(done, total in
 	}
 	_, err = t.WriteTo(f)
 	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

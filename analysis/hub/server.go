@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
 	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
@@ -31,6 +32,10 @@ type Options struct {
 	// (allowed by the king-move limit) without a search: an opening book
 	// (package engine/book).
 	Book func(*rules.Position) (rules.Move, bool)
+	// Endgame, if not nil, gives the endgame tables of a variant (nil for
+	// none): the search then has the exact values of its positions of few
+	// pieces (package endgame). It is asked before each search.
+	Endgame func(*rules.Variant) *endgame.Tables
 }
 
 // Parameter limits of tt-size.
@@ -43,7 +48,7 @@ const (
 // r and writes answers to w until "quit" or the end of r. It returns nil
 // then, or a read/write error. See doc.go for the commands.
 func Serve(r io.Reader, w io.Writer, opts Options) error {
-	s := &server{out: &writer{w: w}, ttMB: opts.TTSizeMB, book: opts.Book}
+	s := &server{out: &writer{w: w}, ttMB: opts.TTSizeMB, book: opts.Book, endgame: opts.Endgame}
 	if s.ttMB <= 0 {
 		s.ttMB = search.DefaultTTSizeMB
 	}
@@ -86,6 +91,7 @@ type server struct {
 	variant *rules.Variant
 	ttMB    int
 	book    func(*rules.Position) (rules.Move, bool)
+	endgame func(*rules.Variant) *endgame.Tables
 	engine  *search.Engine
 
 	pos      rules.Position
@@ -489,6 +495,9 @@ func (s *server) startSearch() {
 	s.ensureEngine()
 	kings := s.kings
 	opts := search.Options{Depth: s.depth, MoveTime: s.moveTime, History: s.history, KingMoves: &kings}
+	if s.endgame != nil {
+		opts.Endgame = s.endgame(s.variant)
+	}
 	s.unbounded = s.infinite || s.depth == 0 && s.moveTime == 0
 	if s.unbounded {
 		opts.Depth, opts.MoveTime = search.MaxDepth, 0

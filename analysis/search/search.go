@@ -2,8 +2,10 @@ package search
 
 import (
 	"context"
+	"math/bits"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
@@ -87,6 +89,11 @@ type Options struct {
 	// keeps a game's positions searched in order close to their
 	// independent searches; with it the search stays deterministic.
 	Selective bool
+	// Endgame, if not nil and of the position's variant, gives the exact
+	// value of every position of its few pieces met below the root: a
+	// win or loss scores as the one found by search at that distance
+	// (package endgame).
+	Endgame *endgame.Tables
 }
 
 // Result is the outcome of a search or of one completed iteration.
@@ -317,9 +324,12 @@ type searcher struct {
 	rootScore int
 	// probCutPieces: ProbCut only with fewer pieces on the board.
 	probCutPieces int
-	now           func() time.Time
-	done          <-chan struct{}
-	reduce        bool // late-move reductions and aspiration windows (Options.Selective)
+	// eg: Options.Endgame for this variant, and its piece count.
+	eg       *endgame.Tables
+	egPieces int
+	now      func() time.Time
+	done     <-chan struct{}
+	reduce   bool // late-move reductions and aspiration windows (Options.Selective)
 
 	moves   [maxPly][]rules.Move
 	pos     [maxPly + 1]rules.Position        // the current path: pos[ply] is the node at ply, once ready
@@ -383,6 +393,10 @@ func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, no
 		s.probCutPieces = 2 * v.InitialRows * v.Board.Width / 2 * 4 / 5
 	}
 	s.kings[0] = rules.KingMoveCounter{}
+	s.eg, s.egPieces = nil, 0
+	if t := opts.Endgame; t != nil && t.Variant() == v {
+		s.eg, s.egPieces = t, t.Pieces()
+	}
 	if opts.KingMoves != nil {
 		s.kings[0] = *opts.KingMoves
 	}
@@ -448,6 +462,37 @@ func (s *searcher) made(ply int, push bool) *rules.Position {
 		}
 	}
 	return pos
+}
+
+// fewPieces reports whether the node at ply is one for the endgame
+// tables, read from the fast layout (the horizon's fast path would skip
+// the probe).
+func (s *searcher) fewPieces(ply int) bool {
+	if s.eg == nil {
+		return false
+	}
+	fb := &s.fb[ply]
+	return bits.OnesCount64(fb.men[0]|fb.men[1]|fb.kings[0]|fb.kings[1]) <= s.egPieces
+}
+
+// probe scores pos, the node at ply (not the root), from the endgame
+// tables: a win in d plies scores as a search that found the end of the
+// game d plies further would.
+func (s *searcher) probe(pos *rules.Position, ply int) (int, bool) {
+	if s.eg == nil || ply == 0 || pos.Pieces() > s.egPieces {
+		return 0, false
+	}
+	v, ok := s.eg.Probe(pos)
+	if !ok {
+		return 0, false
+	}
+	if won, d := v.Win(); won {
+		return Win - ply - d, true
+	}
+	if lost, d := v.Loss(); lost {
+		return -(Win - ply - d), true
+	}
+	return 0, true
 }
 
 // decidedFast is decided on the fast layout: fb at ply with us to move,
@@ -605,7 +650,7 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 	if ply > 0 && s.repeated(ply) {
 		return 0
 	}
-	if depth <= 0 && s.fast != nil {
+	if depth <= 0 && s.fast != nil && !s.fewPieces(ply) {
 		// The horizon without generating the moves, or even making the
 		// position, where the fast layout answers (the same decisions as
 		// below, in the same order).
@@ -620,6 +665,9 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 		}
 	}
 	pos := s.made(ply, true)
+	if sc, ok := s.probe(pos, ply); ok {
+		return sc
+	}
 	pvNode := beta-alpha > 1
 	key := pos.Hash()
 	ttMove := -1
@@ -967,7 +1015,7 @@ func (s *searcher) qnode(ply, alpha, beta int) int {
 		return 0
 	}
 	s.nodes++
-	if s.fast != nil {
+	if s.fast != nil && !s.fewPieces(ply) {
 		if quiet, n := s.quiet(ply); quiet {
 			fb, us := &s.fb[ply], s.side[ply]
 			if sc, over := s.decidedFast(fb, us, n, ply); over {
@@ -977,6 +1025,9 @@ func (s *searcher) qnode(ply, alpha, beta int) int {
 		}
 	}
 	pos := s.made(ply, false)
+	if sc, ok := s.probe(pos, ply); ok {
+		return sc
+	}
 	moves := s.legalMoves(pos, ply, s.moves[ply][:0])
 	s.moves[ply] = moves
 	if sc, over := s.decided(pos, len(moves), ply); over {

@@ -13,9 +13,10 @@ func newHubCommand(a *app) *cobra.Command {
 		variant string
 		ttSize  int
 		bk      bookFlags
+		eg      endgameFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "hub [--variant V] [--tt-size MB]",
+		Use:   "hub [--variant V] [--tt-size MB] [--endgame-pieces N]",
 		Short: "Run the draughtsdb search engine as a Hub protocol engine on stdin/stdout",
 		Long: `Run the built-in search engine (package analysis/search) as an engine speaking
 the Hub protocol (the text protocol of Scan and the Hub GUI) on standard input
@@ -67,6 +68,12 @@ pos line count for Frisian's limit on moving one king.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "draughtsdb: hub: opening book of %s: %d positions\n", v.Name, book.Len())
 				o.Book = book.Move
 			}
+			if err := eg.check(); err != nil {
+				return err
+			}
+			if eg.pieces > 0 {
+				o.Endgame = eg.loader(a, cmd.ErrOrStderr())
+			}
 			return hub.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), o)
 		},
 	}
@@ -74,5 +81,6 @@ pos line count for Frisian's limit on moving one king.`,
 	f.StringVar(&variant, "variant", "international", "initial variant: "+variantList()+", or Scan's normal, bt, losing (Hub parameter \"variant\")")
 	f.IntVar(&ttSize, "tt-size", 64, "transposition table size in MB (Hub parameter \"tt-size\")")
 	bk.add(f, "the engine")
+	eg.add(f, "the engine")
 	return cmd
 }

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+	"github.com/spf13/pflag"
+)
+
+// endgameFlags are the endgame tables' flag of the built-in engine's
+// commands.
+type endgameFlags struct{ pieces int }
+
+func (e *endgameFlags) add(f *pflag.FlagSet, who string) {
+	var names []string
+	for _, v := range rules.Variants() {
+		if endgame.Supported(v) {
+			names = append(names, v.Name)
+		}
+	}
+	f.IntVar(&e.pieces, "endgame-pieces", 0, fmt.Sprintf("%s: exact win/draw/loss tables of every position of up to N pieces (2-%d), built into the data directory's endgame/ on first use (4 pieces: about 15M positions, 30 MB, half a minute); in %s, whose games end by no move alone; 0 = none", who, endgame.MaxPieces, strings.Join(names, ", ")))
+}
+
+func (e *endgameFlags) check() error {
+	if e.pieces != 0 && (e.pieces < 2 || e.pieces > endgame.MaxPieces) {
+		return fmt.Errorf("--endgame-pieces %d: want 0 (none) or 2..%d", e.pieces, endgame.MaxPieces)
+	}
+	return nil
+}
+
+// open reads or builds the tables of v (nil without --endgame-pieces, or
+// for a variant without them), with a progress bar while it builds.
+func (e *endgameFlags) open(a *app, v *rules.Variant, quiet bool) (*endgame.Tables, error) {
+	if e.pieces == 0 || !endgame.Supported(v) {
+		return nil, nil
+	}
+	dir := a.cfg.Embedded.DataDir
+	if dir == "" {
+		dir = defaultDataDir()
+	}
+	dir = filepath.Join(dir, "endgame")
+	var bar *progress
+	t, err := endgame.Open(dir, v, e.pieces, func(done, total int64) {
+		if bar == nil {
+			bar = newProgress(quiet, fmt.Sprintf("endgame tables, %s, %d pieces", v.Name, e.pieces), "positions", total)
+		}
+		bar.set(done)
+	})
+	bar.finish()
+	if err != nil {
+		return nil, fmt.Errorf("--endgame-pieces: %w", err)
+	}
+	return t, nil
+}
+
+// loader opens each variant's tables on its first search (a Hub GUI
+// chooses the variant after the start) and keeps them; a variant without
+// tables, or whose tables could not be built, searches without them, with
+// one line on w saying why.
+func (e *endgameFlags) loader(a *app, w io.Writer) func(*rules.Variant) *endgame.Tables {
+	var mu sync.Mutex
+	seen := map[*rules.Variant]*endgame.Tables{}
+	return func(v *rules.Variant) *endgame.Tables {
+		mu.Lock()
+		defer mu.Unlock()
+		if t, ok := seen[v]; ok {
+			return t
+		}
+		t, err := e.open(a, v, false)
+		switch {
+		case err != nil:
+			fmt.Fprintf(w, "draughtsdb: %v; %s searches without them\n", err, v.Name)
+		case t == nil:
+			fmt.Fprintf(w, "draughtsdb: --endgame-pieces: %s has no endgame tables (its games also end by counting moves, or otherwise than by no move)\n", v.Name)
+		}
+		seen[v] = t
+		return t
+	}
+}
