@@ -3,6 +3,7 @@ package annotate
 import (
 	"context"
 	"fmt"
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
 	"io"
 	"strings"
 	"time"
@@ -51,6 +52,10 @@ type EngineOptions struct {
 	Stderr io.Writer
 	// Notice receives remarks on a hub engine's output (hub.Config.Notice).
 	Notice func(string)
+	// Endgame and EndgamePieces give the built-in engine endgame tables
+	// (engine.Options.Endgame); its version then names them.
+	Endgame       func(*rules.Variant) *endgame.Tables
+	EndgamePieces int
 }
 
 // Engine is an engine ready to evaluate: its name and version as stored
@@ -93,8 +98,16 @@ func OpenEngine(ctx context.Context, spec string, args []string, o EngineOptions
 	eo := engine.Options{TTSizeMB: o.TTSizeMB, Timeout: o.Timeout, Stderr: o.Stderr, Notice: o.Notice, Retry: true}
 	lim := o.Limit
 	if s.Kind == engine.Builtin {
-		return &Engine{Name: search.Name, Version: evalid.Version(),
-			New: func() (Evaluator, error) { return NewBuiltin(lim, eo.TTSizeMB), nil }}, nil
+		pieces := o.EndgamePieces
+		if o.Endgame == nil {
+			pieces = 0
+		}
+		return &Engine{Name: search.Name, Version: evalid.WithEndgame(evalid.Version(), pieces),
+			New: func() (Evaluator, error) {
+				b := NewBuiltin(lim, eo.TTSizeMB)
+				b.E.(*engine.BuiltinEngine).SetEndgame(o.Endgame, pieces)
+				return b, nil
+			}}, nil
 	}
 	first, err := engine.OpenSpec(ctx, s, eo)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
 	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
@@ -215,5 +216,47 @@ func TestFinishedGamesFollowTheWinRule(t *testing.T) {
 		case c.score == 0 && e.Best == "":
 			t.Errorf("%s %s: %+v, want a searched position", c.v.Name, c.fen, e)
 		}
+	}
+}
+
+// TestOpenEngineEndgame: with endgame tables the built-in evaluator scores
+// a won ending as the win the tables give (a depth-1 search alone does not
+// see it), its version names the tables, and a variant the tables are not
+// of is evaluated as without them.
+func TestOpenEngineEndgame(t *testing.T) {
+	tabs, err := endgame.Generate(rules.English, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	of := func(v *rules.Variant) *endgame.Tables {
+		if v == rules.English {
+			return tabs
+		}
+		return nil
+	}
+	e, err := OpenEngine(context.Background(), "builtin", nil, EngineOptions{Limit: Limit{Depth: 1}, Endgame: of, EndgamePieces: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := evalid.Version() + "+endgame.3"; e.Version != want {
+		t.Errorf("version %q, want %q", e.Version, want)
+	}
+	ev, err := e.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := rules.ParseFEN(rules.English, "W:WK1,29:BK10") // won in 47 plies
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ev.Evaluate(context.Background(), pos)
+	plain := search.Search(pos, search.Options{Depth: 1}, nil)
+	if err != nil || !got.Mate || got.Score != search.Win-47 || plain.Mate {
+		t.Errorf("with the tables: %+v %v; without: %+v; want a win in 47 plies with them only", got, err, plain)
+	}
+	ru := rules.Russian.StartPosition()
+	got, err = ev.Evaluate(context.Background(), ru)
+	if want := search.Search(ru, search.Options{Depth: 1}, nil); err != nil || got.Score != want.Score || got.Nodes != int64(want.Nodes) {
+		t.Errorf("russian with English tables: %+v %v, want %+v", got, err, want)
 	}
 }

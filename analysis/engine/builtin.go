@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
+
 	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 )
@@ -16,6 +19,20 @@ type BuiltinEngine struct {
 	// Options, if not nil, adjusts each search's options (tests: a fake
 	// clock).
 	Options func(*search.Options)
+
+	endgame  func(*rules.Variant) *endgame.Tables
+	egPieces int
+}
+
+// SetEndgame makes the engine search with the endgame tables tables gives
+// for a position's variant (nil: none) of up to pieces pieces; its
+// EvalVersion then names them, since exact values below the root change
+// scores. A nil tables removes them.
+func (b *BuiltinEngine) SetEndgame(tables func(*rules.Variant) *endgame.Tables, pieces int) {
+	b.endgame, b.egPieces = tables, pieces
+	if tables == nil {
+		b.egPieces = 0
+	}
 }
 
 // NewBuiltin returns the built-in engine; ttMB sizes its table
@@ -34,7 +51,7 @@ func (b *BuiltinEngine) Version() string { return search.Version }
 
 // EvalVersion is evalid.Version: search.Version with a fingerprint of the
 // evaluation (its weights), as evaluations.engine_version stores it.
-func (b *BuiltinEngine) EvalVersion() string { return evalid.Version() }
+func (b *BuiltinEngine) EvalVersion() string { return evalid.WithEndgame(evalid.Version(), b.egPieces) }
 
 // KeepsTable: Game.Continue keeps the table of the earlier searches.
 func (b *BuiltinEngine) KeepsTable() bool { return true }
@@ -54,6 +71,9 @@ func (b *BuiltinEngine) Search(ctx context.Context, g Game, l Limit) (Result, er
 		return Result{}, err
 	}
 	o := search.Options{Depth: l.Depth, MoveTime: l.MoveTime, History: hist, KingMoves: &kmc, Continue: g.Continue}
+	if b.endgame != nil {
+		o.Endgame = b.endgame(pos.Variant())
+	}
 	if b.Options != nil {
 		b.Options(&o)
 	}

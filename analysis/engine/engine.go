@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
 	"io"
 	"net"
 	"strings"
@@ -351,6 +352,11 @@ type Options struct {
 	// DXPMinutes and DXPMoves the time control sent (see package dxp).
 	DXPName              string
 	DXPMinutes, DXPMoves int
+	// Endgame, if not nil, gives the built-in engine the endgame tables of
+	// a variant (nil: none), asked before each search; EndgamePieces is
+	// their piece count, which its EvalVersion names.
+	Endgame       func(*rules.Variant) *endgame.Tables
+	EndgamePieces int
 }
 
 func (o *Options) fill() {
@@ -397,7 +403,9 @@ func OpenSpec(ctx context.Context, s Spec, o Options) (Engine, error) {
 	o.fill()
 	switch s.Kind {
 	case Builtin:
-		return NewBuiltin(o.TTSizeMB), nil
+		b := NewBuiltin(o.TTSizeMB)
+		b.SetEndgame(o.Endgame, o.EndgamePieces)
+		return b, nil
 	case Hub:
 		h, err := startHub(s, o)
 		if err != nil {

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
+	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
@@ -57,6 +59,9 @@ func (h *HubEngine) EvalVersion() string {
 	if h.c != nil {
 		if fp := h.c.ID()["eval"]; fp != "" {
 			v += "+eval." + fp
+		}
+		if n, err := strconv.Atoi(h.c.ID()["endgame"]); err == nil {
+			v = evalid.WithEndgame(v, n)
 		}
 	}
 	return v

@@ -36,6 +36,9 @@ type Options struct {
 	// none): the search then has the exact values of its positions of few
 	// pieces (package endgame). It is asked before each search.
 	Endgame func(*rules.Variant) *endgame.Tables
+	// EndgamePieces is the tables' piece count, which the id line gives
+	// (endgame=N) so that stored evaluations name them.
+	EndgamePieces int
 }
 
 // Parameter limits of tt-size.
@@ -48,7 +51,7 @@ const (
 // r and writes answers to w until "quit" or the end of r. It returns nil
 // then, or a read/write error. See doc.go for the commands.
 func Serve(r io.Reader, w io.Writer, opts Options) error {
-	s := &server{out: &writer{w: w}, ttMB: opts.TTSizeMB, book: opts.Book, endgame: opts.Endgame}
+	s := &server{out: &writer{w: w}, ttMB: opts.TTSizeMB, book: opts.Book, endgame: opts.Endgame, egPieces: opts.EndgamePieces}
 	if s.ttMB <= 0 {
 		s.ttMB = search.DefaultTTSizeMB
 	}
@@ -87,12 +90,13 @@ func (o *writer) failed() error {
 }
 
 type server struct {
-	out     *writer
-	variant *rules.Variant
-	ttMB    int
-	book    func(*rules.Position) (rules.Move, bool)
-	endgame func(*rules.Variant) *endgame.Tables
-	engine  *search.Engine
+	out      *writer
+	variant  *rules.Variant
+	ttMB     int
+	book     func(*rules.Position) (rules.Move, bool)
+	endgame  func(*rules.Variant) *endgame.Tables
+	egPieces int
+	engine   *search.Engine
 
 	pos      rules.Position
 	history  []uint64
@@ -333,7 +337,11 @@ func (s *server) variantValues() string { return strings.Join(allVariantNames(),
 func (s *server) handle(l Line) (quit bool) {
 	switch l.Cmd {
 	case "hub":
-		s.out.line("id name=%s version=%s eval=%s author=%s", quote(search.Name), quote(search.Version), quote(evalid.Fingerprint()), quote("draughtsdb authors"))
+		eg := ""
+		if s.endgame != nil && s.egPieces > 0 {
+			eg = fmt.Sprintf(" endgame=%d", s.egPieces)
+		}
+		s.out.line("id name=%s version=%s eval=%s%s author=%s", quote(search.Name), quote(search.Version), quote(evalid.Fingerprint()), eg, quote("draughtsdb authors"))
 		s.out.line("param name=variant value=%s type=enum values=%s", s.variant.Name, quote(s.variantValues()))
 		s.out.line("param name=tt-size value=%d type=int min=%d max=%d", s.ttMB, MinTTSizeMB, MaxTTSizeMB)
 		s.out.line("wait")

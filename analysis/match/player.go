@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
 	"io"
 	"math"
 	"strings"
@@ -82,6 +83,10 @@ type EngineOptions struct {
 	// Book, if not nil, gives a builtin or Hub engine its moves while the
 	// game is inside it (engine.WithBook; a DXP engine plays its own).
 	Book engine.Booker
+	// Endgame and EndgamePieces give a builtin engine endgame tables
+	// (engine.Options.Endgame); other engines have their own.
+	Endgame       func(*rules.Variant) *endgame.Tables
+	EndgamePieces int
 }
 
 // DXPMinutesFor is the game time sent to a DXP engine for a fixed move
@@ -142,7 +147,8 @@ func OpenPlayer(ctx context.Context, spec string, args []string, v *rules.Varian
 		return nil, err
 	}
 	e, err := engine.OpenSpec(ctx, s, engine.Options{Variant: v, TTSizeMB: o.TTSizeMB, Timeout: o.Timeout,
-		Stderr: o.Stderr, Notice: o.Notice, DXPName: o.DXPName, DXPMinutes: o.DXPMinutes, DXPMoves: o.DXPMoves})
+		Stderr: o.Stderr, Notice: o.Notice, DXPName: o.DXPName, DXPMinutes: o.DXPMinutes, DXPMoves: o.DXPMoves,
+		Endgame: o.Endgame, EndgamePieces: o.EndgamePieces})
 	if err != nil {
 		return nil, err
 	}

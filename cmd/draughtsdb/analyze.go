@@ -34,6 +34,7 @@ func newAnalyzeCommand(a *app) *cobra.Command {
 		reevaluate   bool
 		resumeQueued bool
 		status       bool
+		eg           endgameFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "analyze [--variant V] [--engine builtin|hub:PATH] [--engine-arg ARG ...] [--depth N | --movetime MS] [--workers N] [--max-ply N] [--limit N] [--where SQL] [--reevaluate] [--resume-queued] [--json] [--quiet] | analyze --status [--json]",
@@ -136,7 +137,23 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 					fmt.Fprintln(cmd.ErrOrStderr(), s)
 				}
 			}
-			eng, err := annotate.OpenEngine(cmd.Context(), engine, engineArgs, annotate.EngineOptions{Limit: lim, TTSizeMB: ttSize, Notice: notice})
+			eo := annotate.EngineOptions{Limit: lim, TTSizeMB: ttSize, Notice: notice}
+			if err := eg.check(); err != nil {
+				return err
+			}
+			if eg.pieces > 0 {
+				if engine != "builtin" {
+					return errors.New("--endgame-pieces: for the builtin engine; a draughtsdb Hub engine takes it as its own argument (--engine-arg=--endgame-pieces=N)")
+				}
+				if err := eg.checkVariant(v); err != nil {
+					return err
+				}
+				eo.Endgame, eo.EndgamePieces = eg.loader(a, cmd.ErrOrStderr()), eg.pieces
+				if v != nil {
+					eo.Endgame(v) // built before the work starts, with its own bar
+				}
+			}
+			eng, err := annotate.OpenEngine(cmd.Context(), engine, engineArgs, eo)
 			if err != nil {
 				return engineFlagError(err)
 			}
@@ -225,6 +242,7 @@ mover's view. Classes from the thresholds analysis.inaccuracy, .mistake,
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "", "analyze only games of this variant ("+variantList()+"); empty = all")
 	f.StringVar(&engine, "engine", "builtin", "engine: builtin, or hub:PATH for a Hub-protocol engine program")
+	eg.add(f, "the builtin engine")
 	f.StringArrayVar(&engineArgs, "engine-arg", nil, "argument for the hub engine program (repeat for several)")
 	f.IntVar(&depth, "depth", 8, "search depth in plies (deterministic)")
 	f.IntVar(&moveTimeMS, "movetime", 0, "search time per position in milliseconds instead of a depth")

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/draughtsdb/draughtsdb/analysis/endgame"
+	"github.com/draughtsdb/draughtsdb/analysis/engine"
+	"github.com/draughtsdb/draughtsdb/analysis/match"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/spf13/pflag"
 )
@@ -23,7 +27,7 @@ func (e *endgameFlags) add(f *pflag.FlagSet, who string) {
 			names = append(names, v.Name)
 		}
 	}
-	f.IntVar(&e.pieces, "endgame-pieces", 0, fmt.Sprintf("%s: exact win/draw/loss tables of every position of up to N pieces (2-%d), built into the data directory's endgame/ on first use (4 pieces: about 15M positions, 30 MB, half a minute); in %s, whose games end by no move alone; 0 = none", who, endgame.MaxPieces, strings.Join(names, ", ")))
+	f.IntVar(&e.pieces, "endgame-pieces", 0, fmt.Sprintf("%s: exact win/draw/loss tables of every position of up to N pieces (2-%d), built into the data directory's endgame/ on first use (4 pieces: about 15M positions, 30 MB, a minute); in %s, whose games end by no move alone; 0 = none", who, endgame.MaxPieces, strings.Join(names, ", ")))
 }
 
 func (e *endgameFlags) check() error {
@@ -81,4 +85,56 @@ func (e *endgameFlags) loader(a *app, w io.Writer) func(*rules.Variant) *endgame
 		seen[v] = t
 		return t
 	}
+}
+
+// setting is the match key's part of the flag: it changes how a builtin
+// engine plays (nothing without one, or without the flag).
+func (e *endgameFlags) setting(specs ...engine.Spec) string {
+	if e.pieces == 0 || !slices.ContainsFunc(specs, func(s engine.Spec) bool { return s.Kind == engine.Builtin }) {
+		return ""
+	}
+	return fmt.Sprintf(" endgame=%d", e.pieces)
+}
+
+// checkMatch refuses the flag where no engine of a match can use it:
+// without a builtin engine, or in a variant without tables. The match
+// would not measure what it was asked to.
+func (e *endgameFlags) checkMatch(v *rules.Variant, specA, specB engine.Spec) error {
+	if e.pieces == 0 {
+		return nil
+	}
+	if specA.Kind != engine.Builtin && specB.Kind != engine.Builtin {
+		return errors.New("--endgame-pieces: for builtin engines; a draughtsdb Hub engine takes it as its own argument (--engine-arg-a=--endgame-pieces=N)")
+	}
+	return e.checkVariant(v)
+}
+
+// checkVariant: v has tables (nil: any variant, decided per game).
+func (e *endgameFlags) checkVariant(v *rules.Variant) error {
+	if e.pieces != 0 && v != nil && !endgame.Supported(v) {
+		return fmt.Errorf("--endgame-pieces: %s has no endgame tables (its games also end by counting moves, or otherwise than by no move)", v.Name)
+	}
+	return nil
+}
+
+// useIn builds or reads the tables of v before a match (a build in the
+// first move would cost that move its clock) and gives them to the
+// builtin engines of eo (checkMatch first).
+func (e *endgameFlags) useIn(eo *match.EngineOptions, a *app, v *rules.Variant, quiet bool, notice func(string)) error {
+	if e.pieces == 0 {
+		return nil
+	}
+	t, err := e.open(a, v, quiet)
+	if err != nil {
+		return err
+	}
+	notice(fmt.Sprintf("endgame tables: %s, up to %d pieces, %d positions", v.Name, e.pieces, t.Entries()))
+	eo.Endgame = func(x *rules.Variant) *endgame.Tables {
+		if x == v {
+			return t
+		}
+		return nil
+	}
+	eo.EndgamePieces = e.pieces
+	return nil
 }

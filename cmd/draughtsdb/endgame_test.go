@@ -76,6 +76,9 @@ func TestHubEndgameTables(t *testing.T) {
 	if with < want-0.005 || with > want+0.005 || plain > 100 {
 		t.Errorf("depth 1 with the tables: %.2f, without: %.2f; want %.2f (a win in %d plies) with them only\n%s", with, plain, want, val.Plies(), o)
 	}
+	if !strings.Contains(o, " endgame=3 ") {
+		t.Errorf("the id line does not name the tables (stored evaluations would not tell them apart):\n%s", o)
+	}
 	t.Logf("%s: depth 1 with the tables %.2f, without %.2f (%v)", pos.FEN(), with, plain, val)
 	if st, err := os.Stat(filepath.Join(dataDir, "endgame", endgame.FileName(v, 3))); err != nil || st.Size() == 0 {
 		t.Errorf("the tables' file: %v", err)

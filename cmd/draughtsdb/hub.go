@@ -72,7 +72,7 @@ pos line count for Frisian's limit on moving one king.`,
 				return err
 			}
 			if eg.pieces > 0 {
-				o.Endgame = eg.loader(a, cmd.ErrOrStderr())
+				o.Endgame, o.EndgamePieces = eg.loader(a, cmd.ErrOrStderr()), eg.pieces
 			}
 			return hub.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), o)
 		},

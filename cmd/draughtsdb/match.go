@@ -28,6 +28,7 @@ import (
 type matchFlags struct {
 	variant      string
 	book         bookFlags
+	eg           endgameFlags
 	engines      []string
 	argsA, argsB []string
 	nameA, nameB string
@@ -117,6 +118,7 @@ the score with its 95% interval and the Elo difference with its error
 	fl.BoolVar(&f.jsonOut, "json", false, "print the final table as one JSON object (the game lines go to stderr)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no line per game, no notices")
 	f.book.add(fl, "builtin and Hub engines")
+	f.eg.add(fl, "builtin engines")
 	bindFlag(fl, "timeout", "match.timeout")
 	return cmd
 }
@@ -133,6 +135,9 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 	ctx := cmd.Context()
 	if len(f.engines) != 2 {
 		return fmt.Errorf("--engine: give exactly two engines (A and B), have %d", len(f.engines))
+	}
+	if err := f.eg.check(); err != nil {
+		return err
 	}
 	specA, err := engine.ParseSpec(f.engines[0], f.argsA)
 	if err != nil {
@@ -151,6 +156,9 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 	}
 	v, err := flagVariant("--variant", variant) // the setting is checked already
 	if err != nil {
+		return err
+	}
+	if err := f.eg.checkMatch(v, specA, specB); err != nil {
 		return err
 	}
 	if f.moveTimeMS > 0 && cmd.Flags().Changed("depth") {
@@ -204,7 +212,7 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 	if err := f.book.check(cmd.Flags().Changed); err != nil {
 		return err
 	}
-	key := match.Key(v, f.engines[0], f.argsA, f.engines[1], f.argsB, lim.Setting()+f.book.setting(), maxPlies, event, dxpControl, openings)
+	key := match.Key(v, f.engines[0], f.argsA, f.engines[1], f.argsB, lim.Setting()+f.book.setting()+f.eg.setting(specA, specB), maxPlies, event, dxpControl, openings)
 
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	lines := out
@@ -244,6 +252,9 @@ func runMatch(cmd *cobra.Command, a *app, f *matchFlags) error {
 	}
 	eo := match.EngineOptions{Limit: lim, Timeout: timeout, TTSizeMB: f.ttSize, Notice: notice,
 		DXPMinutes: dxpMinutes, DXPMoves: f.dxpMoves, Stderr: engineStderr(f.quiet, errOut)}
+	if err := f.eg.useIn(&eo, a, v, f.quiet, notice); err != nil {
+		return err
+	}
 	if bk != nil {
 		eo.Book = bk
 		notice(fmt.Sprintf("opening book: %d positions (--book-min-games %d, --book-min-score %g)", bk.Len(), f.book.minGames, f.book.minScore))

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
 	"io"
 	"net"
 	"os"
@@ -476,6 +477,9 @@ func TestMatchFlagErrors(t *testing.T) {
 		{[]string{"--engine", "builtin", "--engine", "builtin", "--variant", "international", "--openings", bad}, "bad.fen:2"},
 		{[]string{"--engine", "builtin", "--engine", "builtin", "--openings", filepath.Join(dir, "none")}, "--openings"},
 		{[]string{"--engine", "builtin", "--engine", "builtin", "--depth", "0"}, "--depth/--movetime"},
+		{[]string{"--engine", "builtin", "--engine", "builtin", "--variant", "english", "--endgame-pieces", "9"}, "--endgame-pieces 9: want 0 (none) or 2..5"},
+		{[]string{"--engine", "builtin", "--engine", "builtin", "--variant", "russian", "--endgame-pieces", "3"}, "russian has no endgame tables"},
+		{[]string{"--engine", "hub:/bin/true", "--engine", "hub:/bin/true", "--variant", "english", "--endgame-pieces", "3"}, "for builtin engines"},
 	} {
 		out, err := runCLI(t, append([]string{"match", "--database-url", "postgres://nowhere.invalid/x"}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -596,5 +600,64 @@ func TestMatchJSONEvenScore(t *testing.T) {
 	}
 	if !strings.Contains(string(b), `"elo":0,`) {
 		t.Errorf("%s", b)
+	}
+}
+
+// TestMatchEndgameTables: with --endgame-pieces both builtin engines play
+// a three-piece English ending (a king and a man against a king, won in
+// 47 plies) from the tables (built before the first
+// game into the data directory): the winner takes the shortest way and
+// the loser the longest, so each game lasts exactly the plies the tables
+// give, where the same depth-2 engines without them wander (their games
+// last longer or are drawn). The flag is part of the match key.
+func TestMatchEndgameTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
+	t.Parallel() // the test binary keeps the user's configuration out, once
+	url := pgtest.NewDBURL(t)
+	dir := t.TempDir()
+	const fen = "W:WK1,29:BK10"
+	openings := filepath.Join(dir, "ending.fen")
+	if err := os.WriteFile(openings, []byte(fen+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pos, err := rules.ParseFEN(rules.English, fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tabs, err := endgame.Generate(rules.English, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	val, _ := tabs.Probe(&pos)
+	if won, _ := val.Win(); !won {
+		t.Fatalf("%s: %v, want a win", fen, val)
+	}
+	run := func(extra ...string) string {
+		args := append([]string{"match", "--database-url", url, "--data-dir", dir, "--variant", "english", "--depth", "2",
+			"--openings", openings, "--engine", "builtin", "--engine", "builtin", "--max-plies", "100"}, extra...)
+		out, err := runCLIStdout(t, args...)
+		if err != nil {
+			t.Fatalf("match %v: %v\n%s", extra, err, out)
+		}
+		return out
+	}
+	with := run("--endgame-pieces", "3")
+	want := fmt.Sprintf("no legal move, %d plies", val.Plies())
+	if n := strings.Count(with, want); n != 2 {
+		t.Errorf("with the tables: %d games %q, want 2:\n%s", n, want, with)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "endgame", endgame.FileName(rules.English, 3))); err != nil {
+		t.Errorf("the tables' file: %v", err)
+	}
+	t.Logf("with the tables:\n%s", with)
+	without := run()
+	t.Logf("without:\n%s", without)
+	if strings.Contains(without, "stored before") && !strings.Contains(without, "0 stored before") {
+		t.Errorf("the match without tables resumed the one with them (one key):\n%s", without)
+	}
+	if n := strings.Count(without, want); n == 2 {
+		t.Errorf("without the tables the depth-2 engines also played the shortest win twice; the test shows nothing:\n%s", without)
 	}
 }

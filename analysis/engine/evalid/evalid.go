@@ -72,3 +72,14 @@ func compute() string {
 
 // Version is search.Version and the fingerprint: "0.1+eval.1a2b3c4d".
 func Version() string { return search.Version + "+eval." + Fingerprint() }
+
+// WithEndgame is version with the endgame tables' piece count the
+// engine searched with ("0.1+eval.1a2b3c4d+endgame.4"): their exact values
+// below the root change scores, so that evaluations with and without
+// them are told apart. pieces <= 0: version itself.
+func WithEndgame(version string, pieces int) string {
+	if pieces <= 0 {
+		return version
+	}
+	return fmt.Sprintf("%s+endgame.%d", version, pieces)
+}
