@@ -19,6 +19,12 @@ import (
 // than believed.
 const magic = "draughtsdb endgame 1\n"
 
+// maxDistance bounds a value's plies to the end as read from a file: the
+// longest wins of up to 5 pieces on 8x8 boards are far shorter, and the
+// search needs a table's win to stay a mate score (search.MateThreshold
+// leaves 1000 plies).
+const maxDistance = 500
+
 // ErrCorrupt: a tables file that is not whole.
 var ErrCorrupt = errors.New("endgame: tables file damaged")
 
@@ -77,7 +83,15 @@ func ReadTables(r io.Reader, v *rules.Variant, pieces int) (*Tables, error) {
 		crc.Write(buf)
 		tb.val = make([]Value, 2*tb.size)
 		for i := range tb.val {
-			tb.val[i] = Value(binary.LittleEndian.Uint16(buf[2*i:]))
+			v := Value(binary.LittleEndian.Uint16(buf[2*i:]))
+			// A decided value is odd (a win in an odd number of plies, a
+			// loss in an even one) and far from the search's mate scores;
+			// anything else is not a table this generator wrote, whatever
+			// its checksum.
+			if v != 0 && (v%2 == 0 || v > maxDistance || v < -maxDistance-1) {
+				return nil, fmt.Errorf("%w: value %d", ErrCorrupt, v)
+			}
+			tb.val[i] = v
 		}
 	}
 	var c [4]byte
