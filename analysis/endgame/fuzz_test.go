@@ -15,8 +15,9 @@ import (
 // after a crash, a full disk or an edit, returns tables or ErrCorrupt,
 // never panics; tables it accepts probe only decided values within the
 // bounds a search can score. Each input is read twice: as the whole file,
-// and as the values of a file whose header and checksum are right (which
-// random bytes rarely get past otherwise).
+// and as patches of the values of a real file (4 bytes each: a place and
+// a value) whose checksum is then made right again, which random bytes
+// would rarely get past otherwise.
 func FuzzReadTables(f *testing.F) {
 	v := rules.English
 	t, err := Generate(v, 2, nil)
@@ -27,11 +28,16 @@ func FuzzReadTables(f *testing.F) {
 	if _, err := t.WriteTo(&good); err != nil {
 		f.Fatal(err)
 	}
-	head := fmt.Sprintf("%s%s %d\n", magic, v.Name, 2)
+	head := len(fmt.Sprintf("%s%s %d\n", magic, v.Name, 2))
 	f.Add(good.Bytes())
-	f.Add(good.Bytes()[len(head) : good.Len()-4])
-	f.Add(good.Bytes()[:good.Len()/2])
-	f.Add([]byte(head))
+	f.Add(good.Bytes()[:head+10])
+	f.Add([]byte{0, 0, 2, 0})             // a value made even
+	f.Add([]byte{7, 0, 0xf5, 0x01})       // 501 plies
+	f.Add([]byte{9, 1, 0x03, 0, 9, 1, 0}) // a win of 3, and a short patch
+	pos, err := rules.ParseFEN(v, "W:WK1:BK32")
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		check := func(what string, file []byte) {
 			tabs, err := ReadTables(bytes.NewReader(file), v, 2)
@@ -48,17 +54,18 @@ func FuzzReadTables(f *testing.F) {
 					}
 				}
 			}
-			pos, err := rules.ParseFEN(v, "W:WK1:BK32")
-			if err != nil {
-				t.Fatal(err)
-			}
 			if val, ok := tabs.Probe(&pos); !ok || val.Plies() > maxDistance {
 				t.Fatalf("%s: probe %v %v", what, val, ok)
 			}
 		}
 		check("the file", data)
-		file := append([]byte(head), data...)
+		file := bytes.Clone(good.Bytes()[:good.Len()-4])
+		values := (len(file) - head) / 2
+		for p := data; len(p) >= 4; p = p[4:] {
+			i := int(binary.LittleEndian.Uint16(p)) % values
+			copy(file[head+2*i:], p[2:4])
+		}
 		file = binary.LittleEndian.AppendUint32(file, crc32.ChecksumIEEE(file))
-		check("values with a right checksum", file)
+		check("patched values with a right checksum", file)
 	})
 }
