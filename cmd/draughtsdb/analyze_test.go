@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
+	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"io"
 	"os"
 	"os/exec"
@@ -532,5 +534,47 @@ func TestAnalyzeEngineFlags(t *testing.T) {
 	}
 	if _, err := runCLI(t, "analyze", "--depth", "4", "--movetime", "100"); err == nil || !strings.Contains(err.Error(), "not both") {
 		t.Errorf("--depth and --movetime: %v", err)
+	}
+}
+
+// TestAnalyzeEndgameTables: analyze --endgame-pieces builds the tables of
+// --variant before the work and stores evaluations whose engine version
+// names them, so that --reevaluate tells them from the others; a variant
+// without tables and a Hub engine refuse the flag.
+func TestAnalyzeEndgameTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: skipped under -short")
+	}
+	isolate(t)
+	url, pool := importSample(t)
+	dir := t.TempDir()
+	common := []string{"--database-url", url, "--data-dir", dir, "--variant", "english", "--depth", "2", "--limit", "2", "--max-ply", "8"}
+	sum := analyzeJSON(t, append(common, "--endgame-pieces", "3")...)
+	if sum.PositionsEvaluated == 0 {
+		t.Fatalf("nothing evaluated: %+v", sum)
+	}
+	want := evalid.Version() + "+endgame.3"
+	for _, e := range evaluations(t, pool) {
+		if e.EngineVersion != want {
+			t.Fatalf("engine_version %q, want %q", e.EngineVersion, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "endgame", endgame.FileName(rules.English, 3))); err != nil {
+		t.Errorf("the tables' file: %v", err)
+	}
+	// Without the tables the stored ones are of another engine version.
+	again := analyzeJSON(t, append(common, "--reevaluate")...)
+	if again.PositionsEvaluated != sum.PositionsEvaluated {
+		t.Errorf("--reevaluate without the tables: %+v, want the %d positions evaluated again", again, sum.PositionsEvaluated)
+	}
+	for _, c := range [][]string{
+		{"--variant", "russian", "--endgame-pieces", "3"},
+		{"--engine", "hub:/bin/true", "--endgame-pieces", "3"},
+		{"--endgame-pieces", "6"},
+	} {
+		_, err := runCLI(t, append([]string{"analyze", "--database-url", "postgres://127.0.0.1:1/none"}, c...)...)
+		if err == nil || !strings.Contains(err.Error(), "--endgame-pieces") {
+			t.Errorf("analyze %q: %v, want an error naming --endgame-pieces", c, err)
+		}
 	}
 }
