@@ -3,11 +3,11 @@ package annotate
 import (
 	"context"
 	"fmt"
-	"github.com/draughtsdb/draughtsdb/analysis/endgame"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
 	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"

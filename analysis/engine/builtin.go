@@ -5,10 +5,9 @@ import (
 	"errors"
 
 	"github.com/draughtsdb/draughtsdb/analysis/endgame"
-	"github.com/draughtsdb/draughtsdb/replay/rules"
-
 	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
+	"github.com/draughtsdb/draughtsdb/replay/rules"
 )
 
 // BuiltinEngine is draughtsdb's own search (package search) with its own

@@ -2,13 +2,13 @@ package match
 
 import (
 	"context"
-	"github.com/draughtsdb/draughtsdb/analysis/endgame"
 	"io"
 	"math"
 	"strings"
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/dxp" // also the DXP client behind engine.Open's dxp:HOST:PORT
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
 	"github.com/draughtsdb/draughtsdb/analysis/engine"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
 	"github.com/draughtsdb/draughtsdb/replay/rules"

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/draughtsdb/draughtsdb/analysis/endgame"
-	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"io"
 	"os"
 	"os/exec"
@@ -22,6 +20,8 @@ import (
 	"time"
 
 	"github.com/draughtsdb/draughtsdb/analysis/annotate"
+	"github.com/draughtsdb/draughtsdb/analysis/endgame"
+	"github.com/draughtsdb/draughtsdb/analysis/engine/evalid"
 	"github.com/draughtsdb/draughtsdb/analysis/hub"
 	"github.com/draughtsdb/draughtsdb/replay/rules"
 	"github.com/draughtsdb/draughtsdb/schema/codec"

@@ -80,7 +80,7 @@ func (e *endgameFlags) loader(a *app, w io.Writer) func(*rules.Variant) *endgame
 		case err != nil:
 			fmt.Fprintf(w, "draughtsdb: %v; %s searches without them\n", err, v.Name)
 		case t == nil:
-			fmt.Fprintf(w, "draughtsdb: --endgame-pieces: %s has no endgame tables (its games also end by counting moves, or otherwise than by no move)\n", v.Name)
+			fmt.Fprintf(w, "draughtsdb: %v\n", errNoTables(v))
 		}
 		seen[v] = t
 		return t
@@ -112,7 +112,7 @@ func (e *endgameFlags) checkMatch(v *rules.Variant, specA, specB engine.Spec) er
 // checkVariant: v has tables (nil: any variant, decided per game).
 func (e *endgameFlags) checkVariant(v *rules.Variant) error {
 	if e.pieces != 0 && v != nil && !endgame.Supported(v) {
-		return fmt.Errorf("--endgame-pieces: %s has no endgame tables (its games also end by counting moves, or otherwise than by no move)", v.Name)
+		return errNoTables(v)
 	}
 	return nil
 }
@@ -137,4 +137,9 @@ func (e *endgameFlags) useIn(eo *match.EngineOptions, a *app, v *rules.Variant, 
 	}
 	eo.EndgamePieces = e.pieces
 	return nil
+}
+
+// errNoTables: v has no endgame tables, and why.
+func errNoTables(v *rules.Variant) error {
+	return fmt.Errorf("--endgame-pieces: %s has no endgame tables (its games also end by counting moves, or otherwise than by no move)", v.Name)
 }
