@@ -10,10 +10,13 @@
 // A table holds one material signature (men and kings of each side), both
 // sides to move, one Value per position: a win in d plies, a loss in d
 // plies, or a draw, for the side to move, under the variant's move
-// generator alone. A variant whose games also end by counting moves
-// (Russian's and International's king-move draws, Frisian's king-move
-// limit) or by another win condition is not Supported: a table would call
-// a position won that the count draws.
+// generator alone. Russian games are also drawn after 30 plies of king
+// moves without a capture or a man move: there a draw is still exact, and
+// a win or loss is only when the count cannot reach 30 before the end
+// (Value.Exact, which the search asks with the count of its line). A
+// variant with a limit on moving one king (Frisian) or another win
+// condition is not Supported: a table would call a position won that the
+// rule decides otherwise.
 //
 // The tables are built smallest first: a capture leads to fewer pieces, a
 // promotion to fewer men, and a plain move stays in its table, which is

@@ -46,19 +46,33 @@ func (v Value) dist() int {
 	return int(-v - 1)
 }
 
-// ErrUnsupported: the variant's tables would not be exact (a draw rule
-// that counts moves, a king-move limit, another win condition, or a board
-// too large).
+// ErrUnsupported: the variant's tables would not be exact (a king-move
+// limit, another win condition, or a board too large).
 var ErrUnsupported = errors.New("endgame: no exact tables for this variant")
 
-// Supported reports whether Generate builds tables for v. The values are
-// those of the rules alone: a variant whose game can also end by counting
-// moves (Russian's and International's king-move draws) or by another win
-// condition would be misjudged, so it has none.
+// Supported reports whether Generate builds tables for v: a board of at
+// most 32 squares whose games are lost by having no move. A variant that
+// also draws by counting king moves (Russian's 30 plies,
+// Variant.DrawKingPlies) has tables of the move rules alone, which Exact
+// tells when to trust; one with a king-move limit (Frisian) or another
+// win condition would be misjudged, so it has none.
 func Supported(v *rules.Variant) bool {
 	b := v.Board
-	return v.Win == rules.LoseWhenNoMove && v.DrawKingPlies == 0 && v.KingMoveLimit == 0 &&
+	return v.Win == rules.LoseWhenNoMove && v.KingMoveLimit == 0 &&
 		!b.AllSquares && b.Squares() <= 32
+}
+
+// Exact reports that v, a value from the tables of variant, is surely the
+// value of the game under the variant's king-move draw rule too, when
+// kingPlies plies of it are already counted (rules.DrawCounter.Plies): a
+// draw always (the count only adds draws); a win or loss in d plies when
+// the count cannot reach the limit first, kingPlies+d below it (the
+// count grows by at most one a ply, and the winner's shortest line ends
+// the game within d plies whatever the loser plays). In a variant
+// without the rule every value is exact.
+func (v Value) Exact(variant *rules.Variant, kingPlies int) bool {
+	lim := variant.DrawKingPlies
+	return lim == 0 || v == 0 || kingPlies+v.dist() < lim
 }
 
 // sig is a material signature: men and kings of each side.

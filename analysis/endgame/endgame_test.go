@@ -162,10 +162,10 @@ var mainRoad = map[int]bool{29: true, 25: true, 22: true, 18: true, 15: true, 11
 // (kings of one step): three kings beat one from every position with
 // their side to move, and two kings beat one almost always (Chinook's
 // databases; a draw only when a king is lost at once). Flying kings
-// (Brazilian, as Russian): three kings win against one when they hold the
-// main road and the lone king is off it (Petrov's triangle, at most 15
-// moves once it is set up), and two kings do not beat one alone on the
-// main road.
+// (Brazilian and Russian): three kings win against one when they hold the
+// main road and the lone king is off it (Petrov's triangle, within the 15
+// moves Russian's rules give it), and two kings do not beat one alone on
+// the main road.
 func TestKnownEndings(t *testing.T) {
 	t.Parallel()
 	count := func(tb *Tables, s sig, side int, keep func(*rules.Position) bool) (w, d, l, longest int) {
@@ -216,29 +216,59 @@ func TestKnownEndings(t *testing.T) {
 		t.Errorf("english, king v king, no capture: %d won, %d drawn, %d lost; want mostly drawn", w, d, l)
 	}
 
-	br, err := newTablesOf(rules.Brazilian, 4, []sig{{0, 3, 0, 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	br.generate(nil)
-	petrov := func(pos *rules.Position) bool {
-		return road(pos, rules.WhiteKing) && !road(pos, rules.BlackKing)
-	}
-	if w, d, l, longest := count(br, sig{0, 3, 0, 1}, 0, petrov); l != 0 || d*100 > w || longest > 30 {
-		t.Errorf("brazilian, three kings holding the main road v one off it, their side to move: %d won (the longest in %d plies), %d drawn, %d lost; want nearly all won within 30 plies", w, longest, d, l)
-	}
-	holds := func(pos *rules.Position) bool {
-		return road(pos, rules.BlackKing) && !road(pos, rules.WhiteKing) && noCapture(pos)
-	}
-	if w, d, l, _ := count(br, sig{0, 2, 0, 1}, 1, holds); w+l != 0 || d == 0 {
-		t.Errorf("brazilian, a lone king alone on the main road, to move without a capture, v two kings: %d won, %d drawn, %d lost; want all drawn", w, d, l)
+	for _, v := range []*rules.Variant{rules.Brazilian, rules.Russian} {
+		fk, err := newTablesOf(v, 4, []sig{{0, 3, 0, 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fk.generate(nil)
+		petrov := func(pos *rules.Position) bool {
+			return road(pos, rules.WhiteKing) && !road(pos, rules.BlackKing)
+		}
+		w, d, l, longest := count(fk, sig{0, 3, 0, 1}, 0, petrov)
+		if l != 0 || d*100 > w || longest >= 30 {
+			t.Errorf("%s, three kings holding the main road v one off it, their side to move: %d won (the longest in %d plies), %d drawn, %d lost; want nearly all won within 15 moves", v.Name, w, longest, d, l)
+		}
+		if v == rules.Russian && !Value(longest).Exact(v, 0) {
+			t.Errorf("russian: a win in %d plies from a fresh count is not exact", longest)
+		}
+		holds := func(pos *rules.Position) bool {
+			return road(pos, rules.BlackKing) && !road(pos, rules.WhiteKing) && noCapture(pos)
+		}
+		if w, d, l, _ := count(fk, sig{0, 2, 0, 1}, 1, holds); w+l != 0 || d == 0 {
+			t.Errorf("%s, a lone king alone on the main road, to move without a capture, v two kings: %d won, %d drawn, %d lost; want all drawn", v.Name, w, d, l)
+		}
 	}
 }
 
-// TestUnsupported: the variants whose games end by counting moves, or are
-// won otherwise, have no tables.
+// TestExact: under Russian's 30-ply king-move rule a draw is always
+// exact and a decided value only while the count cannot reach 30 first;
+// without the rule every value is.
+func TestExact(t *testing.T) {
+	for _, c := range []struct {
+		v         Value
+		variant   *rules.Variant
+		kingPlies int
+		want      bool
+	}{
+		{0, rules.Russian, 29, true},
+		{winIn(29), rules.Russian, 0, true},
+		{winIn(29), rules.Russian, 1, false},
+		{lossIn(10), rules.Russian, 19, true},
+		{lossIn(10), rules.Russian, 20, false},
+		{lossIn(0), rules.Russian, 29, true},
+		{winIn(101), rules.English, 500, true},
+	} {
+		if got := c.v.Exact(c.variant, c.kingPlies); got != c.want {
+			t.Errorf("%v in %s with %d plies counted: Exact %v, want %v", c.v, c.variant.Name, c.kingPlies, got, c.want)
+		}
+	}
+}
+
+// TestUnsupported: the variants with a king-move limit, a board above 32
+// squares, or won otherwise, have no tables.
 func TestUnsupported(t *testing.T) {
-	for _, v := range []*rules.Variant{rules.Russian, rules.International, rules.Frisian, rules.Antidraughts, rules.Breakthrough} {
+	for _, v := range []*rules.Variant{rules.International, rules.Frisian, rules.Antidraughts, rules.Breakthrough} {
 		if _, err := Generate(v, 3, nil); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("%s: %v, want ErrUnsupported", v.Name, err)
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 // A king and a man against a king in English checkers: the tables give
-// the win and its length; Russian, whose king moves are counted, has no
+// the win and its length; Frisian, whose king moves are limited, has no
 // tables.
 func ExampleTables_Probe() {
 	t, err := endgame.Generate(rules.English, 3, nil)
@@ -20,7 +20,7 @@ func ExampleTables_Probe() {
 	fmt.Println(pos.FEN(), v)
 	won, plies := v.Win()
 	fmt.Println(won, plies)
-	fmt.Println(endgame.Supported(rules.English), endgame.Supported(rules.Russian))
+	fmt.Println(endgame.Supported(rules.English), endgame.Supported(rules.Frisian))
 	// Output:
 	// W:WK1,29:BK10 win in 47
 	// true 47

@@ -69,7 +69,7 @@ func (b *BuiltinEngine) Search(ctx context.Context, g Game, l Limit) (Result, er
 	if err != nil {
 		return Result{}, err
 	}
-	o := search.Options{Depth: l.Depth, MoveTime: l.MoveTime, History: hist, KingMoves: &kmc, Continue: g.Continue}
+	o := search.Options{Depth: l.Depth, MoveTime: l.MoveTime, History: hist, KingMoves: &kmc, KingPlies: g.DrawCount(), Continue: g.Continue}
 	if b.endgame != nil {
 		o.Endgame = b.endgame(pos.Variant())
 	}

@@ -90,10 +90,27 @@ type Game struct {
 	// KingMoves is Frisian's king-move counter at Start (nil: a fresh
 	// one, as at a game's beginning).
 	KingMoves *rules.KingMoveCounter
+	// KingPlies is the king-move draw count at Start
+	// (rules.DrawCounter.Plies; 0 at a game's beginning, or for a
+	// position evaluated on its own).
+	KingPlies int
 	// Continue allows a LineSearcher to keep its table from its previous
 	// search: the positions of one game searched in order share much of
 	// their trees. Without it every search starts from nothing.
 	Continue bool
+}
+
+// DrawCount is the king-move draw count after Moves: KingPlies at Start,
+// then the moves applied to a rules.DrawCounter (legal moves, as
+// Position checks).
+func (g *Game) DrawCount() int {
+	d := rules.DrawCounter{Plies: g.KingPlies}
+	pos := g.Start
+	for i := range g.Moves {
+		d.Update(&pos, &g.Moves[i])
+		pos.Play(&g.Moves[i])
+	}
+	return d.Plies
 }
 
 // Position returns the position after Moves, the hashes of the game's

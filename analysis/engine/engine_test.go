@@ -203,3 +203,56 @@ func TestPool(t *testing.T) {
 		t.Errorf("Get after Close: %v", err)
 	}
 }
+
+// TestDrawCount: a game's king-move draw count goes on from KingPlies
+// over king moves and starts again at a man move or a capture, as the
+// match's referee counts (rules.DrawCounter); the built-in engine
+// searches with it: one ply before Russian's 30 every king move draws.
+func TestDrawCount(t *testing.T) {
+	start, err := rules.ParseFEN(rules.Russian, "W:WK30,21:BK4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := start
+	var moves []rules.Move
+	play := func(text string) {
+		t.Helper()
+		for _, m := range pos.LegalMoves(nil) {
+			if rules.FormatMove(rules.Russian, &m, rules.Numeric, false) == text {
+				moves = append(moves, m)
+				pos.Play(&m)
+				return
+			}
+		}
+		t.Fatalf("%s: no move %s", pos.FEN(), text)
+	}
+	play("30-26") // king
+	play("4-8")   // king
+	g := Game{Start: start, Moves: moves, KingPlies: 10}
+	if got := g.DrawCount(); got != 12 {
+		t.Errorf("two king moves after 10 counted: %d, want 12", got)
+	}
+	play("21-17") // man
+	g.Moves = moves
+	if got := g.DrawCount(); got != 0 {
+		t.Errorf("after a man move: %d, want 0", got)
+	}
+	b := NewBuiltin(4)
+	defer b.Close()
+	ctx := context.Background()
+	kings, err := rules.ParseFEN(rules.Russian, "W:WK31,K32:BK2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := b.Search(ctx, Game{Start: kings}, Limit{Depth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	late, err := b.Search(ctx, Game{Start: kings, KingPlies: 29}, Limit{Depth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh.Score == 0 || late.Score != 0 {
+		t.Errorf("two kings v one: score %d with a fresh count, %d with 29 plies counted; want a score, then 0", fresh.Score, late.Score)
+	}
+}

@@ -101,6 +101,7 @@ type server struct {
 	pos      rules.Position
 	history  []uint64
 	kings    rules.KingMoveCounter // Frisian's king move limit over pos's moves=
+	draw     rules.DrawCounter     // the king-move draw count over pos's moves=
 	depth    int
 	moveTime time.Duration
 	infinite bool
@@ -358,7 +359,7 @@ func (s *server) handle(l Line) (quit bool) {
 			if v != s.variant {
 				s.variant = v
 				s.pos = v.StartPosition()
-				s.history, s.kings = nil, rules.KingMoveCounter{}
+				s.history, s.kings, s.draw = nil, rules.KingMoveCounter{}, rules.DrawCounter{}
 			}
 		case "tt-size":
 			n, err := strconv.Atoi(val)
@@ -473,6 +474,7 @@ func (s *server) setPosition(l Line) {
 	}
 	var hist []uint64
 	var kings rules.KingMoveCounter
+	var draw rules.DrawCounter
 	if mv, ok := l.Get("moves"); ok {
 		for _, t := range strings.Fields(mv) {
 			m, err := ParseMove(&pos, t)
@@ -482,6 +484,7 @@ func (s *server) setPosition(l Line) {
 			}
 			hist = append(hist, pos.Hash())
 			kings.Update(&pos, &m)
+			draw.Update(&pos, &m)
 			pos.Play(&m)
 		}
 		// The search's repetition check compares its lines against the
@@ -490,7 +493,7 @@ func (s *server) setPosition(l Line) {
 			hist = append(hist, pos.Hash())
 		}
 	}
-	s.pos, s.history, s.kings = pos, hist, kings
+	s.pos, s.history, s.kings, s.draw = pos, hist, kings, draw
 }
 
 func (s *server) startSearch() {
@@ -502,7 +505,7 @@ func (s *server) startSearch() {
 	}
 	s.ensureEngine()
 	kings := s.kings
-	opts := search.Options{Depth: s.depth, MoveTime: s.moveTime, History: s.history, KingMoves: &kings}
+	opts := search.Options{Depth: s.depth, MoveTime: s.moveTime, History: s.history, KingMoves: &kings, KingPlies: s.draw.Plies}
 	if s.endgame != nil {
 		opts.Endgame = s.endgame(s.variant)
 	}

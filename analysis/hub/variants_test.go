@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,4 +144,71 @@ func TestScanVariantNames(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestServeKingMoveCount: the moves of a pos line count for Russian's
+// draw after 30 plies of king moves: after 29 of them the engine scores
+// the position as the search told the count does (every king move draws),
+// not as a fresh one (two kings against one, both sides moving at random
+// without a capture).
+func TestServeKingMoveCount(t *testing.T) {
+	start, err := rules.ParseFEN(rules.Russian, "B:WK31,K32:BK2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 200; seed++ {
+		rnd := rand.New(rand.NewPCG(seed, 0))
+		pos := start
+		var texts []string
+		var hist []uint64
+		for len(texts) < 29 {
+			var quiet []rules.Move
+			for _, m := range pos.LegalMoves(nil) {
+				c := pos
+				c.Play(&m)
+				if !m.IsCapture() && !slices.Contains(hist, c.Hash()) {
+					if n := c.LegalMoves(nil); len(n) > 0 && !n[0].IsCapture() {
+						quiet = append(quiet, m)
+					}
+				}
+			}
+			if len(quiet) == 0 {
+				break
+			}
+			m := quiet[rnd.IntN(len(quiet))]
+			hist = append(hist, pos.Hash())
+			texts = append(texts, FormatMove(&m))
+			pos.Play(&m)
+		}
+		if len(texts) < 29 {
+			continue
+		}
+		hist = append(hist, pos.Hash())
+		counted := search.Search(pos, search.Options{Depth: 4, TTSizeMB: 4, History: hist, KingPlies: 29}, nil)
+		fresh := search.Search(pos, search.Options{Depth: 4, TTSizeMB: 4, History: hist}, nil)
+		if counted.Score != 0 {
+			t.Fatalf("seed %d: the search with 29 plies counted scores %d, want 0", seed, counted.Score)
+		}
+		if fresh.Score == 0 {
+			continue
+		}
+		s := newSession(t, Options{TTSizeMB: 4, Variant: "russian"})
+		s.send("hub", "init")
+		s.until("ready")
+		s.send(`pos pos=`+FormatPosition(&start)+` moves="`+strings.Join(texts, " ")+`"`, "level depth=4", "go think")
+		out := s.until("done")
+		var score string
+		for _, l := range out {
+			if p := ParseLine(l); p.Cmd == "info" {
+				score, _ = p.Get("score")
+			}
+		}
+		if score != FormatScore(counted.Score) {
+			t.Errorf("seed %d: after 29 king moves the server scores %s, want %s (a fresh count: %s)\n%s",
+				seed, score, FormatScore(counted.Score), FormatScore(fresh.Score), strings.Join(out, "\n"))
+		}
+		s.send("quit")
+		return
+	}
+	t.Fatal("no walk of 200 reached 29 king moves with a position a fresh count does not score 0")
 }

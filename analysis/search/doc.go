@@ -72,6 +72,15 @@
 // transposition table does not key on it: a position reached with another
 // count may reuse a score (an approximation, like most of a search).
 //
+// The king-move draw rule (Variant.DrawKingPlies: Russian 30 plies of king
+// moves without a capture or a man move, International 50) is counted
+// the same way from Options.KingPlies (the game's rules.DrawCounter
+// before the root): a line that reaches the limit is drawn, unless its
+// side to move has no move. Endgame tables (Options.Endgame), built from
+// the move rules alone, score a win or loss only where the count of the
+// line cannot reach the limit before the end (endgame.Value.Exact);
+// elsewhere the search goes on.
+//
 // # Algorithm
 //
 // Iterative deepening over a fail-soft principal variation search (PVS):

@@ -61,3 +61,38 @@ func TestEndgameTables(t *testing.T) {
 		t.Errorf("brazilian with english tables: %d nodes, %d; without %d, %d", a.Nodes, a.Score, b.Nodes, b.Score)
 	}
 }
+
+// TestKingPlies: Russian draws after 30 plies of king moves without a
+// capture or a man move. A table's win counts only while the count of the
+// line cannot reach 30 first (endgame.Value.Exact), and a line that
+// reaches it is drawn.
+func TestKingPlies(t *testing.T) {
+	tb, err := endgame.Generate(rules.Russian, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const fen = "W:WK1,K2:BK28" // two kings v one, kings only: every move but the last capture counts
+	pos, err := rules.ParseFEN(rules.Russian, fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := tb.Probe(&pos); v != 7 {
+		t.Fatalf("%s: %v, want a win in 7", fen, v)
+	}
+	for _, c := range []struct {
+		kingPlies int
+		mate      bool
+	}{{0, true}, {22, true}, {23, false}} {
+		r := Search(pos, Options{Depth: 2, Endgame: tb, KingPlies: c.kingPlies}, nil)
+		if c.mate && r.Score != Win-7 || !c.mate && r.Mate {
+			t.Errorf("%s with %d plies counted: score %d (mate %v), want mate %v (win in 7 plies: %d)", fen, c.kingPlies, r.Score, r.Mate, c.mate, Win-7)
+		}
+	}
+	// One ply before the limit every move draws: none captures.
+	if r := Search(pos, Options{Depth: 4, KingPlies: 29}, nil); r.Score != 0 {
+		t.Errorf("%s with 29 plies counted: score %d, want 0 (drawn by the 30th)", fen, r.Score)
+	}
+	if r := Search(pos, Options{Depth: 4}, nil); r.Score <= 0 {
+		t.Errorf("%s with a fresh count: score %d, want a win", fen, r.Score)
+	}
+}

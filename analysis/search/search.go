@@ -65,6 +65,14 @@ type Options struct {
 	// The search applies the limit along every line (rules.Position's
 	// LegalMoves does not), so the best move and the PV are allowed.
 	KingMoves *rules.KingMoveCounter
+	// KingPlies is the variant's king-move draw count before pos
+	// (rules.DrawCounter.Plies over the game so far: plies of king moves
+	// without a capture, or a man move, since the last; 0 for a fresh
+	// one). The search counts on along every line: a line that reaches
+	// Variant.DrawKingPlies (Russian 30, International 50) is drawn, and
+	// an endgame table's win or loss counts only where the count cannot
+	// reach it first (endgame.Value.Exact).
+	KingPlies int
 	// Continue keeps what the engine learnt in its earlier searches (the
 	// transposition table) instead of starting from nothing, and at a
 	// fixed depth starts iterative deepening at one less than the depth
@@ -339,6 +347,8 @@ type searcher struct {
 	fast    *fastBoard                        // the fast layout (fast.go), nil for the generic path
 	fb      [maxPly + 1]fboard                // the path in the fast layout
 	kings   [maxPly + 1]rules.KingMoveCounter // the king move limit's state per ply
+	count   [maxPly + 1]int                   // the king-move draw count per ply (Options.KingPlies)
+	drawAt  int                               // Variant.DrawKingPlies: the count that draws (0: none)
 	limit   bool                              // the variant has a king move limit
 	win     rules.WinCondition
 	order   [maxPly][]int
@@ -393,6 +403,7 @@ func (s *searcher) reset(v *rules.Variant, ctx context.Context, opts Options, no
 		s.probCutPieces = 2 * v.InitialRows * v.Board.Width / 2 * 4 / 5
 	}
 	s.kings[0] = rules.KingMoveCounter{}
+	s.count[0], s.drawAt = opts.KingPlies, v.DrawKingPlies
 	s.eg, s.egPieces = nil, 0
 	if t := opts.Endgame; t != nil && t.Variant() == v {
 		s.eg, s.egPieces = t, t.Pieces()
@@ -483,7 +494,7 @@ func (s *searcher) probe(pos *rules.Position, ply int) (int, bool) {
 		return 0, false
 	}
 	v, ok := s.eg.Probe(pos)
-	if !ok {
+	if !ok || !v.Exact(s.variant, s.count[ply]) {
 		return 0, false
 	}
 	if won, d := v.Win(); won {
@@ -650,6 +661,16 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 	if ply > 0 && s.repeated(ply) {
 		return 0
 	}
+	if ply > 0 && s.drawAt > 0 && s.count[ply] >= s.drawAt {
+		// The king-move rule draws the line, unless the side to move
+		// has no move and has lost first (as the match's referee rules).
+		pos := s.made(ply, true)
+		if n := len(s.legalMoves(pos, ply, s.moves[ply][:0])); n == 0 {
+			sc, _ := s.decided(pos, 0, ply)
+			return sc
+		}
+		return 0
+	}
 	if depth <= 0 && s.fast != nil && !s.fewPieces(ply) {
 		// The horizon without generating the moves, or even making the
 		// position, where the fast layout answers (the same decisions as
@@ -768,8 +789,10 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 		}
 		if reversible {
 			s.rev[ply+1] = s.rev[ply] + 1
+			s.count[ply+1] = s.count[ply] + 1
 		} else {
 			s.rev[ply+1] = 0
+			s.count[ply+1] = 0
 		}
 		var sc int
 		if i == 0 {
@@ -988,6 +1011,7 @@ func (s *searcher) quiesce(pos *rules.Position, moves []rules.Move, ply, alpha, 
 		}
 		m := &moves[order[i]]
 		s.play(pos, m, ply, s.fast != nil)
+		s.count[ply+1] = 0 // a capture
 		sc := -s.qnode(ply+1, -beta, -alpha)
 		if s.stop {
 			return 0

@@ -568,7 +568,7 @@ func TestAnalyzeEndgameTables(t *testing.T) {
 		t.Errorf("--reevaluate without the tables: %+v, want the %d positions evaluated again", again, sum.PositionsEvaluated)
 	}
 	for _, c := range [][]string{
-		{"--variant", "russian", "--endgame-pieces", "3"},
+		{"--variant", "international", "--endgame-pieces", "3"},
 		{"--engine", "hub:/bin/true", "--endgame-pieces", "3"},
 		{"--endgame-pieces", "6"},
 	} {

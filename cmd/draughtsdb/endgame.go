@@ -27,7 +27,7 @@ func (e *endgameFlags) add(f *pflag.FlagSet, who string) {
 			names = append(names, v.Name)
 		}
 	}
-	f.IntVar(&e.pieces, "endgame-pieces", 0, fmt.Sprintf("%s: exact win/draw/loss tables of every position of up to N pieces (2-%d), built into the data directory's endgame/ on first use (4 pieces: about 15M positions, 30 MB, a minute); in %s, whose games end by no move alone; 0 = none", who, endgame.MaxPieces, strings.Join(names, ", ")))
+	f.IntVar(&e.pieces, "endgame-pieces", 0, fmt.Sprintf("%s: exact win/draw/loss tables of every position of up to N pieces (2-%d), built into the data directory's endgame/ on first use (4 pieces: about 15M positions, 30 MB, a minute); in %s (a win only where the king-move draw count cannot end the game first); 0 = none", who, endgame.MaxPieces, strings.Join(names, ", ")))
 }
 
 func (e *endgameFlags) check() error {
@@ -141,5 +141,5 @@ func (e *endgameFlags) useIn(eo *match.EngineOptions, a *app, v *rules.Variant, 
 
 // errNoTables: v has no endgame tables, and why.
 func errNoTables(v *rules.Variant) error {
-	return fmt.Errorf("--endgame-pieces: %s has no endgame tables (its games also end by counting moves, or otherwise than by no move)", v.Name)
+	return fmt.Errorf("--endgame-pieces: %s has no endgame tables (a board of more than 32 squares, a limit on moving one king, or games won otherwise than by having no move)", v.Name)
 }

@@ -84,13 +84,13 @@ func TestHubEndgameTables(t *testing.T) {
 		t.Errorf("the tables' file: %v", err)
 	}
 
-	ru, err := rules.ParseFEN(rules.Russian, "W:WK29,K30:BK1")
+	in, err := rules.ParseFEN(rules.International, "W:WK46,K47:BK5")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, o = hubScore(t, ru, "--variant", "russian", "--endgame-pieces", "3", "--data-dir", dataDir)
-	if !strings.Contains(o, "russian has no endgame tables") {
-		t.Errorf("hub --variant russian --endgame-pieces 3: no notice:\n%s", o)
+	_, o = hubScore(t, in, "--variant", "international", "--endgame-pieces", "3", "--data-dir", dataDir)
+	if !strings.Contains(o, "international has no endgame tables") {
+		t.Errorf("hub --variant international --endgame-pieces 3: no notice:\n%s", o)
 	}
 
 	for _, n := range []string{"1", "6", "-2"} {

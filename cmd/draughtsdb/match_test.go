@@ -478,7 +478,7 @@ func TestMatchFlagErrors(t *testing.T) {
 		{[]string{"--engine", "builtin", "--engine", "builtin", "--openings", filepath.Join(dir, "none")}, "--openings"},
 		{[]string{"--engine", "builtin", "--engine", "builtin", "--depth", "0"}, "--depth/--movetime"},
 		{[]string{"--engine", "builtin", "--engine", "builtin", "--variant", "english", "--endgame-pieces", "9"}, "--endgame-pieces 9: want 0 (none) or 2..5"},
-		{[]string{"--engine", "builtin", "--engine", "builtin", "--variant", "russian", "--endgame-pieces", "3"}, "russian has no endgame tables"},
+		{[]string{"--engine", "builtin", "--engine", "builtin", "--variant", "international", "--endgame-pieces", "3"}, "international has no endgame tables"},
 		{[]string{"--engine", "hub:/bin/true", "--engine", "hub:/bin/true", "--variant", "english", "--endgame-pieces", "3"}, "for builtin engines"},
 	} {
 		out, err := runCLI(t, append([]string{"match", "--database-url", "postgres://nowhere.invalid/x"}, c.args...)...)
