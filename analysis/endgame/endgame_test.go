@@ -126,7 +126,7 @@ func checkSample(t *testing.T, tb *Tables, n int, seed uint64) {
 // variants, and a 4-piece one of each flying-king kind, agree with a
 // plain search on random positions.
 func TestAgainstPlainSearch(t *testing.T) {
-	for _, v := range []*rules.Variant{rules.English, rules.Brazilian, rules.Pool, rules.Italian, rules.Czech} {
+	for _, v := range []*rules.Variant{rules.English, rules.Brazilian, rules.Russian, rules.Pool, rules.Italian, rules.Czech} {
 		t.Run(v.Name, func(t *testing.T) {
 			t.Parallel()
 			if !Supported(v) {
@@ -139,7 +139,7 @@ func TestAgainstPlainSearch(t *testing.T) {
 			checkSample(t, tb, 400, 1)
 		})
 	}
-	for _, v := range []*rules.Variant{rules.English, rules.Brazilian} {
+	for _, v := range []*rules.Variant{rules.English, rules.Brazilian, rules.Russian} {
 		t.Run(v.Name+"-4", func(t *testing.T) {
 			if testing.Short() {
 				t.Skip("4-piece tables: -short")
