@@ -27,7 +27,7 @@ func (e *endgameFlags) add(f *pflag.FlagSet, who string) {
 			names = append(names, v.Name)
 		}
 	}
-	f.IntVar(&e.pieces, "endgame-pieces", 0, fmt.Sprintf("%s: exact win/draw/loss tables of every position of up to N pieces (2-%d), built into the data directory's endgame/ on first use (4 pieces: about 15M positions, 30 MB, a minute); in %s (a win only where the king-move draw count cannot end the game first); 0 = none", who, endgame.MaxPieces, strings.Join(names, ", ")))
+	f.IntVar(&e.pieces, "endgame-pieces", 0, fmt.Sprintf("%s: exact win/draw/loss tables of every position of up to N pieces (2-%d), built into the data directory's endgame/ on first use (4 pieces: about 15M positions, 30 MB, a minute); in %s (where a count of king moves draws, as in russian, a win counts only where the count cannot end the game first); 0 = none", who, endgame.MaxPieces, strings.Join(names, ", ")))
 }
 
 func (e *endgameFlags) check() error {
