@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/draughtsdb/draughtsdb/analysis/match"
 	"github.com/draughtsdb/draughtsdb/analysis/search"
@@ -35,6 +36,11 @@ type GenOptions struct {
 	// Adjudicate ends a game for the side whose search score stays at or
 	// above this many hundredths of a man for 6 plies in a row (0: 600).
 	Adjudicate int
+	// Workers play chunks at the same time, each with its own engine (1
+	// if 0). A chunk does not depend on which worker plays it or on what
+	// that worker played before (every search starts with an empty
+	// table), so the files are the same for any number of workers.
+	Workers int
 }
 
 func (o *GenOptions) fill() {
@@ -50,6 +56,9 @@ func (o *GenOptions) fill() {
 	if o.Depth <= 0 {
 		o.Depth = 6
 	}
+	if o.Workers <= 0 {
+		o.Workers = 1
+	}
 }
 
 // ChunkPath is the file of chunk i in dir.
@@ -59,10 +68,10 @@ func ChunkPath(dir string, i int) string {
 
 // Generate plays the missing chunks of o.Dir. done is called after every
 // game with the number of games finished in this run and the number to
-// play (may be nil). Cancelling ctx stops it after the current game; the
-// unfinished chunk is not written, and a run with the same options plays
-// it again.
-func Generate(ctx context.Context, o GenOptions, done func(n, total int)) error {
+// play (may be nil). Cancelling parent stops it after the current game; the
+// unfinished chunks (one per worker) are not written, and a run with the
+// same options plays them again.
+func Generate(parent context.Context, o GenOptions, done func(n, total int)) error {
 	o.fill()
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return err
@@ -82,30 +91,70 @@ func Generate(ctx context.Context, o GenOptions, done func(n, total int)) error 
 		}
 	}
 	total := len(todo) * o.ChunkGames
-	n := 0
-	eng := search.NewEngine(4)
-	for _, i := range todo {
-		rng := rand.New(rand.NewPCG(o.Seed, uint64(i)))
-		var recs []Record
-		for g := 0; g < o.ChunkGames; g++ {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			b := &ballots[rng.IntN(len(ballots))]
-			recs = append(recs, playGame(ctx, eng, b.Pos, rng, &o)...)
-			n++
-			if done != nil {
-				done(n, total)
-			}
+	// Chunks are handed out in order; done is called from one goroutine
+	// at a time, with the games finished across the workers.
+	var (
+		mu    sync.Mutex
+		next  int
+		n     int
+		first error
+	)
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
 		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := writeChunk(ChunkPath(o.Dir, i), o.Variant, recs); err != nil {
-			return err
-		}
+		mu.Unlock()
+		cancel()
 	}
-	return nil
+	var wg sync.WaitGroup
+	for range min(o.Workers, len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			eng := search.NewEngine(4)
+			for {
+				mu.Lock()
+				if next == len(todo) || ctx.Err() != nil {
+					mu.Unlock()
+					return
+				}
+				i := todo[next]
+				next++
+				mu.Unlock()
+				rng := rand.New(rand.NewPCG(o.Seed, uint64(i)))
+				var recs []Record
+				for g := 0; g < o.ChunkGames; g++ {
+					if err := ctx.Err(); err != nil {
+						return
+					}
+					b := &ballots[rng.IntN(len(ballots))]
+					recs = append(recs, playGame(ctx, eng, b.Pos, rng, &o)...)
+					mu.Lock()
+					n++
+					if done != nil {
+						done(n, total)
+					}
+					mu.Unlock()
+				}
+				if ctx.Err() != nil {
+					return
+				}
+				if err := writeChunk(ChunkPath(o.Dir, i), o.Variant, recs); err != nil {
+					fail(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	// The caller's cancellation, not ours after a failure.
+	return parent.Err()
 }
 
 // playGame plays one self-play game from start and returns its quiet

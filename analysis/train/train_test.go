@@ -38,16 +38,19 @@ func TestTinyTraining(t *testing.T) {
 	if err := Generate(context.Background(), o, func(n, total int) { played = n }); err != nil || played != 0 {
 		t.Fatalf("second run played %d games (%v), want none", played, err)
 	}
-	// The same seed gives the same chunk.
+	// The same seed gives the same chunks, played by one worker or by
+	// three at once.
 	o2 := o
-	o2.Dir, o2.Games = t.TempDir(), 30
+	o2.Dir, o2.Games, o2.Workers = t.TempDir(), 90, 3
 	if err := Generate(context.Background(), o2, nil); err != nil {
 		t.Fatal(err)
 	}
-	a, _ := os.ReadFile(ChunkPath(dir, 0))
-	b, _ := os.ReadFile(ChunkPath(o2.Dir, 0))
-	if !bytes.Equal(a, b) || len(a) == 0 {
-		t.Fatalf("chunk 0 differs between two runs with seed 7 (%d and %d bytes)", len(a), len(b))
+	for i := range 3 {
+		a, _ := os.ReadFile(ChunkPath(dir, i))
+		b, _ := os.ReadFile(ChunkPath(o2.Dir, i))
+		if !bytes.Equal(a, b) || len(a) == 0 {
+			t.Fatalf("chunk %d differs between a run with one worker and one with three, seed 7 (%d and %d bytes)", i, len(a), len(b))
+		}
 	}
 	recs, err := ReadChunk(ChunkPath(dir, 0), v)
 	if err != nil {

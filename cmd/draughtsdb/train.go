@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 
 	"github.com/draughtsdb/draughtsdb/analysis/train"
 	"github.com/spf13/cobra"
@@ -150,6 +151,9 @@ func newTrainGenCommand() *cobra.Command {
 			if o.Depth < 1 || o.Depth > 30 {
 				return fmt.Errorf("--depth %d: want 1..30", o.Depth)
 			}
+			if o.Workers < 1 {
+				return fmt.Errorf("--workers %d: want 1 or more", o.Workers)
+			}
 			if o.RandomPlies < 0 {
 				return fmt.Errorf("--random-plies %d: want 0 or more", o.RandomPlies)
 			}
@@ -183,6 +187,7 @@ func newTrainGenCommand() *cobra.Command {
 	f.IntVar(&o.Depth, "depth", 6, "search depth per move")
 	f.IntVar(&o.RandomPlies, "random-plies", 6, "up to this many random plies after the ballot (drawn per game)")
 	f.IntVar(&o.MaxPlies, "max-plies", 200, "a game still going after this many plies is a draw")
+	f.IntVar(&o.Workers, "workers", runtime.NumCPU(), "chunks played at the same time, one core each (the games do not depend on it)")
 	f.BoolVar(&quiet, "quiet", false, "no progress bar")
 	return cmd
 }
