@@ -123,10 +123,13 @@ type game struct {
 	moves  []rules.Move
 	hashes []uint64 // hashes[i] is the position after i plies
 	draw   rules.DrawCounter
+	ending rules.EndingCounter // FMJD's 16- and 5-move endgame rules
 }
 
 func newGame(start rules.Position) *game {
-	return &game{start: start, pos: start, hashes: []uint64{start.Hash()}}
+	g := &game{start: start, pos: start, hashes: []uint64{start.Hash()}}
+	g.ending.Update(&g.pos)
+	return g
 }
 
 // play plays a legal move.
@@ -135,6 +138,7 @@ func (g *game) play(m rules.Move) {
 	g.pos.Play(&m)
 	g.moves = append(g.moves, m)
 	g.hashes = append(g.hashes, g.pos.Hash())
+	g.ending.Update(&g.pos)
 }
 
 // ply is the number of plies played.
@@ -173,14 +177,20 @@ func (g *game) takeBack(n int, side rules.Color) bool {
 }
 
 // drawn names the draw rule the current position falls under ("" for
-// none): the third repetition of the position, or the variant's king-move
-// limit (International: 25 moves each of kings only, without capture).
+// none): the third repetition of the position, the variant's king-move
+// limit (International: 25 moves each of kings only, without capture), or
+// FMJD's 16- and 5-move endgame rules.
 func (g *game) drawn() string {
 	if rules.Repetitions(g.hashes) >= 2 {
 		return "threefold repetition"
 	}
 	if g.draw.Drawn(g.pos.Variant()) {
 		return "25 moves each of kings only"
+	}
+	if g.ending.Drawn() {
+		// As the match referee decides (analysis/match), so that a
+		// server does not play on past a draw its opponent has declared.
+		return fmt.Sprintf("the %d-move endgame rule", g.ending.Class())
 	}
 	return ""
 }

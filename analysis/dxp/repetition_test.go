@@ -14,8 +14,9 @@ import (
 // TestServerSeesRepetitions: the server searches with the game's history,
 // as match's built-in player does, so it declines a move that repeats an
 // earlier position of the game when another move scores better. Two kings
-// against one (about +3 men for the server's White) with a black king that
-// moves at random: the test follows the game with the same engine, finds a
+// against a king and a man (White, the server, a king up; no endgame rule
+// of FMJD's applies, which the server would end the game by) with Black
+// moving at random: the test follows the game with the same engine, finds a
 // position where the search without the history picks a move back into a
 // position already played, and checks that the server played the move the
 // search with the history picks instead (every other move of the server
@@ -23,7 +24,7 @@ import (
 func TestServerSeesRepetitions(t *testing.T) {
 	const depth = 4
 	lim := engine.Limit{Depth: depth}
-	start, err := rules.ParseFEN(rules.International, "W:WK48,K28:BK3")
+	start, err := rules.ParseFEN(rules.International, "W:WK48,K28:BK3,6")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +55,17 @@ func TestServerSeesRepetitions(t *testing.T) {
 			}
 			legal := pos.LegalMoves(nil)
 			if len(legal) == 0 || pos.Outcome() != rules.Undecided {
+				break
+			}
+			// The server ends a game drawn by FMJD's endgame rules (as
+			// the match referee does): the point must come before that.
+			var ending rules.EndingCounter
+			ending.Update(&start)
+			for p, i := start, 0; i < len(g.Moves); i++ {
+				p.Play(&g.Moves[i])
+				ending.Update(&p)
+			}
+			if ending.Drawn() {
 				break
 			}
 			if pos.SideToMove() == rules.Black {

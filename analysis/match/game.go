@@ -104,7 +104,7 @@ type Game struct {
 	Ended time.Time
 
 	kingPlies rules.DrawCounter
-	ending    endingCounter
+	ending    rules.EndingCounter
 	// kingStart is KingMoves at Start.
 	kingStart rules.KingMoveCounter
 }
@@ -124,7 +124,7 @@ func newGame(round int, o *Opening) *Game {
 		g.KingMoves.Update(&p, &o.Line[i])
 		p.Play(&o.Line[i])
 	}
-	g.ending.update(&g.Pos)
+	g.ending.Update(&g.Pos)
 	g.kingStart = g.KingMoves
 	return g
 }
@@ -136,7 +136,7 @@ func (g *Game) play(m rules.Move) {
 	g.Pos.Play(&m)
 	g.Moves = append(g.Moves, m)
 	g.History = append(g.History, g.Pos.Hash())
-	g.ending.update(&g.Pos)
+	g.ending.Update(&g.Pos)
 }
 
 // legal finds m among the legal moves of g.Pos allowed by the king-move
@@ -170,8 +170,8 @@ func (g *Game) adjudicate(maxPlies int) (replay.Result, Reason, bool) {
 		return replay.Draw, Repetition, true
 	case g.kingPlies.Drawn(v):
 		return replay.Draw, KingRule(v), true
-	case g.ending.drawn():
-		if g.ending.class == 16 {
+	case g.ending.Drawn():
+		if g.ending.Class() == 16 {
 			return replay.Draw, Rule16, true
 		}
 		return replay.Draw, Rule5, true
@@ -205,53 +205,6 @@ func (g *Game) forfeit(side rules.Color, err error) {
 	default:
 		g.Result = replay.WhiteWins
 	}
-}
-
-// endingCounter applies FMJD's endgame rules of International draughts
-// (rules of the game, art. 6.3 and 6.4): with three pieces, at least one a
-// king (three kings, two kings and a man, a king and two men), against a
-// lone king, the game is drawn after 16 moves of each side; with two
-// kings, a king and a man, or a king, against a lone king, after 5 moves
-// each. The count starts when the material first takes that form and
-// starts again when it changes to the other form.
-type endingCounter struct {
-	class int // 16, 5 or 0: none applies
-	plies int // plies since the class began
-}
-
-func (e *endingCounter) update(p *rules.Position) {
-	c := endingClass(p)
-	if c != e.class {
-		e.class, e.plies = c, 0
-		return
-	}
-	if c != 0 {
-		e.plies++
-	}
-}
-
-func (e *endingCounter) drawn() bool {
-	return e.class != 0 && e.plies >= 2*e.class
-}
-
-func endingClass(p *rules.Position) int {
-	if p.Variant() != rules.International {
-		return 0
-	}
-	for _, strong := range []rules.Color{rules.White, rules.Black} {
-		wm, wk := p.Count(strong.Opponent())
-		if wm != 0 || wk != 1 {
-			continue
-		}
-		m, k := p.Count(strong)
-		switch {
-		case k >= 1 && m+k == 3:
-			return 16
-		case k >= 1 && m+k <= 2:
-			return 5
-		}
-	}
-	return 0
 }
 
 // PDN writes the finished game: the standard tags (Event, Site, Date,

@@ -375,30 +375,30 @@ func TestEndingCounter(t *testing.T) {
 		"W:WK46,K47:BK5": 5, "W:WK46,30:BK5": 5, "W:WK46:BK5": 5,
 		"W:W46,47,48:BK5": 0, "W:WK46,K47,K48,K49:BK5": 0, "W:WK46,K47,K48:B5": 0, "W:WK46,K47,K48:BK5,K4": 0,
 	} {
-		if got := endingClass(pos(fen)); got != want {
+		if got := rules.EndingClass(pos(fen)); got != want {
 			t.Errorf("%s: class %d, want %d", fen, got, want)
 		}
 	}
-	if endingClass(func() *rules.Position { p, _ := rules.ParseFEN(rules.Brazilian, "W:WK1,K2,K3:BK32"); return &p }()) != 0 {
+	if rules.EndingClass(func() *rules.Position { p, _ := rules.ParseFEN(rules.Brazilian, "W:WK1,K2,K3:BK32"); return &p }()) != 0 {
 		t.Error("the endgame rules are International's only")
 	}
 	// The count restarts when the class changes.
-	var e endingCounter
-	e.update(pos("W:WK46,K47,K48:BK5"))
+	var e rules.EndingCounter
+	e.Update(pos("W:WK46,K47,K48:BK5"))
 	for range 31 {
-		e.update(pos("W:WK46,K47,K48:BK5"))
+		e.Update(pos("W:WK46,K47,K48:BK5"))
 	}
-	if e.drawn() {
+	if e.Drawn() {
 		t.Fatal("drawn after 31 plies")
 	}
-	e.update(pos("W:WK46,K47:BK5")) // a king taken: 5-move class from now
-	if e.class != 5 || e.plies != 0 || e.drawn() {
+	e.Update(pos("W:WK46,K47:BK5")) // a king taken: 5-move class from now
+	if e.Class() != 5 || e.Drawn() {
 		t.Fatalf("after the change: %+v", e)
 	}
 	for range 10 {
-		e.update(pos("W:WK46,K47:BK5"))
+		e.Update(pos("W:WK46,K47:BK5"))
 	}
-	if !e.drawn() {
+	if !e.Drawn() {
 		t.Fatalf("not drawn after 10 plies of 2 v 1: %+v", e)
 	}
 }
