@@ -48,6 +48,10 @@ func TestServerSeesRepetitions(t *testing.T) {
 	for seed := uint64(1); seed <= 50 && found == nil; seed++ {
 		rnd := rand.New(rand.NewPCG(seed, 0))
 		g := engine.Game{Start: start}
+		// The server ends a game drawn by FMJD's endgame rules (as the
+		// match referee does): the point must come before that. Every
+		// pass below counts its position once (one move a pass).
+		var ending rules.EndingCounter
 		for len(g.Moves) < 40 && found == nil {
 			pos, hist, _, err := g.Position()
 			if err != nil {
@@ -57,14 +61,7 @@ func TestServerSeesRepetitions(t *testing.T) {
 			if len(legal) == 0 || pos.Outcome() != rules.Undecided {
 				break
 			}
-			// The server ends a game drawn by FMJD's endgame rules (as
-			// the match referee does): the point must come before that.
-			var ending rules.EndingCounter
-			ending.Update(&start)
-			for p, i := start, 0; i < len(g.Moves); i++ {
-				p.Play(&g.Moves[i])
-				ending.Update(&p)
-			}
+			ending.Update(&pos)
 			if ending.Drawn() {
 				break
 			}

@@ -395,9 +395,13 @@ func TestEndingCounter(t *testing.T) {
 	if e.Class() != 5 || e.Drawn() {
 		t.Fatalf("after the change: %+v", e)
 	}
-	for range 10 {
+	for range 9 {
 		e.Update(pos("W:WK46,K47:BK5"))
 	}
+	if e.Drawn() {
+		t.Fatalf("drawn after 9 plies of 2 v 1 (the count did not start again): %+v", e)
+	}
+	e.Update(pos("W:WK46,K47:BK5"))
 	if !e.Drawn() {
 		t.Fatalf("not drawn after 10 plies of 2 v 1: %+v", e)
 	}
