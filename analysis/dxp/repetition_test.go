@@ -2,8 +2,10 @@ package dxp
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/draughtsdb/draughtsdb/analysis/engine"
@@ -129,4 +131,73 @@ func TestServerSeesRepetitions(t *testing.T) {
 	}
 	t.Logf("seed %d: at ply %d the server played %s, not the repeating %s (score %d)", found.seed, len(found.moves)+1,
 		hub.FormatMove(&found.played), hub.FormatMove(&found.noHistory), found.score)
+}
+
+// TestServerDrawsByEndgameRule: two kings against one king, the server
+// White and a king up. FMJD's rule draws the game after five moves of
+// each side (a capture within the same rule's material, to a king against
+// a king, does not start the count again); the server, whose search sees
+// no win either way, must end the game itself with a GAMEEND, a draw, in
+// answer to Black's fifth move (ply 10), as the match referee rules, and
+// not play on. Black's moves are the engine's own (depth 6), so the game
+// is the same every run; the test's own counter (rules.EndingCounter)
+// says when the rule has drawn.
+func TestServerDrawsByEndgameRule(t *testing.T) {
+	start, err := rules.ParseFEN(rules.International, "W:WK48,K3:BK28")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ref := engine.NewBuiltin(1)
+	srv := startServer(t, ServerOptions{Limit: engine.Limit{Depth: 6}})
+	p, _ := dial(t, srv.addr)
+	if err := p.Start(ctx, Game{Start: start, Engine: rules.White, Minutes: 10}); err != nil {
+		t.Fatal(err)
+	}
+	g := engine.Game{Start: start}
+	pos := start
+	var ending rules.EndingCounter
+	ending.Update(&pos)
+	var last *rules.Move
+	var played rules.Move
+	for len(g.Moves) < 40 {
+		if _, bk := pos.Count(rules.Black); bk == 0 {
+			t.Fatalf("ply %d: the server took Black's king: no draw to test", len(g.Moves))
+		}
+		if pos.SideToMove() == rules.White {
+			m, err := p.Move(ctx, pos, last)
+			if ending.Drawn() {
+				var ge *GameEndError
+				if !errors.As(err, &ge) || ge.End.Reason != EndDraw || ge.Ply != len(g.Moves) {
+					t.Fatalf("after ply %d (drawn by the %d-move rule) Move = %v, %v; want the server's GAMEEND, a draw, at that ply", len(g.Moves), ending.Class(), hub.FormatMove(&m), err)
+				}
+				r := srv.record(t)
+				if r.Result != "1/2-1/2" || !strings.Contains(r.End, "5-move") || len(r.Moves) != len(g.Moves) {
+					t.Errorf("record: result %q, end %q, %d moves; want a draw by the 5-move endgame rule after %d", r.Result, r.End, len(r.Moves), len(g.Moves))
+				}
+				if len(g.Moves) != 10 {
+					t.Errorf("drawn after %d plies, want 10 (five moves each)", len(g.Moves))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ply %d: %v", len(g.Moves)+1, err)
+			}
+			played = m
+		} else {
+			if ending.Drawn() {
+				t.Fatalf("the server's own move, ply %d, drew by the rule: the test expects Black's move to", len(g.Moves))
+			}
+			r, err := ref.Search(ctx, g, engine.Limit{Depth: 6})
+			if err != nil {
+				t.Fatal(err)
+			}
+			played = r.Move
+			last = &r.Move
+		}
+		pos.Play(&played)
+		g.Moves = append(g.Moves, played)
+		ending.Update(&pos)
+	}
+	t.Fatal("40 plies of a 5-move-rule ending without a GAMEEND")
 }
