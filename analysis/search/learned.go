@@ -26,6 +26,15 @@ import (
 //     colours swapped (Black's view); the second is subtracted, so the
 //     evaluation of a position and of its colour-reversed image are
 //     opposite. Kings count as empty squares here.
+//   - Large patterns, on 10x10 boards: every block of 6 ranks by 2
+//     adjacent dark squares per rank (4 files by 6 ranks, 12 dark
+//     squares, 3^12 = 531441 entries per block; 4 blocks side by side)
+//     on the six ranks farthest from the side whose view it is, in the
+//     same two views: White's view sees ranks 5 to 10, Black's view
+//     ranks 6 to 1, so that the two middle ranks, where the sides' men
+//     meet, are in both, as in Scan 3's patterns. A weights file
+//     without them (written before they were added) evaluates without
+//     them.
 //   - Scalars: men and kings (White's minus Black's), the rows the men
 //     have advanced, the men with an empty square ahead, a side with a
 //     king where the other has none, and the empty squares next to the
@@ -62,6 +71,10 @@ const (
 	blockRanks = 4
 	blockFiles = 2
 	blockSize  = 6561 // 3^(blockRanks*blockFiles)
+	// bigRanks: the large blocks' ranks (on 10x10 boards only, see
+	// learnedLayout.big), 2 dark squares on each; bigSize = 3^12.
+	bigRanks = 6
+	bigSize  = 531441
 	// weightScale: weights are in 1/weightScale hundredths of a man.
 	weightScale = 16
 	// NumScalars is the number of scalar features of the learned
@@ -104,6 +117,15 @@ type learnedLayout struct {
 	start          []uint   // bit of each rank's first dark square, rank 1 first
 	top            uint     // rot(i) = top - i turns the board by 180 degrees
 	blocks         [][2]int // (first rank, first dark square index) of each block
+	// big holds the first dark square index of each large block: 6 ranks
+	// by 2 adjacent dark squares (12 squares, 3^12 entries), the six
+	// ranks farthest from the side whose view it is (from bigRank, 0
+	// based). Each side's view looks up the half of the board ahead of
+	// it, so the two views together cover the board once, each region
+	// with both sides' men in it (Scan 3's patterns). Only on 10x10
+	// boards, empty elsewhere.
+	big     []int
+	bigRank int
 	// pack maps a rank's own men (low perRank bits) and the opponent's
 	// (the next perRank) to the base-3 value (empty 0, own 1, the
 	// opponent's 2) of each pair of adjacent dark squares, the pair
@@ -136,7 +158,11 @@ type learned struct {
 	// nscalar is the number of scalars the weights file holds (the
 	// others are 0 and not computed).
 	nscalar int
-	name    string // the weights file's identity: variant and checksum
+	// big: the weights file holds the large blocks' weights (after the
+	// small blocks'); a file without them (written before they were
+	// added) evaluates without them.
+	big  bool
+	name string // the weights file's identity: variant and checksum
 	// both is pat with each White-view entry less the Black-view entry of
 	// the same squares and men (see combine): the evaluation then looks up
 	// one table entry per block instead of two, and no longer turns the
@@ -172,6 +198,12 @@ func newLearnedLayout(v *rules.Variant, f *fastBoard) *learnedLayout {
 	for r := 0; r+blockRanks <= h; r++ {
 		for c := 0; c+blockFiles <= n; c++ {
 			l.blocks = append(l.blocks, [2]int{r, c})
+		}
+	}
+	if w == 10 && h == 10 {
+		l.bigRank = h - bigRanks
+		for c := 0; c+blockFiles <= n; c++ {
+			l.big = append(l.big, c)
 		}
 	}
 	l.pack = make([]uint64, 1<<(2*n))
@@ -265,6 +297,37 @@ func (l *learnedLayout) indices(own, opp uint64, out []int32) []int32 {
 			out = append(out, base+int32(x>>(16*uint(c))&0xffff))
 			base += blockSize
 		}
+	}
+	return out
+}
+
+// bigIndices appends the index of every large block (learnedLayout.big)
+// with own moving up and opp down, each as base + block*bigSize + index,
+// base the number of the small blocks' weights. The digits are as in
+// indices: a rank's pair of squares in base 3, rank by rank in powers of
+// 9. The pack lanes of columns 0 and 2 (and 1 and 3) are summed in two
+// 32-bit lanes each, which a 12-digit index (below 2^20) does not
+// overflow: at most 4 columns, as on a 10x10 board.
+func (l *learnedLayout) bigIndices(own, opp uint64, base int32, out []int32) []int32 {
+	const lanes = 0x0000ffff0000ffff
+	n := uint(l.perRank)
+	mask := uint64(1)<<n - 1
+	var even, odd uint64
+	p := uint64(1)
+	for r := l.bigRank; r < l.bigRank+bigRanks; r++ {
+		s := l.start[r]
+		q := l.pack[own>>s&mask|(opp>>s&mask)<<n]
+		even += p * (q & lanes)
+		odd += p * (q >> 16 & lanes)
+		p *= 9
+	}
+	for _, c := range l.big {
+		x := even
+		if c%2 == 1 {
+			x = odd
+		}
+		x = x >> (32 * uint(c/2)) & 0xffffffff
+		out = append(out, base+int32(c)*bigSize+int32(x))
 	}
 	return out
 }
@@ -444,7 +507,33 @@ func (e *learned) evaluate(fb *fboard, us rules.Color) int {
 		mid += int32(p[0])
 		end += int32(p[1])
 	}
+	if e.big {
+		mid, end = e.addBig(fb, mid, end)
+	}
 	return e.finish(fb, us, mid, end)
+}
+
+// addBig adds the large blocks' weights of both views to the pattern
+// sums.
+func (e *learned) addBig(fb *fboard, mid, end int32) (int32, int32) {
+	l := e.lay
+	var buf [8]int32
+	base := int32(len(l.blocks) * blockSize)
+	idx := l.bigIndices(fb.men[0], fb.men[1], base, buf[:0])
+	nb := len(idx)
+	idx = l.bigIndices(l.rot(fb.men[1]), l.rot(fb.men[0]), base, idx)
+	pat := e.pat
+	for _, k := range idx[:nb] {
+		p := &pat[k]
+		mid += int32(p[0])
+		end += int32(p[1])
+	}
+	for _, k := range idx[nb:] {
+		p := &pat[k]
+		mid -= int32(p[0])
+		end -= int32(p[1])
+	}
+	return mid, end
 }
 
 // finish adds the scalar features to the pattern sums and mixes the
@@ -484,6 +573,9 @@ func (e *learned) evaluatePlain(fb *fboard, us rules.Color) int {
 		mid -= int32(p[0])
 		end -= int32(p[1])
 	}
+	if e.big {
+		mid, end = e.addBig(fb, mid, end)
+	}
 	return e.finish(fb, us, mid, end)
 }
 
@@ -508,8 +600,12 @@ func LearnedSize(v *rules.Variant) int {
 	if l == nil {
 		return 0
 	}
-	return len(l.blocks) * blockSize
+	return l.size()
 }
+
+// size is the number of pattern weights: the small blocks', then the
+// large ones'.
+func (l *learnedLayout) size() int { return len(l.blocks)*blockSize + len(l.big)*bigSize }
 
 // Features fills s with the learned evaluation's features of pos; false if
 // its variant has no learned evaluation.
@@ -521,9 +617,12 @@ func Features(pos *rules.Position, s *Sample) bool {
 	}
 	var fb fboard
 	f.load(pos, &fb)
+	base := int32(len(l.blocks) * blockSize)
 	s.Pattern = l.indices(fb.men[0], fb.men[1], s.Pattern[:0])
+	s.Pattern = l.bigIndices(fb.men[0], fb.men[1], base, s.Pattern)
 	s.NumPatternsWhite = len(s.Pattern)
 	s.Pattern = l.indices(l.rot(fb.men[1]), l.rot(fb.men[0]), s.Pattern)
+	s.Pattern = l.bigIndices(l.rot(fb.men[1]), l.rot(fb.men[0]), base, s.Pattern)
 	s.Scalar = l.scalars(&fb, NumScalars)
 	s.Phase, s.MaxPhase = l.phase(&fb), int32(l.pieces)
 	return true
@@ -585,14 +684,15 @@ func decodeWeights(v *rules.Variant, data []byte) (*learned, error) {
 	if _, err := fmt.Sscanf(string(rest[:nl]), "%s %d %d", &name, &np, &ns); err != nil {
 		return nil, fmt.Errorf("header %q: %v", rest[:nl], err)
 	}
-	if name != v.Name || np != len(l.blocks)*blockSize || (ns != NumScalars && ns != scalarsBefore) {
-		return nil, fmt.Errorf("header %q: want %s %d %d (or %d scalars)", rest[:nl], v.Name, len(l.blocks)*blockSize, NumScalars, scalarsBefore)
+	small := len(l.blocks) * blockSize
+	if name != v.Name || (np != l.size() && np != small) || (ns != NumScalars && ns != scalarsBefore) {
+		return nil, fmt.Errorf("header %q: want %s %d %d (or %d pattern weights, or %d scalars)", rest[:nl], v.Name, l.size(), NumScalars, small, scalarsBefore)
 	}
 	body := rest[nl+1:]
 	if len(body) != np*4+ns*8 {
 		return nil, fmt.Errorf("%d bytes of weights, want %d", len(body), np*4+ns*8)
 	}
-	e := &learned{lay: l, pat: make([][2]int16, np), nscalar: ns}
+	e := &learned{lay: l, pat: make([][2]int16, np), nscalar: ns, big: np > small}
 	for i := range e.pat {
 		e.pat[i][0] = int16(binary.LittleEndian.Uint16(body[4*i:]))
 		e.pat[i][1] = int16(binary.LittleEndian.Uint16(body[4*i+2:]))

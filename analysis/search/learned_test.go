@@ -119,6 +119,29 @@ func naiveFeatures(pos *rules.Position) (pat []int32, nWhite int, sc [NumScalars
 				block++
 			}
 		}
+		if w != 10 || h != 10 {
+			return
+		}
+		// The large blocks: the 6 ranks ahead, 2 adjacent dark squares
+		// of each, after all the small blocks' weights.
+		for c := 0; c+2 <= n; c++ {
+			idx, mul := 0, 1
+			for r := h - 5; r <= h; r++ {
+				sq := rank(r)
+				for j := 0; j < 2; j++ {
+					d := 0
+					switch p.Piece(sq[c+j]) {
+					case rules.WhiteMan:
+						d = 1
+					case rules.BlackMan:
+						d = 2
+					}
+					idx += d * mul
+					mul *= 3
+				}
+			}
+			pat = append(pat, int32((h-3)*(n-1)*blockSize+c*bigSize+idx))
+		}
 	}
 	view(pos)
 	nWhite = len(pat)
@@ -248,15 +271,16 @@ func naiveFeatures(pos *rules.Position) (pat []int32, nWhite int, sc [NumScalars
 // and short kings, men that capture backwards and men that do not), the
 // features the fast layout computes are those computed square by square
 // on the positions of random games: 15 blocks of 8 dark squares on 8x8
-// (5 rank-starts by 3 pairs of adjacent dark squares), 28 on 10x10, and
-// the scalars with kings counted apart from men.
+// (5 rank-starts by 3 pairs of adjacent dark squares), 28 on 10x10 and
+// there 4 large blocks of 12 (6 ranks by 2), and the scalars with kings
+// counted apart from men.
 func TestLearnedFeaturesAllBoards(t *testing.T) {
-	wantBlocks := map[string]int{"international": 28, "russian": 15, "brazilian": 15, "english": 15}
+	wantBlocks := map[string][2]int{"international": {28, 4}, "russian": {15, 0}, "brazilian": {15, 0}, "english": {15, 0}}
 	rng := rand.New(rand.NewPCG(5, 11))
 	for _, v := range rules.Variants() {
 		size := LearnedSize(v)
-		if want, ok := wantBlocks[v.Name]; ok && size != want*blockSize {
-			t.Errorf("%s: %d pattern weights, want %d blocks of %d", v.Name, size, want, blockSize)
+		if want, ok := wantBlocks[v.Name]; ok && size != want[0]*blockSize+want[1]*bigSize {
+			t.Errorf("%s: %d pattern weights, want %d blocks of %d and %d of %d", v.Name, size, want[0], blockSize, want[1], bigSize)
 		}
 		if size == 0 {
 			continue
@@ -441,5 +465,140 @@ func TestWeightsFileWithFirstScalars(t *testing.T) {
 	}
 	if _, err := NewLearnedEvaluation(v, append([]byte(fmt.Sprintf("%s%s %d %d", weightsMagic, v.Name, LearnedSize(v), 7)), full[nl:]...)); err == nil {
 		t.Error("a file of 7 scalars was read")
+	}
+}
+
+// TestLearnedEvaluationIsItsFeatures: with random weights (every weight of
+// the small and the large blocks set), the evaluation of the positions of
+// random games is the weights of their features computed square by
+// square (naiveFeatures) summed and mixed by the phase, as the trainer
+// fits them: the search and the trainer see the same features.
+func TestLearnedEvaluationIsItsFeatures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 21))
+	for _, v := range []*rules.Variant{rules.International, rules.Russian} {
+		w := &LearnedWeights{Pattern: make([][2]float64, LearnedSize(v))}
+		for i := range w.Pattern {
+			w.Pattern[i] = [2]float64{rng.NormFloat64() * 30, rng.NormFloat64() * 30}
+		}
+		for i := range w.Scalar {
+			w.Scalar[i] = [2]float64{rng.NormFloat64() * 50, rng.NormFloat64() * 50}
+		}
+		data, err := EncodeWeights(v, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := NewLearnedEvaluation(v, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := ev.l
+		if v == rules.International && !e.big {
+			t.Fatalf("%s: the large blocks' weights were not read", v.Name)
+		}
+		for g := 0; g < 20; g++ {
+			pos := v.StartPosition()
+			for ply := 0; ply < 150; ply++ {
+				moves := pos.LegalMoves(nil)
+				if len(moves) == 0 {
+					break
+				}
+				pat, nw, sc := naiveFeatures(&pos)
+				var mid, end int64
+				for i, k := range pat {
+					sign := int64(1)
+					if i >= nw {
+						sign = -1
+					}
+					mid += sign * int64(e.pat[k][0])
+					end += sign * int64(e.pat[k][1])
+				}
+				for i, x := range sc {
+					mid += int64(x) * int64(e.scalar[i][0])
+					end += int64(x) * int64(e.scalar[i][1])
+				}
+				pieces := int64(e.lay.pieces)
+				ph := min(int64(pos.Pieces()), pieces)
+				want := (mid*ph + end*(pieces-ph)) / (pieces * weightScale)
+				if pos.SideToMove() == rules.Black {
+					want = -want
+				}
+				if got := ev.Evaluate(&pos); int64(got) != want {
+					t.Fatalf("%s %s: evaluates to %d, its features' weights to %d", v.Name, pos.FEN(), got, want)
+				}
+				pos.Play(&moves[rng.IntN(len(moves))])
+			}
+		}
+	}
+}
+
+// TestWeightsFileWithoutLargeBlocks: a weights file of the small blocks
+// only (as written before the large ones were added) evaluates as a full
+// file whose large blocks' weights are 0, and setting one large weight
+// changes evaluations: the large blocks are neither left out of a full
+// file nor read into a short one.
+func TestWeightsFileWithoutLargeBlocks(t *testing.T) {
+	v := rules.International
+	small := len(layouts[v].blocks) * blockSize
+	if small == LearnedSize(v) {
+		t.Fatalf("%s: no large blocks", v.Name)
+	}
+	rng := rand.New(rand.NewPCG(9, 4))
+	w := &LearnedWeights{Pattern: make([][2]float64, LearnedSize(v))}
+	for i := range w.Pattern[:small] {
+		w.Pattern[i] = [2]float64{rng.NormFloat64() * 50, rng.NormFloat64() * 50}
+	}
+	for i := range w.Scalar {
+		w.Scalar[i] = [2]float64{rng.NormFloat64() * 50, rng.NormFloat64() * 50}
+	}
+	full, err := EncodeWeights(v, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nl := bytes.IndexByte(full[len(weightsMagic):], '\n') + len(weightsMagic)
+	body := full[nl+1:]
+	short := fmt.Appendf(nil, "%s%s %d %d\n", weightsMagic, v.Name, small, NumScalars)
+	short = append(short, body[:4*small]...)
+	short = append(short, body[4*LearnedSize(v):]...)
+	// The empty square pattern of the first large block in White's
+	// view, and one with a White man on its first square: common ones.
+	base := small
+	w.Pattern[base] = [2]float64{80, 80}
+	w.Pattern[base+1] = [2]float64{-60, 40}
+	more, err := EncodeWeights(v, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evals := map[string]*Evaluation{}
+	for name, data := range map[string][]byte{"full": full, "short": short, "more": more} {
+		if evals[name], err = NewLearnedEvaluation(v, data); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if evals["short"].l.big || !evals["full"].l.big {
+		t.Fatalf("large blocks read: short %v, full %v", evals["short"].l.big, evals["full"].l.big)
+	}
+	differ := 0
+	for g := 0; g < 50; g++ {
+		pos := v.StartPosition()
+		for ply := 0; ply < 200; ply++ {
+			moves := pos.LegalMoves(nil)
+			if len(moves) == 0 {
+				break
+			}
+			a, b := evals["full"].Evaluate(&pos), evals["short"].Evaluate(&pos)
+			if a != b {
+				t.Fatalf("%s: full file %d, short file %d", pos.FEN(), a, b)
+			}
+			if evals["more"].Evaluate(&pos) != a {
+				differ++
+			}
+			pos.Play(&moves[rng.IntN(len(moves))])
+		}
+	}
+	if differ == 0 {
+		t.Error("a large block's weight changed no evaluation of the random games")
+	}
+	if _, err := NewLearnedEvaluation(v, short[:len(short)-1]); err == nil {
+		t.Error("a file a byte short was read")
 	}
 }
