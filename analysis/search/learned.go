@@ -118,12 +118,11 @@ type learnedLayout struct {
 	top            uint     // rot(i) = top - i turns the board by 180 degrees
 	blocks         [][2]int // (first rank, first dark square index) of each block
 	// big holds the first dark square index of each large block: 6 ranks
-	// by 2 adjacent dark squares (12 squares, 3^12 entries), the six
+	// by 2 adjacent dark squares (12 squares, 3^12 entries) on the six
 	// ranks farthest from the side whose view it is (from bigRank, 0
-	// based). Each side's view looks up the half of the board ahead of
-	// it, so the two views together cover the board once, each region
-	// with both sides' men in it (Scan 3's patterns). Only on 10x10
-	// boards, empty elsewhere.
+	// based): each side's view looks up the opponent's half and the two
+	// ranks before it, where the sides' men meet (Scan 3's patterns).
+	// Only on 10x10 boards, empty elsewhere.
 	big     []int
 	bigRank int
 	// pack maps a rank's own men (low perRank bits) and the opponent's
