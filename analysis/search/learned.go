@@ -602,6 +602,18 @@ func LearnedSize(v *rules.Variant) int {
 	return l.size()
 }
 
+// SmallPatterns returns the number of the small blocks' pattern weights of
+// v, the first of LearnedSize's (the rest are the large blocks', on 10x10
+// boards): a weights file of them alone evaluates without the large
+// blocks.
+func SmallPatterns(v *rules.Variant) int {
+	l := layouts[v]
+	if l == nil {
+		return 0
+	}
+	return len(l.blocks) * blockSize
+}
+
 // size is the number of pattern weights: the small blocks', then the
 // large ones'.
 func (l *learnedLayout) size() int { return len(l.blocks)*blockSize + len(l.big)*bigSize }
@@ -642,8 +654,8 @@ const weightsMagic = "DDBWEIGHTS1\n"
 // little-endian int16 pairs and the scalars as int32 pairs, in
 // 1/weightScale hundredths of a man.
 func EncodeWeights(v *rules.Variant, w *LearnedWeights) ([]byte, error) {
-	if n := LearnedSize(v); n == 0 || len(w.Pattern) != n {
-		return nil, fmt.Errorf("%s: %d pattern weights, want %d", v.Name, len(w.Pattern), LearnedSize(v))
+	if n := LearnedSize(v); n == 0 || (len(w.Pattern) != n && len(w.Pattern) != SmallPatterns(v)) {
+		return nil, fmt.Errorf("%s: %d pattern weights, want %d (or the small blocks' %d)", v.Name, len(w.Pattern), LearnedSize(v), SmallPatterns(v))
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s%s %d %d\n", weightsMagic, v.Name, len(w.Pattern), NumScalars)

@@ -33,6 +33,10 @@ type FitOptions struct {
 	// self-play search's score at the position (through the same
 	// logistic). 1: the result alone.
 	Lambda float64
+	// LargePatterns fits the large blocks' weights too (10x10 boards:
+	// 4 x 3^12 more, a weights file of about 9 MB); without it the
+	// weights file has the small blocks only, as before they were added.
+	LargePatterns bool
 	// K is the scale of the logistic, sigmoid(eval/K), in hundredths of a
 	// man; 0: fitted to the self-play search scores first, so that the new
 	// weights come out in the engine's units (a man about 100).
@@ -87,10 +91,25 @@ type samples struct {
 	engine []float32 // the engine's evaluation (search.Evaluate) from White's view
 }
 
-func (s *samples) add(r *Record, v *rules.Variant, buf *search.Sample) {
+func (s *samples) add(r *Record, v *rules.Variant, buf *search.Sample, size int) {
 	pos := r.Position(v)
 	if !search.Features(&pos, buf) {
 		return
+	}
+	if len(buf.Pattern) > 0 && int(buf.Pattern[buf.NumPatternsWhite-1]) >= size {
+		// Drop the large blocks' indices, the last of either view's.
+		w, n := 0, 0
+		for i, k := range buf.Pattern {
+			if int(k) >= size {
+				continue
+			}
+			if i < buf.NumPatternsWhite {
+				w++
+			}
+			buf.Pattern[n] = k
+			n++
+		}
+		buf.Pattern, buf.NumPatternsWhite = buf.Pattern[:n], w
 	}
 	if s.nPat == 0 {
 		s.nPat, s.nWhite = len(buf.Pattern), buf.NumPatternsWhite
@@ -133,6 +152,9 @@ func crossEntropy(p, y float64) float64 {
 func Fit(ctx context.Context, o FitOptions, progress func(epoch, n, total int)) ([]byte, *FitReport, error) {
 	v := o.Variant
 	size := search.LearnedSize(v)
+	if !o.LargePatterns {
+		size = search.SmallPatterns(v)
+	}
 	if size == 0 {
 		return nil, nil, fmt.Errorf("%s has no learned evaluation (a board without the search's fast layout)", v.Name)
 	}
@@ -171,7 +193,7 @@ func Fit(ctx context.Context, o FitOptions, progress func(epoch, n, total int)) 
 				heldRecs = append(heldRecs, recs...)
 			} else {
 				for i := range recs {
-					train.add(&recs[i], v, &buf)
+					train.add(&recs[i], v, &buf, size)
 					seen[keyOf(&recs[i])] = true
 				}
 			}
@@ -180,9 +202,9 @@ func Fit(ctx context.Context, o FitOptions, progress func(epoch, n, total int)) 
 	}
 	var unseen samples
 	for i := range heldRecs {
-		held.add(&heldRecs[i], v, &buf)
+		held.add(&heldRecs[i], v, &buf, size)
 		if !seen[keyOf(&heldRecs[i])] {
-			unseen.add(&heldRecs[i], v, &buf)
+			unseen.add(&heldRecs[i], v, &buf, size)
 		}
 	}
 	if held.len() == 0 {
@@ -218,7 +240,7 @@ func Fit(ctx context.Context, o FitOptions, progress func(epoch, n, total int)) 
 			return nil, nil, fmt.Errorf("%s: %w", o.Checkpoint, err)
 		}
 		if len(cp.W.Pattern) != size {
-			return nil, nil, fmt.Errorf("%s: a checkpoint of %d weights, want %d (another variant?)", o.Checkpoint, len(cp.W.Pattern), size)
+			return nil, nil, fmt.Errorf("%s: a checkpoint of %d weights, want %d (another variant, or a fit with the other --large-patterns?)", o.Checkpoint, len(cp.W.Pattern), size)
 		}
 		rep.ResumedEpoch = cp.Epoch
 	} else {

@@ -121,33 +121,23 @@ func TestTinyTraining(t *testing.T) {
 		t.Fatalf("start position evaluates to %d", e)
 	}
 	// The integer evaluation is the float one, rounded.
-	var cp checkpoint
-	f, err := os.Open(ck)
+	checkRounded(t, v, recs, ck, ev, search.SmallPatterns(v))
+	// The large patterns too: a fit with them writes a file whose
+	// evaluation is its float weights', large blocks and all.
+	fl := fo
+	fl.LargePatterns, fl.Checkpoint, fl.Epochs = true, filepath.Join(t.TempDir(), "ck.gob"), 2
+	large, repl, err := Fit(context.Background(), fl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := gob.NewDecoder(f).Decode(&cp); err != nil {
+	if len(large)-len(data) < 4*(search.LearnedSize(v)-search.SmallPatterns(v)) || repl.Train != rep.Train {
+		t.Fatalf("the fit with the large patterns wrote %d bytes (the small blocks' %d) from %d positions (%d)", len(large), len(data), repl.Train, rep.Train)
+	}
+	evl, err := search.NewLearnedEvaluation(v, large)
+	if err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
-	var s samples
-	var buf search.Sample
-	for i := range recs {
-		s.add(&recs[i], v, &buf)
-	}
-	worst := 0.0
-	for i := 0; i < s.len(); i++ {
-		want := evalSample(&s, i, &cp.W)
-		pos := recs[i].Position(v)
-		got := float64(ev.Evaluate(&pos))
-		if recs[i].Side == rules.Black {
-			got = -got
-		}
-		worst = max(worst, math.Abs(got-want))
-	}
-	if worst > 3 {
-		t.Fatalf("the weights file evaluates up to %.1f away from the fitted weights", worst)
-	}
+	checkRounded(t, v, recs, fl.Checkpoint, evl, search.LearnedSize(v))
 	p, err := rules.ParseFEN(v, "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19")
 	if err != nil {
 		t.Fatal(err)
@@ -240,5 +230,39 @@ func TestTinyTraining8x8(t *testing.T) {
 				t.Fatalf("%s: a man up at the start evaluates to %d", p.FEN(), e)
 			}
 		})
+	}
+}
+
+// checkRounded checks that the weights file's evaluation ev of the records'
+// positions is, to the rounding, the fit's float weights' in checkpoint
+// ck, with size pattern weights.
+func checkRounded(t *testing.T, v *rules.Variant, recs []Record, ck string, ev *search.Evaluation, size int) {
+	t.Helper()
+	var cp checkpoint
+	f, err := os.Open(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gob.NewDecoder(f).Decode(&cp); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var s samples
+	var buf search.Sample
+	for i := range recs {
+		s.add(&recs[i], v, &buf, size)
+	}
+	worst := 0.0
+	for i := 0; i < s.len(); i++ {
+		want := evalSample(&s, i, &cp.W)
+		pos := recs[i].Position(v)
+		got := float64(ev.Evaluate(&pos))
+		if recs[i].Side == rules.Black {
+			got = -got
+		}
+		worst = max(worst, math.Abs(got-want))
+	}
+	if worst > 3 {
+		t.Fatalf("the weights file evaluates up to %.1f away from the fitted weights", worst)
 	}
 }

@@ -45,7 +45,7 @@ func newTrainFitCommand() *cobra.Command {
 		quiet   bool
 	)
 	cmd := &cobra.Command{
-		Use:   "fit --variant V --dir DIR [--dir DIR2 ...] --out FILE [--epochs N] [--rate R] [--l2 X] [--lambda L]",
+		Use:   "fit --variant V --dir DIR [--dir DIR2 ...] --out FILE [--epochs N] [--rate R] [--l2 X] [--lambda L] [--large-patterns]",
 		Short: "Fit the learned evaluation to the results of the games in DIR; write the weights file FILE",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -122,6 +122,7 @@ func newTrainFitCommand() *cobra.Command {
 	f.Float64Var(&o.Rate, "rate", 2, "Adagrad learning rate, in hundredths of a man")
 	f.Float64Var(&o.L2, "l2", 1e-4, "weight decay of the pattern weights")
 	f.Float64Var(&o.Lambda, "lambda", 1, "weight of the game result in the target (the rest: the self-play search score)")
+	f.BoolVar(&o.LargePatterns, "large-patterns", false, "International (10x10): fit the large patterns too, 4 blocks of 6 ranks by 4 files (3^12 weights each, a 9 MB weights file); without it the file has the 4x4 blocks only")
 	f.Float64Var(&o.K, "k", 0, "logistic scale in hundredths of a man (0: fitted to the self-play search scores)")
 	f.BoolVar(&quiet, "quiet", false, "no progress bar")
 	return cmd
