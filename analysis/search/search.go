@@ -240,6 +240,7 @@ func (e *Engine) Search(ctx context.Context, pos rules.Position, opts Options, i
 			}
 		}
 		s.rootBest = nil
+		s.rootDepth = d
 		var score int
 		if s.reduce && d > first && d >= aspirationDepth && res.Depth > 0 && !res.Mate {
 			score = s.aspirate(d, res.Score)
@@ -338,6 +339,11 @@ type searcher struct {
 	now      func() time.Time
 	done     <-chan struct{}
 	reduce   bool // late-move reductions and aspiration windows (Options.Selective)
+	// rootDepth is the depth of the iteration under way; excluded[ply]
+	// the index + 1 of the move the singular-extension search at ply
+	// leaves out (0: none).
+	rootDepth int
+	excluded  [maxPly]int
 
 	moves   [maxPly][]rules.Move
 	pos     [maxPly + 1]rules.Position        // the current path: pos[ply] is the node at ply, once ready
@@ -692,10 +698,14 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 	pvNode := beta-alpha > 1
 	key := pos.Hash()
 	ttMove := -1
+	excluded := s.excluded[ply] - 1
+	var tte ttEntry
+	hasTT := false
 	if depth > 0 {
 		if e, ok := s.tt.probe(key); ok {
 			ttMove = int(e.move)
-			if ply > 0 && !pvNode && int(e.depth) >= depth {
+			tte, hasTT = e, true
+			if ply > 0 && !pvNode && int(e.depth) >= depth && excluded < 0 {
 				sc := fromTT(int(e.score), ply)
 				switch {
 				case e.bound == boundExact,
@@ -727,7 +737,7 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 		depth, ext = 1, ext+1
 	}
 
-	if s.reduce && probCut && !pvNode && ply > 0 && depth > 3 && beta < MateThreshold-probCutMargin && pos.Pieces() < s.probCutPieces {
+	if s.reduce && probCut && excluded < 0 && !pvNode && ply > 0 && depth > 3 && beta < MateThreshold-probCutMargin && pos.Pieces() < s.probCutPieces {
 		// A shallow search that clears beta by a wide margin cuts the
 		// node off (Moby Dam's "poor man's ProbCut", after Scan 2.0: half
 		// the depth, 0.9 man, not in the opening), from depth 4: from
@@ -747,6 +757,27 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 	}
 	if ttMove >= len(moves) {
 		ttMove = -1 // (a hash collision)
+	}
+	singular := false
+	if s.reduce && singularExt && ply > 0 && excluded < 0 && ttMove >= 0 && len(moves) > 1 &&
+		depth >= singularDepth && ply < 2*s.rootDepth && hasTT && int(tte.depth) >= depth-3 &&
+		tte.bound != boundUpper {
+		// Singular extension (Scan's, after chess engines): when every
+		// other move scores well below the table move's (a search of
+		// half the depth without it fails low against its score less a
+		// margin), the table move is the only good one and gets a ply
+		// more.
+		if ts := fromTT(int(tte.score), ply); ts > -MateThreshold && ts < MateThreshold {
+			sb := ts - singularMargin*depth
+			s.excluded[ply] = ttMove + 1
+			sc := s.alphaBeta((depth-1)/2, ply, sb-1, sb, ext)
+			s.excluded[ply] = 0
+			if s.stop {
+				return 0
+			}
+			s.pvLen[ply] = ply
+			singular = sc < sb
+		}
 	}
 	var order, keys []int
 	scored := false
@@ -776,6 +807,9 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 			}
 			idx = order[j]
 		}
+		if idx == excluded {
+			continue // the singular-extension search's node
+		}
 		m := &moves[idx]
 		reversible := !capture && s.movesKing(pos, m, ply)
 		// A child beyond the horizon reached by an irreversible move is
@@ -796,7 +830,11 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 		}
 		var sc int
 		if i == 0 {
-			sc = -s.alphaBeta(newDepth, ply+1, -beta, -alpha, ext)
+			d := newDepth
+			if singular {
+				d++ // i == 0: the table move
+			}
+			sc = -s.alphaBeta(d, ply+1, -beta, -alpha, ext)
 		} else {
 			red := 0
 			if s.reduce && !capture && depth >= 2 && i >= lmrFirst(pvNode) && !m.Promotes() && !s.mustCapture(ply+1) {
@@ -843,12 +881,26 @@ func (s *searcher) alphaBeta(depth, ply, alpha, beta, ext int) int {
 	case best > origAlpha:
 		bound = boundExact
 	}
-	s.tt.store(key, depth, toTT(best, ply), bound, bestIdx)
+	if excluded < 0 {
+		s.tt.store(key, depth, toTT(best, ply), bound, bestIdx)
+	}
 	return best
 }
 
 // ProbCut (selective search): see alphaBeta.
 const probCutMargin = 90
+
+// Singular extensions (selective search): from singularDepth, with a
+// margin of singularMargin hundredths of a man per ply of depth; see
+// alphaBeta. Off: they cost about a ply of depth in the same time and
+// measured no gain in self-play (BENCHMARKS.md); the tests switch them on
+// to check them.
+const (
+	singularDepth  = 6
+	singularMargin = 2
+)
+
+var singularExt = false
 
 // probCut switches ProbCut off for the tests that compare the search
 // with and without it.
