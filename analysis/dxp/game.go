@@ -190,7 +190,7 @@ func (g *game) drawn() string {
 	if g.ending.Drawn() {
 		// As the match referee decides (analysis/match), so that a
 		// server does not play on past a draw its opponent has declared.
-		return fmt.Sprintf("the %d-move endgame rule", g.ending.Class())
+		return fmt.Sprintf("the %d-move endgame rule", g.ending.Rule())
 	}
 	return ""
 }

@@ -76,7 +76,9 @@
 //     6.4): three pieces, one of them at least a king, against a lone king
 //     are drawn after 16 moves of each side ("16-move rule"); two kings, a
 //     king and a man, or a king against a lone king after 5 moves each
-//     ("5-move rule"); the count starts when the material takes that form.
+//     ("5-move rule"); each count starts when the material takes that
+//     form, and a capture during the 16 moves starts the 5 but does not
+//     lift the 16 (rules.EndingCounter).
 //  5. the move limit: Options.MaxPlies plies played by the engines
 //     (DefaultMaxPlies, 300) is a draw. "move limit".
 //

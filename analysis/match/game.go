@@ -171,7 +171,7 @@ func (g *Game) adjudicate(maxPlies int) (replay.Result, Reason, bool) {
 	case g.kingPlies.Drawn(v):
 		return replay.Draw, KingRule(v), true
 	case g.ending.Drawn():
-		if g.ending.Class() == 16 {
+		if g.ending.Rule() == 16 {
 			return replay.Draw, Rule16, true
 		}
 		return replay.Draw, Rule5, true

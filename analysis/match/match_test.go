@@ -382,27 +382,64 @@ func TestEndingCounter(t *testing.T) {
 	if rules.EndingClass(func() *rules.Position { p, _ := rules.ParseFEN(rules.Brazilian, "W:WK1,K2,K3:BK32"); return &p }()) != 0 {
 		t.Error("the endgame rules are International's only")
 	}
-	// The count restarts when the class changes.
+	// The 5-move count starts when a capture leaves two pieces against
+	// the king, and the 16-move limit still holds. Moby Dam's is_draw
+	// (core/util.c, after KNDB's rules, art. 9) draws at the same plies.
+	// It looks 32 plies back for three pieces with a king against a lone
+	// king, and 10 plies back for two or one.
+	three, two, men := pos("W:WK46,K47,K48:BK5"), pos("W:WK46,K47:BK5"), pos("W:W36,37:BK5")
+	play := func(capture int, after ...*rules.Position) (drawnAt, rule int) {
+		var e rules.EndingCounter
+		e.Update(pos("W:WK46,K47,K48,K49:BK5")) // no rule yet
+		e.Update(three)                         // ply 0 of the 16 moves
+		for ply := 1; ply <= 60; ply++ {
+			p := three
+			if ply >= capture {
+				p = after[0]
+				if len(after) > 1 && ply >= capture+3 {
+					p = after[1]
+				}
+			}
+			e.Update(p)
+			if e.Drawn() {
+				return ply, e.Rule()
+			}
+		}
+		return 0, 0
+	}
+	for _, c := range []struct {
+		name      string
+		capture   int
+		after     []*rules.Position
+		ply, rule int
+	}{
+		{"no capture", 100, []*rules.Position{three}, 32, 16},
+		{"a capture at ply 10: the 5 moves end first", 10, []*rules.Position{two}, 20, 5},
+		{"a capture at ply 22: both end at ply 32", 22, []*rules.Position{two}, 32, 16},
+		{"a capture at ply 25: the 16 moves end first", 25, []*rules.Position{two}, 32, 16},
+		{"a capture at ply 32 itself", 32, []*rules.Position{two}, 32, 16},
+		{"the king taken, two men left: the 16 moves still end it", 20, []*rules.Position{men}, 32, 16},
+		{"the king taken, then a man crowned: 5 moves from the crowning", 5, []*rules.Position{men, pos("W:WK46,37:BK5")}, 18, 5},
+	} {
+		if ply, rule := play(c.capture, c.after...); ply != c.ply || rule != c.rule {
+			t.Errorf("%s: drawn at ply %d by the %d-move rule, want ply %d by the %d-move rule", c.name, ply, rule, c.ply, c.rule)
+		}
+	}
 	var e rules.EndingCounter
-	e.Update(pos("W:WK46,K47,K48:BK5"))
-	for range 31 {
-		e.Update(pos("W:WK46,K47,K48:BK5"))
+	for range 40 {
+		e.Update(pos("W:WK46,K47,K48,K49:BK5"))
 	}
-	if e.Drawn() {
-		t.Fatal("drawn after 31 plies")
+	if e.Drawn() || e.Class() != 0 {
+		t.Fatalf("four pieces against a king: %+v", e)
 	}
-	e.Update(pos("W:WK46,K47:BK5")) // a king taken: 5-move class from now
-	if e.Class() != 5 || e.Drawn() {
-		t.Fatalf("after the change: %+v", e)
+	for range 10 { // plies 0 to 9 of 2 v 1
+		e.Update(two)
 	}
-	for range 9 {
-		e.Update(pos("W:WK46,K47:BK5"))
+	if e.Drawn() || e.Class() != 5 {
+		t.Fatalf("9 plies of 2 v 1 after 4 v 1: %+v", e)
 	}
-	if e.Drawn() {
-		t.Fatalf("drawn after 9 plies of 2 v 1 (the count did not start again): %+v", e)
-	}
-	e.Update(pos("W:WK46,K47:BK5"))
-	if !e.Drawn() {
+	e.Update(two)
+	if !e.Drawn() || e.Rule() != 5 {
 		t.Fatalf("not drawn after 10 plies of 2 v 1: %+v", e)
 	}
 }
