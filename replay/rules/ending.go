@@ -49,10 +49,10 @@ func (e *EndingCounter) Drawn() bool { return e.Rule() != 0 }
 // has.
 func (e *EndingCounter) Rule() int {
 	switch {
-	case e.in16 && e.plies16 >= 32:
+	case e.in16 && e.plies16 >= 32: // the class-16 count too: plies16 >= plies there
 		return 16
-	case e.class != 0 && e.plies >= 2*e.class:
-		return e.class
+	case e.class == 5 && e.plies >= 10:
+		return 5
 	}
 	return 0
 }
